@@ -1,0 +1,17 @@
+package io.chiplet.topology;
+
+/** What a cache holds, as sysfs {@code cache/indexN/type} says. */
+public enum CacheType
+{
+    DATA, INSTRUCTION, UNIFIED;
+
+    public static CacheType fromSysfs(String text)
+    {
+        return switch (text.strip()) {
+            case "Data" -> DATA;
+            case "Instruction" -> INSTRUCTION;
+            case "Unified" -> UNIFIED;
+            default -> throw new IllegalArgumentException("expected Data, Instruction or Unified but found \"" + text.strip() + "\"");
+        };
+    }
+}

@@ -1,0 +1,79 @@
+package io.chiplet.topology;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one machine looks like, as one reader saw it. Lists are sorted (by id, or by first CPU) and immutable.
+ *
+ * @param source where it was read from: {@code sysfs:/}, {@code sysfs:DIR}, {@code hwloc-xml:FILE}, {@code oshi}
+ * @param present CPUs the kernel knows about (possible hot-plug slots excluded)
+ * @param online CPUs that are online
+ * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask)
+ * @param unknowns facts this source could not tell, each a short sentence ("no L3 information: ...")
+ */
+public record Topology(
+        String source,
+        CpuSet present,
+        CpuSet online,
+        CpuSet allowed,
+        List<CpuPackage> packages,
+        List<Die> dies,
+        List<Cluster> clusters,
+        List<NumaNode> numaNodes,
+        List<Cache> caches,
+        List<Core> cores,
+        List<CoreKind> coreKinds,
+        List<Chiplet> chiplets,
+        List<String> unknowns)
+{
+    public Topology
+    {
+        requireNonNull(source, "source is null");
+        requireNonNull(present, "present is null");
+        requireNonNull(online, "online is null");
+        requireNonNull(allowed, "allowed is null");
+        packages = List.copyOf(packages);
+        dies = List.copyOf(dies);
+        clusters = List.copyOf(clusters);
+        numaNodes = List.copyOf(numaNodes);
+        caches = List.copyOf(caches);
+        cores = List.copyOf(cores);
+        coreKinds = List.copyOf(coreKinds);
+        chiplets = List.copyOf(chiplets);
+        unknowns = List.copyOf(unknowns);
+    }
+
+    public CpuSet offline()
+    {
+        return present.minus(online);
+    }
+
+    public List<Cache> cachesOfLevel(int level)
+    {
+        return caches.stream().filter(cache -> cache.level() == level).toList();
+    }
+
+    public Optional<NumaNode> numaNode(int id)
+    {
+        return numaNodes.stream().filter(node -> node.id() == id).findFirst();
+    }
+
+    public Optional<Chiplet> chiplet(int id)
+    {
+        return chiplets.stream().filter(chiplet -> chiplet.id() == id).findFirst();
+    }
+
+    /** The chiplet holding {@code cpu}, if the CPU is online. */
+    public Optional<Chiplet> chipletOf(int cpu)
+    {
+        return chiplets.stream().filter(chiplet -> chiplet.cpus().contains(cpu)).findFirst();
+    }
+
+    public boolean isHybrid()
+    {
+        return coreKinds.size() > 1;
+    }
+}
