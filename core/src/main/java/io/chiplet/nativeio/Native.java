@@ -1,0 +1,77 @@
+package io.chiplet.nativeio;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+
+/**
+ * The shared plumbing of the FFM boundary: libc lookup, downcall handles that capture {@code errno}, and the
+ * check that turns a failed call into a {@link NativeCallException}. Each syscall family (sched, mempolicy,
+ * perf_event) keeps its own downcalls and constants in its own class built on this one.
+ */
+public final class Native
+{
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    private Native() {}
+
+    /** True on Linux, where the sysfs and syscall facilities exist at all. */
+    public static boolean isLinux()
+    {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+    }
+
+    /**
+     * A downcall to the libc function {@code name} whose first argument is the errno capture segment.
+     *
+     * @throws UnsupportedOperationException when libc does not export the symbol
+     */
+    public static MethodHandle downcallWithErrno(String name, FunctionDescriptor descriptor)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO);
+    }
+
+    /** A downcall that cannot fail and needs no errno. */
+    public static MethodHandle downcall(String name, FunctionDescriptor descriptor)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor);
+    }
+
+    /** A segment to pass as a downcall's errno capture argument. */
+    public static MemorySegment allocateCallState(Arena arena)
+    {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    public static int errno(MemorySegment callState)
+    {
+        return (int) ERRNO.get(callState, 0L);
+    }
+
+    /**
+     * Returns {@code result} when it is not negative; otherwise throws naming the call, its arguments and the
+     * errno captured in {@code callState}.
+     */
+    public static long check(long result, MemorySegment callState, String call, Object... arguments)
+    {
+        if (result < 0) {
+            throw new NativeCallException(call, arguments, errno(callState));
+        }
+        return result;
+    }
+}
