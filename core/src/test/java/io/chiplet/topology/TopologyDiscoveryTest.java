@@ -1,0 +1,91 @@
+package io.chiplet.topology;
+
+import io.chiplet.topology.TopologyDiscovery.Source;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+class TopologyDiscoveryTest
+{
+    private static final Path XML = Path.of("/tmp/machine.xml");
+    private static final Path SNAPSHOT = Path.of("/tmp/snapshot");
+
+    @Test
+    void hwlocXmlWinsWhenGiven()
+    {
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.hwlocXml(XML), true)).isEqualTo(new Source.HwlocXml(XML));
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.hwlocXml(XML), false)).isEqualTo(new Source.HwlocXml(XML));
+    }
+
+    @Test
+    void snapshotIsReadThroughSysfsEvenWithoutLiveSysfs()
+    {
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.fsRoot(SNAPSHOT), true)).isEqualTo(new Source.Sysfs(SNAPSHOT));
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.fsRoot(SNAPSHOT), false)).isEqualTo(new Source.Sysfs(SNAPSHOT));
+    }
+
+    @Test
+    void liveMachineUsesSysfsAtTheRootWhereThereIsOneAndOshiElsewhere()
+    {
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.live(), true)).isEqualTo(new Source.Sysfs(Path.of("/")));
+        assertThat(TopologyDiscovery.choose(DiscoveryOptions.live(), false)).isEqualTo(new Source.Oshi());
+    }
+
+    @Test
+    void readersMatchTheirSources()
+    {
+        assertThat(TopologyDiscovery.reader(new Source.HwlocXml(XML))).isInstanceOf(HwlocXmlTopologyReader.class);
+        assertThat(TopologyDiscovery.reader(new Source.Oshi())).isInstanceOf(OshiTopologyReader.class);
+    }
+
+    @Test
+    void rejectsBothRoots()
+    {
+        assertThatThrownBy(() -> new DiscoveryOptions(Optional.of(SNAPSHOT), Optional.of(XML), 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--fs-root and --hwloc-xml are exclusive");
+    }
+
+    @Test
+    void rejectsNegativeVirtualChipletCoresNamingTheSetting()
+    {
+        assertThatThrownBy(() -> DiscoveryOptions.live().withVirtualChipletCores(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--virtual-chiplet-cores must be 0 (off) or a positive number of cores but was -1");
+        assertThat(DiscoveryOptions.live().withVirtualChipletCores(4).virtualChipletCores()).isEqualTo(4);
+        assertThat(DiscoveryOptions.live().withVirtualChipletCores(0).virtualChipletCores()).isZero();
+    }
+
+    @Test
+    void aMissingXmlFileIsAClearError()
+    {
+        Path missing = Path.of("/nonexistent/machine.xml");
+        assertThatThrownBy(() -> TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(missing)))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("cannot read hwloc XML file " + missing);
+    }
+
+    @Test
+    void discoversFromAnHwlocXmlWithVirtualChiplets()
+    {
+        Path file = HwlocXmlTopologyReaderTest.resource("AMD-Zen3-2xEpyc-7763.xml");
+        Topology topology;
+        try {
+            topology = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file).withVirtualChipletCores(4));
+        }
+        catch (UnsupportedOperationException e) {
+            // chiplets come from ChipletDerivation, merged from another branch: skipped until then, not passed
+            topology = abort("ChipletDerivation.derive is not implemented on this branch yet");
+        }
+        assertThat(topology.source()).isEqualTo("hwloc-xml:" + file);
+        assertThat(topology.chiplets()).hasSize(32).allSatisfy(chiplet -> {
+            assertThat(chiplet.basis()).isEqualTo(ChipletBasis.VIRTUAL);
+            assertThat(chiplet.cpus().size()).isEqualTo(4);
+        });
+    }
+}
