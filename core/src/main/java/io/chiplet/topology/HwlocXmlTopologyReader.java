@@ -3,6 +3,7 @@ package io.chiplet.topology;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
+import org.xml.sax.ErrorHandler;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
 
@@ -101,8 +102,8 @@ public final class HwlocXmlTopologyReader
             factory.setNamespaceAware(false);
             factory.setValidating(false);
             DocumentBuilder builder = factory.newDocumentBuilder();
-            // silence the default handler, which prints parse errors to stderr before they are thrown
-            builder.setErrorHandler(null);
+            // the default handler prints every parse error to stderr before it is thrown; the exception says it all
+            builder.setErrorHandler(new ThrowingErrorHandler());
             return builder;
         }
         catch (ParserConfigurationException e) {
@@ -263,7 +264,7 @@ public final class HwlocXmlTopologyReader
             if (cpus.isEmpty()) {
                 return;
             }
-            long size = longAttribute(object, "cache_size");
+            long size = object.hasAttribute("cache_size") ? longAttribute(object, "cache_size") : 0;
             int lineSize = object.hasAttribute("cache_linesize") ? intAttribute(object, "cache_linesize") : 0;
             caches.add(new Cache(level, cacheType, size, Math.max(lineSize, 0), cpus));
         }
@@ -340,7 +341,7 @@ public final class HwlocXmlTopologyReader
             String indexing = element.getAttribute("indexing");
             for (long index : indexes) {
                 ids.add(switch (indexing) {
-                    case "os" -> Math.toIntExact(index);
+                    case "os" -> toInt(index, "<indexes> of <distances2>");
                     case "gp" -> nodeIdOfGpIndex(index);
                     default -> throw invalid(element, "indexing", "os or gp");
                 });
@@ -349,10 +350,18 @@ public final class HwlocXmlTopologyReader
             for (int from = 0; from < count; from++) {
                 Map<Integer, Integer> row = matrix.computeIfAbsent(ids.get(from), _ -> new TreeMap<>());
                 for (int to = 0; to < count; to++) {
-                    row.put(ids.get(to), Math.toIntExact(values.get(from * count + to)));
+                    row.put(ids.get(to), toInt(values.get(from * count + to), "<u64values> of <distances2>"));
                 }
             }
             return matrix;
+        }
+
+        private int toInt(long value, String where)
+        {
+            if (value < 0 || value > Integer.MAX_VALUE) {
+                throw new TopologyException("expected integers from 0 to " + Integer.MAX_VALUE + " in " + where + " of " + file + " but found " + value);
+            }
+            return (int) value;
         }
 
         private int nodeIdOfGpIndex(long gpIndex)
@@ -505,6 +514,27 @@ public final class HwlocXmlTopologyReader
         {
             String found = element.hasAttribute(attribute) ? "\"" + element.getAttribute(attribute) + "\"" : "nothing";
             return new TopologyException("expected " + expected + " as attribute " + attribute + " of " + describe(element) + " in " + file + " but found " + found);
+        }
+    }
+
+    private static final class ThrowingErrorHandler
+            implements ErrorHandler
+    {
+        @Override
+        public void warning(SAXParseException exception) {}
+
+        @Override
+        public void error(SAXParseException exception)
+                throws SAXParseException
+        {
+            throw exception;
+        }
+
+        @Override
+        public void fatalError(SAXParseException exception)
+                throws SAXParseException
+        {
+            throw exception;
         }
     }
 

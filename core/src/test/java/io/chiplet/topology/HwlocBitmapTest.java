@@ -81,7 +81,7 @@ class HwlocBitmapTest
     }
 
     /** hwloc_bitmap_snprintf's form: 0x-prefixed words, zero words inside the set left empty, "0x0" when empty. */
-    private static String hwlocString(BitSet bits)
+    static String hwlocString(BitSet bits)
     {
         int words = Math.max(1, (bits.length() + 31) / 32);
         List<String> out = new ArrayList<>();

@@ -214,6 +214,49 @@ class HwlocXmlTopologyReaderTest
     }
 
     @Test
+    void readsA4096CpuMachine(@TempDir Path dir)
+            throws IOException
+    {
+        // 4 packages x 8 L3 x 16 cores x 8 threads, numbered as Linux does: thread t of core c is c + 512 * t
+        StringBuilder xml = new StringBuilder("<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\" cpuset=\"" + bitmap(CpuSet.range(0, 4095)) + "\">\n");
+        for (int pkg = 0; pkg < 4; pkg++) {
+            CpuSet pkgCpus = threadsOfCores(128 * pkg, 128);
+            xml.append("<object type=\"Package\" os_index=\"").append(pkg).append("\" cpuset=\"").append(bitmap(pkgCpus)).append("\">\n");
+            xml.append("<object type=\"NUMANode\" os_index=\"").append(pkg).append("\" cpuset=\"").append(bitmap(pkgCpus)).append("\" local_memory=\"1099511627776\"/>\n");
+            for (int l3 = 0; l3 < 8; l3++) {
+                int firstCore = 128 * pkg + 16 * l3;
+                xml.append("<object type=\"L3Cache\" cpuset=\"").append(bitmap(threadsOfCores(firstCore, 16))).append("\" cache_size=\"33554432\" depth=\"3\" cache_linesize=\"64\" cache_type=\"0\">\n");
+                for (int core = firstCore; core < firstCore + 16; core++) {
+                    xml.append("<object type=\"Core\" os_index=\"").append(core % 128).append("\" cpuset=\"").append(bitmap(threadsOfCores(core, 1))).append("\"/>\n");
+                }
+                xml.append("</object>\n");
+            }
+            xml.append("</object>\n");
+        }
+        xml.append("</object>\n</topology>\n");
+
+        Topology topology = new HwlocXmlTopologyReader(write(dir, xml.toString())).readFacts();
+
+        assertThat(topology.online()).isEqualTo(CpuSet.range(0, 4095));
+        assertThat(topology.packages()).hasSize(4);
+        assertThat(topology.packages().get(3).cpus()).isEqualTo(threadsOfCores(384, 128));
+        assertThat(topology.cachesOfLevel(3)).hasSize(32).allSatisfy(cache -> assertThat(cache.cpus().size()).isEqualTo(128));
+        assertThat(topology.cores()).hasSize(512).allSatisfy(core -> assertThat(core.cpus().size()).isEqualTo(8));
+        assertThat(topology.cores().getLast().cpus().toList()).isEqualTo("511,1023,1535,2047,2559,3071,3583,4095");
+        assertThat(topology.numaNode(2).orElseThrow().memoryBytes()).hasValue(1L << 40);
+    }
+
+    private static CpuSet threadsOfCores(int firstCore, int count)
+    {
+        return CpuSet.of(IntStream.range(0, 8).flatMap(thread -> IntStream.range(firstCore, firstCore + count).map(core -> core + 512 * thread)).toArray());
+    }
+
+    private static String bitmap(CpuSet cpus)
+    {
+        return HwlocBitmapTest.hwlocString(cpus.toBitSet());
+    }
+
+    @Test
     void readsAHandWrittenFileWithClustersDiesAndForcedEfficiencies(@TempDir Path dir)
             throws IOException
     {
