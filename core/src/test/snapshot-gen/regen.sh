@@ -1,0 +1,20 @@
+#!/bin/sh
+# Regenerate the snapshots and hwloc's reading of each into core/src/test/resources/snapshots.
+#
+# HWLOC_COMPONENTS=-x86 matters: hwloc 2.9's x86 backend still runs under HWLOC_FSROOT and
+# fills in what sysfs lacks (caches, CPU model, "Inclusive") from the CPUID of the machine
+# running lstopo, so without it the reference XML describes this machine, not the snapshot.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/../resources/snapshots}
+mkdir -p "$out"
+python3 "$here/gen_snapshots.py" "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for tarball in "$out"/*.tar.bz2; do
+    name=$(basename "$tarball" .tar.bz2)
+    tar -xjf "$tarball" -C "$work"
+    HWLOC_COMPONENTS=-x86 HWLOC_FSROOT="$work/$name" \
+        lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml"
+done
+python3 "$here/summarize_xml.py" "$out"/*.lstopo.xml
