@@ -128,7 +128,7 @@ public final class TopologySvg
         String memory = node.flatMap(n -> n.memoryBytes().isPresent() ? Optional.of(n.memoryBytes().getAsLong()) : Optional.empty())
                 .map(bytes -> " · " + TopologyText.bytes(bytes))
                 .orElse("");
-        return "NUMA node " + id + memory;
+        return TopologyText.nodeName(id) + memory;
     }
 
     private static List<String[]> legend(Topology topology)

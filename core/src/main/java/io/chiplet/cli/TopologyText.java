@@ -52,7 +52,7 @@ public final class TopologyText
                     .append('\n');
             for (Map.Entry<Integer, List<Chiplet>> node : pkg.getValue().entrySet()) {
                 CpuSet nodeCpus = node.getValue().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
-                out.append("  NUMA node ").append(node.getKey())
+                out.append("  ").append(nodeName(node.getKey()))
                         .append("  CPUs ").append(cpus(nodeCpus));
                 topology.numaNode(node.getKey()).ifPresent(numaNode -> out.append(memoryAndDistances(numaNode)));
                 out.append(allowedNote(topology, nodeCpus)).append('\n');
@@ -110,6 +110,11 @@ public final class TopologyText
                     .map(kind -> kind.name() + " " + cpus(kind.cpus()))
                     .collect(Collectors.joining(", "))).append('\n');
         }
+    }
+
+    static String nodeName(int id)
+    {
+        return id < 0 ? "no NUMA node" : "NUMA node " + id;
     }
 
     private static String smtNote(List<Core> cores)
@@ -241,10 +246,9 @@ public final class TopologyText
             value /= 1024;
             unit++;
         }
-        if (value == Math.rint(value)) {
-            return (long) value + " " + units[unit];
-        }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+        // One decimal at most; a size just under a whole unit (a node's usable memory) reads as that unit.
+        String number = String.format(Locale.ROOT, "%.1f", value);
+        return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
     }
 
     private static String count(long n, String noun)

@@ -1,6 +1,8 @@
 package io.chiplet.cli;
 
+import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -96,6 +98,18 @@ class TestTopologyText
     }
 
     @Test
+    void cpusInNoNumaNode()
+    {
+        Topology base = tiny();
+        Chiplet chiplet = base.chiplets().getFirst();
+        Topology withoutNode = new Topology(base.source(), base.present(), base.online(), base.allowed(), base.packages(), base.dies(),
+                base.clusters(), List.of(), base.caches(), base.cores(), base.coreKinds(),
+                List.of(new Chiplet(0, 0, -1, chiplet.cpus(), chiplet.l3Bytes(), chiplet.basis())), base.unknowns());
+
+        assertThat(TopologyText.render(withoutNode)).contains("\n  no NUMA node  CPUs 0-3  [not allowed: 2-3]\n");
+    }
+
+    @Test
     void cpulistCompression()
     {
         assertThat(TopologyText.cpus(CpuSet.empty())).isEmpty();
@@ -113,5 +127,7 @@ class TestTopologyText
         assertThat(TopologyText.bytes(1280 * 1024)).isEqualTo("1.3 MiB");
         assertThat(TopologyText.bytes(32L << 20)).isEqualTo("32 MiB");
         assertThat(TopologyText.bytes(256L << 30)).isEqualTo("256 GiB");
+        assertThat(TopologyText.bytes((16L << 30) - (1L << 20))).isEqualTo("16 GiB");
+        assertThat(TopologyText.bytes((370L << 30) + (1L << 29))).isEqualTo("370.5 GiB");
     }
 }
