@@ -1,0 +1,131 @@
+package io.chiplet.cli;
+
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.topology.TopologyJson;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@code chiplet topology}: what the machine (or a snapshot of one) looks like, as text, JSON or SVG. */
+@Command(
+        name = "topology",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Shows the machine's packages, NUMA nodes, chiplets (the L3 / NUMA domains placement works with) and cores.",
+                "Reads the live machine unless --fs-root or --hwloc-xml names another source.",
+        })
+public final class TopologyCommand
+        implements Callable<Integer>
+{
+    enum Format
+    {
+        TEXT, JSON, SVG;
+
+        static final class Converter
+                implements ITypeConverter<Format>
+        {
+            @Override
+            public Format convert(String value)
+            {
+                for (Format format : values()) {
+                    if (format.name().equalsIgnoreCase(value.strip())) {
+                        return format;
+                    }
+                }
+                throw new TypeConversionException("expected text, json or svg but found '" + value + "'");
+            }
+        }
+    }
+
+    static final class Source
+    {
+        @Option(names = "--fs-root", paramLabel = "DIR", required = true,
+                description = "Read a snapshot whose sys/ and proc/ are under DIR (as hwloc's HWLOC_FSROOT); nothing of the live machine is consulted.")
+        Path fsRoot;
+
+        @Option(names = "--hwloc-xml", paramLabel = "FILE", required = true,
+                description = "Read an hwloc XML file (lstopo --of xml), e.g. of a production machine.")
+        Path hwlocXml;
+    }
+
+    @Spec
+    private CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    private Source source;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = Format.Converter.class,
+            description = "text (a chiplet map), json (the chiplet.topology/v1 document) or svg (a picture). Default: ${DEFAULT-VALUE}.")
+    private Format format;
+
+    @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0",
+            description = "Split every chiplet into virtual chiplets of N cores, for large monolithic L3 parts "
+                    + "(Graviton 3, Sapphire Rapids without SNC; the seeds used 4). Default: 0 (off).")
+    private int virtualChipletCores;
+
+    private final Function<DiscoveryOptions, Topology> discovery;
+
+    public TopologyCommand()
+    {
+        this(TopologyDiscovery::discover);
+    }
+
+    TopologyCommand(Function<DiscoveryOptions, Topology> discovery)
+    {
+        this.discovery = requireNonNull(discovery, "discovery is null");
+    }
+
+    @Override
+    public Integer call()
+    {
+        DiscoveryOptions options = options();
+        Topology topology = discovery.apply(options);
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case TEXT -> out.print(TopologyText.render(topology));
+            case JSON -> TopologyJson.write(topology, out);
+            case SVG -> out.print(TopologySvg.render(topology));
+        }
+        out.flush();
+        return 0;
+    }
+
+    private DiscoveryOptions options()
+    {
+        if (virtualChipletCores < 0) {
+            throw usageError("--virtual-chiplet-cores must be 0 (off) or a positive number of cores but was " + virtualChipletCores);
+        }
+        Optional<Path> fsRoot = Optional.ofNullable(source).map(s -> s.fsRoot);
+        Optional<Path> hwlocXml = Optional.ofNullable(source).map(s -> s.hwlocXml);
+        if (fsRoot.isPresent() && !Files.isDirectory(fsRoot.get())) {
+            throw usageError("--fs-root " + fsRoot.get() + ": expected a directory holding sys/ and proc/ but "
+                    + (Files.exists(fsRoot.get()) ? "it is not a directory" : "it does not exist"));
+        }
+        if (hwlocXml.isPresent() && !Files.isRegularFile(hwlocXml.get())) {
+            throw usageError("--hwloc-xml " + hwlocXml.get() + ": expected an hwloc XML file but "
+                    + (Files.exists(hwlocXml.get()) ? "it is not a regular file" : "it does not exist"));
+        }
+        return new DiscoveryOptions(fsRoot, hwlocXml, virtualChipletCores);
+    }
+
+    private ParameterException usageError(String message)
+    {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,120 @@
+package io.chiplet.cli;
+
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.chiplet.topology.HandBuiltTopologies.cgroupRestricted;
+import static io.chiplet.topology.HandBuiltTopologies.dualEpycMilan;
+import static io.chiplet.topology.HandBuiltTopologies.hybridLaptop;
+import static io.chiplet.topology.HandBuiltTopologies.snc2Interleaved;
+import static io.chiplet.topology.HandBuiltTopologies.tiny;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TestTopologySvg
+{
+    @Test
+    void greysExactlyTheDisallowedCpus()
+            throws Exception
+    {
+        for (Topology topology : List.of(cgroupRestricted(), tiny(), dualEpycMilan(), hybridLaptop(), snc2Interleaved())) {
+            Document svg = parse(TopologySvg.render(topology));
+
+            CpuSet disallowed = cpusWithClass(svg, "cpu disallowed");
+            CpuSet allowed = cpusWithClass(svg, "cpu allowed");
+            assertThat(disallowed).as(topology.source()).isEqualTo(topology.online().minus(topology.allowed()));
+            assertThat(allowed).as(topology.source()).isEqualTo(topology.online().intersect(topology.allowed()));
+            // Every online CPU is drawn exactly once.
+            assertThat(cpuCells(svg)).hasSize(topology.online().size());
+        }
+    }
+
+    @Test
+    void disallowedCellsAreGreyAndAllowedOnesAreNot()
+            throws Exception
+    {
+        Document svg = parse(TopologySvg.render(cgroupRestricted()));
+
+        for (Element cell : cpuCells(svg)) {
+            boolean disallowed = cell.getAttribute("class").equals("cpu disallowed");
+            assertThat(cell.getAttribute("fill").equals("#d0d0d0")).as("CPU %s", cell.getAttribute("data-cpu")).isEqualTo(disallowed);
+        }
+    }
+
+    @Test
+    void drawsEveryPackageNodeAndChiplet()
+            throws Exception
+    {
+        String svg = TopologySvg.render(snc2Interleaved());
+        List<String> labels = texts(parse(svg));
+
+        assertThat(labels).contains("package 0", "package 1", "NUMA node 3 · 48 GiB", "NUMA node 4 · 128 GiB · no CPUs", "chiplet 3 · L3 11 MiB");
+        assertThat(labels).filteredOn(label -> label.startsWith("chiplet ")).hasSize(4);
+    }
+
+    @Test
+    void escapesText()
+            throws Exception
+    {
+        Topology base = tiny();
+        Topology odd = new Topology("hwloc-xml:/tmp/a&b<c>\"d'.xml", base.present(), base.online(), base.allowed(), base.packages(),
+                base.dies(), base.clusters(), base.numaNodes(), base.caches(), base.cores(), base.coreKinds(), base.chiplets(), base.unknowns());
+
+        Document svg = parse(TopologySvg.render(odd));
+
+        assertThat(svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "title").item(0).getTextContent())
+                .startsWith("hwloc-xml:/tmp/a&b<c>\"d'.xml: ");
+        assertThat(TopologySvg.escape("a\u0001b")).isEqualTo("a?b");
+    }
+
+    private static Document parse(String svg)
+            throws Exception
+    {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        Document document = factory.newDocumentBuilder().parse(new InputSource(new StringReader(svg)));
+        assertThat(document.getDocumentElement().getLocalName()).isEqualTo("svg");
+        return document;
+    }
+
+    private static List<Element> cpuCells(Document svg)
+    {
+        List<Element> cells = new ArrayList<>();
+        NodeList rects = svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");
+        for (int i = 0; i < rects.getLength(); i++) {
+            Element rect = (Element) rects.item(i);
+            if (rect.hasAttribute("data-cpu")) {
+                cells.add(rect);
+            }
+        }
+        return cells;
+    }
+
+    private static CpuSet cpusWithClass(Document svg, String cssClass)
+    {
+        return CpuSet.of(cpuCells(svg).stream()
+                .filter(cell -> cell.getAttribute("class").equals(cssClass))
+                .mapToInt(cell -> Integer.parseInt(cell.getAttribute("data-cpu")))
+                .toArray());
+    }
+
+    private static List<String> texts(Document svg)
+    {
+        List<String> texts = new ArrayList<>();
+        NodeList nodes = svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "text");
+        for (int i = 0; i < nodes.getLength(); i++) {
+            texts.add(nodes.item(i).getTextContent());
+        }
+        return texts;
+    }
+}
