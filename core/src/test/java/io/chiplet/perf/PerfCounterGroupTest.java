@@ -1,0 +1,217 @@
+package io.chiplet.perf;
+
+import io.chiplet.nativeio.Errno;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static io.chiplet.perf.EventCatalog.CONTEXT_SWITCHES;
+import static io.chiplet.perf.EventCatalog.PAGE_FAULTS;
+import static io.chiplet.perf.EventCatalog.TASK_CLOCK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Live tests against this kernel's perf_event: software events only, which need no PMU. */
+class PerfCounterGroupTest
+{
+    private static final List<PerfEvent> SOFTWARE = List.of(TASK_CLOCK, CONTEXT_SWITCHES, PAGE_FAULTS);
+
+    @Test
+    void taskClockCountsABusyLoop()
+    {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+            group.enable();
+            long start = System.nanoTime();
+            spin(TimeUnit.MILLISECONDS.toNanos(200));
+            long wall = System.nanoTime() - start;
+            group.disable();
+            GroupReading reading = group.read();
+            // the thread was on CPU for most of the wall time it spun (a 2-core VM shared with other work)
+            assertThat(reading.scaled(TASK_CLOCK.name())).isBetween(wall / 4, wall + TimeUnit.MILLISECONDS.toNanos(20));
+            assertThat(reading.timeEnabledNanos()).isGreaterThanOrEqualTo(reading.scaled(TASK_CLOCK.name()));
+        }
+    }
+
+    @Test
+    void sleepingThreadCountsMuchLessTaskClockThanABusyOne()
+            throws Exception
+    {
+        long busy = taskClockOfAnotherThread(() -> spin(TimeUnit.MILLISECONDS.toNanos(200)));
+        long sleeping = taskClockOfAnotherThread(() -> sleep(200));
+        assertThat(busy).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(50));
+        assertThat(sleeping).isLessThan(busy / 10);
+    }
+
+    @Test
+    void groupReadReturnsEveryMemberInOneRead()
+    {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+            group.enable();
+            spin(TimeUnit.MILLISECONDS.toNanos(20));
+            touchNewPages(1024);
+            GroupReading reading = group.read();
+            assertThat(reading.size()).isEqualTo(3);
+            assertThat(reading.events()).containsExactlyElementsOf(SOFTWARE);
+            assertThat(reading.scaled(TASK_CLOCK.name())).isPositive();
+            assertThat(reading.scaled(PAGE_FAULTS.name())).isPositive();
+            assertThat(reading.multiplexed()).isFalse();
+        }
+    }
+
+    @Test
+    void resetZeroesTheCounts()
+    {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+            group.enable();
+            spin(TimeUnit.MILLISECONDS.toNanos(50));
+            group.disable();
+            long before = group.read().scaled(TASK_CLOCK.name());
+            group.reset();
+            GroupReading after = group.read();
+            assertThat(before).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(5));
+            assertThat(after.raw(0)).isZero();
+            assertThat(after.raw(2)).isZero();
+        }
+    }
+
+    @Test
+    void disabledGroupDoesNotCount()
+    {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+            spin(TimeUnit.MILLISECONDS.toNanos(30));
+            assertThat(group.read().raw(0)).isZero();
+        }
+    }
+
+    @Test
+    void closeReleasesEveryDescriptor()
+            throws IOException
+    {
+        long before = openDescriptors();
+        List<Integer> fds;
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+            fds = group.fileDescriptors();
+            assertThat(openDescriptors()).isEqualTo(before + 3);
+        }
+        assertThat(openDescriptors()).isEqualTo(before);
+        for (int fd : fds) {
+            assertThat(Files.exists(Path.of("/proc/self/fd/" + fd))).isFalse();
+        }
+    }
+
+    @Test
+    void failingMemberClosesTheMembersAlreadyOpen()
+            throws IOException
+    {
+        PerfEvent bogus = new PerfEvent("bogus-software", PerfEventSyscalls.PERF_TYPE_SOFTWARE, 0xffff, 0, "no such software event");
+        long before = openDescriptors();
+        assertThatThrownBy(() -> PerfCounterGroup.open(CounterTarget.callingThread(), List.of(TASK_CLOCK, PAGE_FAULTS, bogus)))
+                .isInstanceOfSatisfying(PerfEventOpenException.class, e -> {
+                    assertThat(e.event()).isEqualTo(bogus);
+                    assertThat(e.errno()).isIn(Errno.ENOENT, Errno.EINVAL, Errno.EOPNOTSUPP);
+                    assertThat(e).hasMessageContaining("bogus-software");
+                });
+        assertThat(openDescriptors()).isEqualTo(before);
+    }
+
+    @Test
+    void closedGroupRefusesToRead()
+    {
+        PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), List.of(TASK_CLOCK));
+        group.close();
+        group.close();
+        assertThatThrownBy(group::read).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    private static long taskClockOfAnotherThread(Runnable work)
+            throws Exception
+    {
+        AtomicInteger tid = new AtomicInteger();
+        CountDownLatch opened = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        Thread worker = new Thread(() -> {
+            tid.set(currentTid());
+            started.countDown();
+            await(opened);
+            work.run();
+        });
+        worker.start();
+        started.await();
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.thread(tid.get()), List.of(TASK_CLOCK))) {
+            group.enable();
+            opened.countDown();
+            worker.join();
+            return group.read().scaled(0);
+        }
+    }
+
+    static int currentTid()
+    {
+        try {
+            // /proc/thread-self links to /proc/<pid>/task/<tid>
+            return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
+        }
+        catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static long openDescriptors()
+            throws IOException
+    {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    static long spin(long nanos)
+    {
+        long end = System.nanoTime() + nanos;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += x * 31 + 7;
+        }
+        return x;
+    }
+
+    /** Off-heap, so the pages are fresh from mmap rather than heap the JVM may already have touched. */
+    static void touchNewPages(int pages)
+    {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment block = arena.allocate(pages * 4096L);
+            for (long offset = 0; offset < block.byteSize(); offset += 4096) {
+                block.set(ValueLayout.JAVA_BYTE, offset, (byte) 1);
+            }
+        }
+    }
+
+    private static void sleep(long millis)
+    {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void await(CountDownLatch latch)
+    {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
