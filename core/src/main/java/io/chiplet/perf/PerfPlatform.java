@@ -49,8 +49,14 @@ public record PerfPlatform(OptionalInt paranoid, Map<String, Integer> pmus, Opti
      */
     public Optional<Map.Entry<String, Integer>> corePmu()
     {
+        // prefer the performance cores' PMU on hybrid parts: that is where pinned analytics workers run
+        for (String name : List.of("cpu", "cpu_core")) {
+            if (pmus.containsKey(name)) {
+                return Optional.of(Map.entry(name, pmus.get(name)));
+            }
+        }
         return new TreeMap<>(pmus).entrySet().stream()
-                .filter(entry -> entry.getKey().equals("cpu") || entry.getKey().startsWith("cpu_") || entry.getKey().startsWith("armv8"))
+                .filter(entry -> entry.getKey().startsWith("cpu_") || entry.getKey().startsWith("armv8"))
                 .findFirst();
     }
 
