@@ -29,7 +29,7 @@ public final class CounterAvailability
 
     /** The live probe: a real {@code perf_event_open}. */
     public static final Probe SYSCALL_PROBE = (event, target) -> {
-        try (PerfCounterGroup ignored = PerfCounterGroup.open(target, List.of(event))) {
+        try (PerfCounterGroup ignored = PerfCounterGroup.open(target, List.of(event), false)) {
             return OptionalInt.empty();
         }
         catch (PerfEventOpenException e) {
@@ -97,6 +97,10 @@ public final class CounterAvailability
                 return Availability.unavailable("perf_event_paranoid=" + paranoid
                         + " forbids CPU-wide counting (needs perf_event_paranoid<=0 or CAP_PERFMON)");
             }
+        }
+        if (EventCatalog.KERNEL_MODE_ONLY.contains(event) && !platform.kernelCountingAllowed()) {
+            return Availability.unavailable(event.name() + " happens only in kernel mode, and perf_event_paranoid=" + paranoid
+                    + " limits unprivileged counters to user mode, where it always reads 0 (needs perf_event_paranoid<=1 or CAP_PERFMON)");
         }
         if (!event.isSoftware() && platform.corePmu().isEmpty()) {
             return Availability.unavailable("no hardware PMU (virtual machine?): sys/bus/event_source/devices has no cpu PMU, only "

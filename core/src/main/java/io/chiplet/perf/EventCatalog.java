@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.chiplet.perf.PerfEventSyscalls.PERF_COUNT_HW_CACHE_L1D;
 import static io.chiplet.perf.PerfEventSyscalls.PERF_COUNT_HW_CACHE_LL;
@@ -60,6 +61,9 @@ public record EventCatalog(
             "last-level cache reads");
     public static final PerfEvent LLC_READ_MISSES = cacheEvent("LLC-load-misses", PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_MISS,
             "last-level cache read misses");
+
+    /** Software events the kernel raises only in kernel mode: with {@code exclude_kernel} they always read 0. */
+    public static final Set<PerfEvent> KERNEL_MODE_ONLY = Set.of(CONTEXT_SWITCHES, CPU_MIGRATIONS);
 
     public static final List<PerfEvent> SOFTWARE_EVENTS = List.of(TASK_CLOCK, CPU_CLOCK, CONTEXT_SWITCHES, CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS);
     public static final List<PerfEvent> HARDWARE_EVENTS = List.of(CYCLES, INSTRUCTIONS, CACHE_REFERENCES, CACHE_MISSES, L1D_READ_MISSES, LLC_READS, LLC_READ_MISSES);

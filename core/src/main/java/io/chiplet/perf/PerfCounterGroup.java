@@ -26,9 +26,10 @@ import static java.util.Objects.requireNonNull;
  * leader returns every count with the group's enabled and running times ({@code PERF_FORMAT_GROUP |
  * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING}). The group opens disabled; {@link #enable()} starts it.
  *
- * <p>Counts are user-space only ({@code exclude_kernel}, {@code exclude_hv}): that is what
- * {@code perf_event_paranoid = 2}, the common default, allows an unprivileged process, and what a JVM worker's
- * placement depends on.
+ * <p>{@link #open(CounterTarget, List)} counts user space only ({@code exclude_kernel}, {@code exclude_hv}): that
+ * is what {@code perf_event_paranoid = 2}, the common default, allows an unprivileged process. Events that only
+ * happen in kernel mode (context switches, migrations) then read 0; {@link #open(CounterTarget, List, boolean)}
+ * counts kernel mode too where {@link PerfPlatform#kernelCountingAllowed()}.
  *
  * <p>Not thread-safe: one thread at a time may read or control a group, though it need not be the thread that
  * opened it. Every descriptor is closed by {@link #close()}, and by {@link #open} itself when a member fails.
@@ -57,12 +58,19 @@ public final class PerfCounterGroup
         this.callState = Native.allocateCallState(arena);
     }
 
+    /** Opens {@code events} as one group on {@code target}, disabled, counting user mode only. */
+    public static PerfCounterGroup open(CounterTarget target, List<PerfEvent> events)
+    {
+        return open(target, events, false);
+    }
+
     /**
      * Opens {@code events} as one group on {@code target}, disabled.
      *
+     * @param countKernel count kernel mode as well as user mode (needs perf_event_paranoid &lt;= 1 or CAP_PERFMON)
      * @throws PerfEventOpenException naming the event the kernel refused, after closing the ones already open
      */
-    public static PerfCounterGroup open(CounterTarget target, List<PerfEvent> events)
+    public static PerfCounterGroup open(CounterTarget target, List<PerfEvent> events, boolean countKernel)
     {
         requireNonNull(target, "target is null");
         List<PerfEvent> members = List.copyOf(requireNonNull(events, "events is null"));
@@ -75,7 +83,7 @@ public final class PerfCounterGroup
         try {
             for (PerfEvent event : members) {
                 // Only the leader starts disabled; members then count exactly while the leader does.
-                long flags = ATTR_FLAG_EXCLUDE_KERNEL | ATTR_FLAG_EXCLUDE_HV | (opened == 0 ? ATTR_FLAG_DISABLED : 0);
+                long flags = (countKernel ? 0 : ATTR_FLAG_EXCLUDE_KERNEL | ATTR_FLAG_EXCLUDE_HV) | (opened == 0 ? ATTR_FLAG_DISABLED : 0);
                 try (Arena attrArena = Arena.ofConfined()) {
                     MemorySegment attr = PerfEventSyscalls.counterAttr(attrArena, event.type(), event.config(), event.config1(), 0, READ_FORMAT, flags);
                     fds[opened] = PerfEventSyscalls.perfEventOpen(attr, target.pid(), target.cpu(), opened == 0 ? -1 : fds[0]);

@@ -60,6 +60,15 @@ public record PerfPlatform(OptionalInt paranoid, Map<String, Integer> pmus, Opti
                 .findFirst();
     }
 
+    /**
+     * Whether counters may include kernel mode: perf_event_paranoid &lt;= 1 or CAP_PERFMON. At level 2 an
+     * unprivileged process must set {@code exclude_kernel}, and events that only occur in kernel mode read 0.
+     */
+    public boolean kernelCountingAllowed()
+    {
+        return perfmonCapable || (paranoid.isPresent() && paranoid.getAsInt() <= 1);
+    }
+
     static OptionalInt readParanoid(Path fsRoot)
     {
         Path file = fsRoot.resolve("proc/sys/kernel/perf_event_paranoid");

@@ -26,7 +26,8 @@ import static java.util.Objects.requireNonNull;
  * <li>First touch decides a page's NUMA node: pages faulted while a thread runs away from its data's home become
  * the remote accesses the hardware signal would count later.</li>
  * <li>They are per-thread software events, countable at {@code perf_event_paranoid = 2} without any PMU, at the
- * same cost as the hardware group.</li>
+ * same cost as the hardware group. (Fault events are raised with the faulting user context, so they count even
+ * where the paranoid level forces {@code exclude_kernel}; migrations and context switches do not.)</li>
  * </ul>
  * It is a proxy, not a measurement of remote accesses: a scan over memory that is already mapped faults nothing.
  * Its unit differs from the hardware signal's, so a controller must use a threshold per {@link SignalSource};
@@ -74,7 +75,7 @@ public final class RemoteAccessRate
                 hardware = Availability.unavailable("the remote fill events do not fit one counter group here: " + e.getMessage());
             }
         }
-        return new Choice(softwareFallback(target, nanoTime), hardware);
+        return new Choice(softwareFallback(target, platform.kernelCountingAllowed(), nanoTime), hardware);
     }
 
     static RemoteAccessSignal hardware(PerfCounterGroup group, LongSupplier nanoTime)
@@ -82,10 +83,14 @@ public final class RemoteAccessRate
         return new CounterGroupSignal(group, SignalSource.HARDWARE, _ -> true, nanoTime);
     }
 
-    /** The software fallback on its own, e.g. to compare it with the hardware signal where both exist. */
-    public static RemoteAccessSignal softwareFallback(CounterTarget target, LongSupplier nanoTime)
+    /**
+     * The software fallback on its own, e.g. to compare it with the hardware signal where both exist.
+     *
+     * @param countKernel count kernel mode too, without which cpu-migrations and context-switches read 0
+     */
+    public static RemoteAccessSignal softwareFallback(CounterTarget target, boolean countKernel, LongSupplier nanoTime)
     {
-        PerfCounterGroup group = PerfCounterGroup.open(target, FALLBACK_EVENTS);
+        PerfCounterGroup group = PerfCounterGroup.open(target, FALLBACK_EVENTS, countKernel);
         return new CounterGroupSignal(group, SignalSource.SOFTWARE_FALLBACK, EventCatalog.MINOR_FAULTS::equals, nanoTime);
     }
 }

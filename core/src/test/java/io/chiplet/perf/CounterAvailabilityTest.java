@@ -29,6 +29,18 @@ class CounterAvailabilityTest
     }
 
     @Test
+    void kernelModeOnlySoftwareEventsNeedKernelCounting()
+    {
+        PerfPlatform restricted = fixture().paranoid(2).virtualMachinePmus().capEff(NO_CAPABILITIES).platform();
+        assertThat(decide(EventCatalog.CONTEXT_SWITCHES, false, restricted)).hasToString(
+                "unavailable: context-switches happens only in kernel mode, and perf_event_paranoid=2 limits unprivileged counters to user mode,"
+                        + " where it always reads 0 (needs perf_event_paranoid<=1 or CAP_PERFMON)");
+        assertThat(decide(EventCatalog.PAGE_FAULTS, false, restricted).isAvailable()).isTrue();
+        PerfPlatform relaxed = fixture().paranoid(1).platform();
+        assertThat(decide(EventCatalog.CPU_MIGRATIONS, false, relaxed).isAvailable()).isTrue();
+    }
+
+    @Test
     void paranoid3ForbidsEverythingToUnprivilegedProcesses()
     {
         PerfPlatform platform = fixture().paranoid(3).pmu("cpu", 4).capEff(NO_CAPABILITIES).platform();

@@ -4,13 +4,16 @@ import io.chiplet.nativeio.Errno;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +88,31 @@ class PerfCounterGroupTest
             assertThat(before).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(5));
             assertThat(after.raw(0)).isZero();
             assertThat(after.raw(2)).isZero();
+        }
+    }
+
+    @Test
+    void contextSwitchesCountOnlyWithKernelMode()
+            throws Exception
+    {
+        PerfPlatform platform = PerfPlatform.read(Path.of("/"));
+        List<PerfEvent> events = List.of(TASK_CLOCK, CONTEXT_SWITCHES);
+        try (PerfCounterGroup userOnly = PerfCounterGroup.open(CounterTarget.callingThread(), events, false)) {
+            userOnly.enable();
+            for (int i = 0; i < 20; i++) {
+                Thread.sleep(1);
+            }
+            // switches happen in the scheduler, in kernel mode: exclude_kernel filters every one of them
+            assertThat(userOnly.read().scaled(CONTEXT_SWITCHES.name())).isZero();
+        }
+        if (platform.kernelCountingAllowed()) {
+            try (PerfCounterGroup withKernel = PerfCounterGroup.open(CounterTarget.callingThread(), events, true)) {
+                withKernel.enable();
+                for (int i = 0; i < 20; i++) {
+                    Thread.sleep(1);
+                }
+                assertThat(withKernel.read().scaled(CONTEXT_SWITCHES.name())).isGreaterThanOrEqualTo(20);
+            }
         }
     }
 
@@ -201,14 +229,27 @@ class PerfCounterGroupTest
         return x;
     }
 
-    /** Off-heap, so the pages are fresh from mmap rather than heap the JVM may already have touched. */
+    /**
+     * Writes one byte to each page of a fresh shared file mapping: every page is new to this process, so each
+     * write is a minor fault (malloc'd memory may be recycled heap that is already mapped).
+     */
     static void touchNewPages(int pages)
     {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment block = arena.allocate(pages * 4096L);
-            for (long offset = 0; offset < block.byteSize(); offset += 4096) {
-                block.set(ValueLayout.JAVA_BYTE, offset, (byte) 1);
+        try {
+            Path file = Files.createTempFile("chiplet-perf-pages", ".bin");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                    Arena arena = Arena.ofConfined()) {
+                MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, pages * 4096L, arena);
+                for (long offset = 0; offset < mapping.byteSize(); offset += 4096) {
+                    mapping.set(ValueLayout.JAVA_BYTE, offset, (byte) 1);
+                }
             }
+            finally {
+                Files.delete(file);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
