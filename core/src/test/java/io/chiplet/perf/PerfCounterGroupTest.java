@@ -172,7 +172,7 @@ class PerfCounterGroupTest
         CountDownLatch opened = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
         Thread worker = new Thread(() -> {
-            tid.set(currentTid());
+            tid.set(TestThreads.currentTid());
             started.countDown();
             await(opened);
             work.run();
@@ -184,17 +184,6 @@ class PerfCounterGroupTest
             opened.countDown();
             worker.join();
             return group.read().scaled(0);
-        }
-    }
-
-    static int currentTid()
-    {
-        try {
-            // /proc/thread-self links to /proc/<pid>/task/<tid>
-            return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
-        }
-        catch (IOException e) {
-            throw new AssertionError(e);
         }
     }
 
