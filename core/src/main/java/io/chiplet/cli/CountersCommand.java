@@ -131,10 +131,10 @@ public final class CountersCommand
 
         try {
             if (format == Format.json) {
-                writeJson(out, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
+                writeJson(out, live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
             }
             else {
-                writeText(out, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
+                writeText(out, live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
             }
         }
         catch (IOException e) {
@@ -202,6 +202,7 @@ public final class CountersCommand
 
     private static void writeText(
             PrintWriter out,
+            boolean probed,
             PerfPlatform platform,
             EventCatalog catalog,
             CounterTarget target,
@@ -227,13 +228,13 @@ public final class CountersCommand
                 currentGroup = status.group();
                 out.println(currentGroup + " events:");
             }
-            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), status.availability());
+            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), describe(status.availability(), probed));
         }
         if (catalog.fillSources().isEmpty()) {
             out.println("fill-source events: none, " + catalog.fillSourcesUnknownReason().orElseThrow());
         }
         out.println();
-        out.println("remote-access signal (hardware): " + signalHardware);
+        out.println("remote-access signal (hardware): " + describe(signalHardware, probed));
         signalDescription.ifPresent(description -> out.println("remote-access signal in use: " + description));
         liveProblem.ifPresent(out::println);
         if (intervals.isEmpty()) {
@@ -259,6 +260,7 @@ public final class CountersCommand
 
     private static void writeJson(
             PrintWriter out,
+            boolean probed,
             PerfPlatform platform,
             EventCatalog catalog,
             CounterTarget target,
@@ -275,6 +277,8 @@ public final class CountersCommand
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
             json.writeStringField("target", target.toString());
+            // on a snapshot "available" means the settings allow it; only the live kernel is probed
+            json.writeBooleanField("probed", probed);
             json.writeObjectFieldStart("platform");
             if (platform.paranoid().isPresent()) {
                 json.writeNumberField("perfEventParanoid", platform.paranoid().getAsInt());
@@ -355,6 +359,12 @@ public final class CountersCommand
             json.writeEndObject();
         }
         out.println();
+    }
+
+    /** On a snapshot nothing was opened: "available" only means its settings allow the event. */
+    private static String describe(Availability availability, boolean probed)
+    {
+        return availability.isAvailable() && !probed ? "allowed by the snapshot's settings (not probed)" : availability.toString();
     }
 
     private static double perSecond(long count, long nanos)

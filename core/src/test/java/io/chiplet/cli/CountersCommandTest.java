@@ -47,7 +47,7 @@ class CountersCommandTest
         String text = out.toString();
         assertThat(text).contains("perf_event_paranoid: 2\n");
         assertThat(text).contains("CPU: AuthenticAMD family 0x19 model 0x1 (AMD EPYC 7763 64-Core Processor), AMD Zen 3");
-        assertThat(text).containsPattern("task-clock +available");
+        assertThat(text).containsPattern("task-clock +allowed by the snapshot's settings \\(not probed\\)");
         assertThat(text).containsPattern("context-switches +unavailable: context-switches happens only in kernel mode");
         assertThat(text).containsPattern("cycles +unavailable: no hardware PMU \\(virtual machine\\?\\)");
         assertThat(text).containsPattern("ls_any_fills_from_sys.ext_cache_remote +unavailable: no hardware PMU");
@@ -64,6 +64,7 @@ class CountersCommandTest
         assertThat(exit).as(err.toString()).isZero();
         Map<String, Object> json = parse(out.toString());
         assertThat(json.get("target")).isEqualTo("calling thread");
+        assertThat(json.get("probed")).isEqualTo(true);
         List<Map<String, Object>> events = list(json.get("events"));
         assertThat(events).extracting(event -> event.get("name")).contains("task-clock", "page-faults", "cycles");
         assertThat(events).filteredOn(event -> event.get("name").equals("task-clock")).singleElement()
