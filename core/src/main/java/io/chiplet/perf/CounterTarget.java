@@ -1,8 +1,9 @@
 package io.chiplet.perf;
 
 /**
- * What a counter group observes: the calling thread, another thread of this process, or every task on one CPU.
- * Maps onto {@code perf_event_open}'s {@code pid} and {@code cpu} arguments.
+ * What a counter group observes: the calling thread, another thread by its Linux thread id (of this process, or of
+ * any process the caller may ptrace), or every task on one CPU. Maps onto {@code perf_event_open}'s {@code pid}
+ * and {@code cpu} arguments.
  */
 public sealed interface CounterTarget
 {
@@ -23,7 +24,7 @@ public sealed interface CounterTarget
 
     static CounterTarget thread(int tid)
     {
-        return new Thread(tid);
+        return new ThreadId(tid);
     }
 
     static CounterTarget cpu(int cpu)
@@ -57,10 +58,10 @@ public sealed interface CounterTarget
     }
 
     /** {@code pid = tid, cpu = -1}: one Linux thread, by its thread id. */
-    record Thread(int tid)
+    record ThreadId(int tid)
             implements CounterTarget
     {
-        public Thread
+        public ThreadId
         {
             if (tid <= 0) {
                 throw new IllegalArgumentException("thread id must be positive: " + tid);

@@ -1,5 +1,6 @@
 package io.chiplet.perf;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -9,15 +10,27 @@ import static java.util.Objects.requireNonNull;
  * actually on the PMU. When the kernel multiplexes more events than there are counters, {@code timeRunning} is
  * less than {@code timeEnabled} and {@link #scaled(int)} extrapolates, as {@code perf stat} does.
  */
-public record GroupReading(List<PerfEvent> events, long[] rawValues, long timeEnabledNanos, long timeRunningNanos)
+public final class GroupReading
 {
-    public GroupReading
+    private final List<PerfEvent> events;
+    private final long[] rawValues;
+    private final long timeEnabledNanos;
+    private final long timeRunningNanos;
+
+    public GroupReading(List<PerfEvent> events, long[] rawValues, long timeEnabledNanos, long timeRunningNanos)
     {
-        events = List.copyOf(requireNonNull(events, "events is null"));
-        rawValues = requireNonNull(rawValues, "rawValues is null").clone();
-        if (rawValues.length != events.size()) {
+        this.events = List.copyOf(requireNonNull(events, "events is null"));
+        this.rawValues = requireNonNull(rawValues, "rawValues is null").clone();
+        if (this.rawValues.length != this.events.size()) {
             throw new IllegalArgumentException("read returned " + rawValues.length + " values for " + events.size() + " events");
         }
+        this.timeEnabledNanos = timeEnabledNanos;
+        this.timeRunningNanos = timeRunningNanos;
+    }
+
+    public List<PerfEvent> events()
+    {
+        return events;
     }
 
     public int size()
@@ -28,6 +41,18 @@ public record GroupReading(List<PerfEvent> events, long[] rawValues, long timeEn
     public long raw(int index)
     {
         return rawValues[index];
+    }
+
+    /** Nanoseconds the group was enabled: for a thread target, only while that thread was scheduled. */
+    public long timeEnabledNanos()
+    {
+        return timeEnabledNanos;
+    }
+
+    /** Nanoseconds the group was actually counting on the PMU. */
+    public long timeRunningNanos()
+    {
+        return timeRunningNanos;
     }
 
     /** The count for member {@code index}, scaled by enabled/running time; 0 when the group never ran. */
@@ -65,8 +90,9 @@ public record GroupReading(List<PerfEvent> events, long[] rawValues, long timeEn
     }
 
     @Override
-    public long[] rawValues()
+    public String toString()
     {
-        return rawValues.clone();
+        return "GroupReading{events=" + events.stream().map(PerfEvent::name).toList() + ", raw=" + Arrays.toString(rawValues)
+                + ", enabled=" + timeEnabledNanos + "ns, running=" + timeRunningNanos + "ns}";
     }
 }

@@ -117,6 +117,26 @@ class PerfCounterGroupTest
     }
 
     @Test
+    void cpuWideGroupCountsWhereThePlatformAllowsIt()
+    {
+        PerfPlatform platform = PerfPlatform.read(Path.of("/"));
+        List<PerfEvent> events = List.of(EventCatalog.CPU_CLOCK, PAGE_FAULTS);
+        Availability availability = CounterAvailability.assess(EventCatalog.CPU_CLOCK, CounterTarget.cpu(0), platform, CounterAvailability.SYSCALL_PROBE);
+        if (!platform.perfmonCapable() && platform.paranoid().orElse(3) >= 1) {
+            assertThat(availability.unavailableReason()).hasValueSatisfying(reason -> assertThat(reason).contains("forbids CPU-wide counting"));
+            return;
+        }
+        assertThat(availability.isAvailable()).isTrue();
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.cpu(0), events)) {
+            group.enable();
+            spinCpu(TimeUnit.MILLISECONDS.toNanos(20));
+            sleep(50);
+            // cpu-clock of a CPU-wide event advances with wall time whatever runs there
+            assertThat(group.read().scaled(EventCatalog.CPU_CLOCK.name())).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    @Test
     void disabledGroupDoesNotCount()
     {
         try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
