@@ -35,9 +35,6 @@ public final class CounterAvailability
         catch (PerfEventOpenException e) {
             return OptionalInt.of(e.errno());
         }
-        catch (UnsupportedOperationException e) {
-            return OptionalInt.of(Errno.ENOSYS);
-        }
     };
 
     /**
@@ -49,6 +46,9 @@ public final class CounterAvailability
         Availability beforeProbe = decide(event, target.isCpuWide(), platform, OptionalInt.empty());
         if (!beforeProbe.isAvailable()) {
             return beforeProbe;
+        }
+        if (probe == SYSCALL_PROBE && !PerfEventSyscalls.syscallNumberKnown()) {
+            return Availability.unavailable("no perf_event_open syscall number is known for os.arch " + System.getProperty("os.arch"));
         }
         return decide(event, target.isCpuWide(), platform, probe.tryOpen(event, target));
     }

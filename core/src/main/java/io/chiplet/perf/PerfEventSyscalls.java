@@ -150,6 +150,12 @@ public final class PerfEventSyscalls
         };
     }
 
+    /** Whether this JVM's architecture has a known {@code perf_event_open} syscall number. */
+    public static boolean syscallNumberKnown()
+    {
+        return SYS_PERF_EVENT_OPEN.isPresent();
+    }
+
     /** A zeroed attr in {@code arena} for a counting (not sampling) event. */
     public static MemorySegment counterAttr(Arena arena, int type, long config, long config1, long config2, long readFormat, long flags)
     {
