@@ -123,7 +123,9 @@ public record EventCatalog(
      * {@code config1} the response-type MSR value (MSR 0x1a6/0x1a7). Event 0xB7 umask 0x01 on Ice Lake-SP
      * ({@code tools/perf/pmu-events/arch/x86/icelakex/memory.json}), event 0x2A umask 0x01 on Sapphire Rapids and
      * Emerald Rapids ({@code sapphirerapids/memory.json}, {@code emeraldrapids/memory.json}); the MSR values
-     * LOCAL_DRAM 0x104000001, SNC_DRAM 0x708000001 and REMOTE_DRAM 0x730000001 are the same on all three.
+     * LOCAL_DRAM 0x104000001, SNC_DRAM 0x708000001 and REMOTE_DRAM 0x730000001 are icelakex's; the 0x2A tables
+     * carry the same LOCAL_DRAM value, and the same response encoding is assumed for the other two (to be checked on
+     * a Sapphire Rapids host with {@code perf list -v ocr.demand_data_rd}).
      * Two offcore MSRs exist, so at most two of these count at once without multiplexing.
      */
     static List<FillSourceEvent> fillSourceEvents(Microarchitecture microarchitecture, int rawType)

@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
  * The sum of the catalog's remote fill sources over the interval: on AMD Zen 3/4/5, fills from another CCX of the
  * same node, from a CCX of another node, and from another node's DRAM; on Zen 2, other-node cache and DRAM; on
  * Intel Ice Lake-SP, Sapphire and Emerald Rapids, L3-missing demand reads served by another SNC domain's or another
- * socket's DRAM. This is the per-worker counter CHARM thresholds (300 events per 500 ms in the paper).
+ * socket's DRAM. This is the per-worker counter CHARM thresholds (300 events per 500 ms in the paper). It counts
+ * user mode only: the worker's own data accesses, at any paranoid level that allows hardware events at all.
  *
  * <h2>Software fallback</h2>
  * Where no PMU is exposed (most VMs, as on the CI machine), {@code perf_event_paranoid} or a seccomp profile forbid
