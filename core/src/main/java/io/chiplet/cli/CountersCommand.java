@@ -80,6 +80,18 @@ public final class CountersCommand
     /** One interval of live counts. */
     private record Interval(long intervalNanos, Map<String, Long> counts, RemoteAccessSignal.Sample signal) {}
 
+    /** Everything the command prints, in either format. */
+    private record Report(
+            boolean probed,
+            PerfPlatform platform,
+            EventCatalog catalog,
+            CounterTarget target,
+            List<EventStatus> statuses,
+            Availability signalHardware,
+            Optional<String> signalDescription,
+            List<Interval> intervals,
+            Optional<String> liveProblem) {}
+
     @Override
     public Integer call()
     {
@@ -129,12 +141,13 @@ public final class CountersCommand
             }
         }
 
+        Report report = new Report(live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
         try {
             if (format == Format.json) {
-                writeJson(out, live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
+                writeJson(out, report);
             }
             else {
-                writeText(out, live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
+                writeText(out, report);
             }
         }
         catch (IOException e) {
@@ -200,55 +213,45 @@ public final class CountersCommand
         }
     }
 
-    private static void writeText(
-            PrintWriter out,
-            boolean probed,
-            PerfPlatform platform,
-            EventCatalog catalog,
-            CounterTarget target,
-            List<EventStatus> statuses,
-            Availability signalHardware,
-            Optional<String> signalDescription,
-            List<Interval> intervals,
-            Optional<String> liveProblem)
+    private static void writeText(PrintWriter out, Report report)
     {
-        out.println("target: " + target);
-        out.println("perf_event_paranoid: " + platform.paranoid().stream().mapToObj(Integer::toString).findFirst().orElse("missing")
-                + (platform.perfmonCapable() ? " (CAP_PERFMON or CAP_SYS_ADMIN held)" : ""));
-        out.println("PMUs: " + (platform.pmus().isEmpty() ? "none" : new TreeMap<>(platform.pmus()).entrySet().stream()
+        out.println("target: " + report.target());
+        out.println("perf_event_paranoid: " + report.platform().paranoid().stream().mapToObj(Integer::toString).findFirst().orElse("missing")
+                + (report.platform().perfmonCapable() ? " (CAP_PERFMON or CAP_SYS_ADMIN held)" : ""));
+        out.println("PMUs: " + (report.platform().pmus().isEmpty() ? "none" : new TreeMap<>(report.platform().pmus()).entrySet().stream()
                 .map(entry -> entry.getKey() + "=" + entry.getValue())
                 .collect(Collectors.joining(", "))));
-        out.println("CPU: " + catalog.cpu().map(Object::toString).orElse("unknown")
-                + catalog.microarchitecture().map(arch -> ", " + arch.displayName()).orElse(""));
+        out.println("CPU: " + report.catalog().cpu().map(Object::toString).orElse("unknown")
+                + report.catalog().microarchitecture().map(arch -> ", " + arch.displayName()).orElse(""));
         out.println();
-        int width = statuses.stream().mapToInt(status -> status.event().name().length()).max().orElse(10);
+        int width = report.statuses().stream().mapToInt(status -> status.event().name().length()).max().orElse(10);
         String currentGroup = "";
-        for (EventStatus status : statuses) {
+        for (EventStatus status : report.statuses()) {
             if (!status.group().equals(currentGroup)) {
                 currentGroup = status.group();
                 out.println(currentGroup + " events:");
             }
-            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), describe(status.availability(), probed));
+            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), describe(status.availability(), report.probed()));
         }
-        if (catalog.fillSources().isEmpty()) {
-            out.println("fill-source events: none, " + catalog.fillSourcesUnknownReason().orElseThrow());
+        if (report.catalog().fillSources().isEmpty()) {
+            out.println("fill-source events: none, " + report.catalog().fillSourcesUnknownReason().orElseThrow());
         }
         out.println();
-        out.println("remote-access signal (hardware): " + describe(signalHardware, probed));
-        signalDescription.ifPresent(description -> out.println("remote-access signal in use: " + description));
-        liveProblem.ifPresent(out::println);
-        if (intervals.isEmpty()) {
+        out.println("remote-access signal (hardware): " + describe(report.signalHardware(), report.probed()));
+        report.signalDescription().ifPresent(description -> out.println("remote-access signal in use: " + description));
+        report.liveProblem().ifPresent(out::println);
+        if (report.intervals().isEmpty()) {
             return;
         }
         out.println();
-        List<String> names = List.copyOf(intervals.getFirst().counts().keySet());
+        List<String> names = List.copyOf(report.intervals().getFirst().counts().keySet());
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%10s", "interval"));
         for (String name : names) {
             header.append(String.format(Locale.ROOT, "  %16s", name + "/s"));
         }
         header.append(String.format(Locale.ROOT, "  %16s", "signal/s"));
         out.println(header);
-        for (Interval interval : intervals) {
+        for (Interval interval : report.intervals()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%8.1fms", interval.intervalNanos() / 1e6));
             for (String name : names) {
                 line.append(String.format(Locale.ROOT, "  %16.1f", perSecond(interval.counts().get(name), interval.intervalNanos())));
@@ -258,17 +261,7 @@ public final class CountersCommand
         }
     }
 
-    private static void writeJson(
-            PrintWriter out,
-            boolean probed,
-            PerfPlatform platform,
-            EventCatalog catalog,
-            CounterTarget target,
-            List<EventStatus> statuses,
-            Availability signalHardware,
-            Optional<String> signalDescription,
-            List<Interval> intervals,
-            Optional<String> liveProblem)
+    private static void writeJson(PrintWriter out, Report report)
             throws IOException
     {
         // the writer belongs to picocli: the generator must not close it
@@ -276,37 +269,37 @@ public final class CountersCommand
         try (JsonGenerator json = factory.createGenerator(out)) {
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
-            json.writeStringField("target", target.toString());
+            json.writeStringField("target", report.target().toString());
             // on a snapshot "available" means the settings allow it; only the live kernel is probed
-            json.writeBooleanField("probed", probed);
+            json.writeBooleanField("probed", report.probed());
             json.writeObjectFieldStart("platform");
-            if (platform.paranoid().isPresent()) {
-                json.writeNumberField("perfEventParanoid", platform.paranoid().getAsInt());
+            if (report.platform().paranoid().isPresent()) {
+                json.writeNumberField("perfEventParanoid", report.platform().paranoid().getAsInt());
             }
             else {
                 json.writeNullField("perfEventParanoid");
             }
-            json.writeBooleanField("perfmonCapable", platform.perfmonCapable());
+            json.writeBooleanField("perfmonCapable", report.platform().perfmonCapable());
             json.writeObjectFieldStart("pmus");
-            for (Map.Entry<String, Integer> pmu : new TreeMap<>(platform.pmus()).entrySet()) {
+            for (Map.Entry<String, Integer> pmu : new TreeMap<>(report.platform().pmus()).entrySet()) {
                 json.writeNumberField(pmu.getKey(), pmu.getValue());
             }
             json.writeEndObject();
-            if (catalog.cpu().isPresent()) {
+            if (report.catalog().cpu().isPresent()) {
                 json.writeObjectFieldStart("cpu");
-                json.writeStringField("vendor", catalog.cpu().get().vendor());
-                json.writeNumberField("family", catalog.cpu().get().family());
-                json.writeNumberField("model", catalog.cpu().get().model());
-                json.writeStringField("modelName", catalog.cpu().get().modelName());
+                json.writeStringField("vendor", report.catalog().cpu().get().vendor());
+                json.writeNumberField("family", report.catalog().cpu().get().family());
+                json.writeNumberField("model", report.catalog().cpu().get().model());
+                json.writeStringField("modelName", report.catalog().cpu().get().modelName());
                 json.writeEndObject();
             }
-            if (catalog.microarchitecture().isPresent()) {
-                json.writeStringField("microarchitecture", catalog.microarchitecture().get().displayName());
+            if (report.catalog().microarchitecture().isPresent()) {
+                json.writeStringField("microarchitecture", report.catalog().microarchitecture().get().displayName());
             }
             json.writeEndObject();
 
             json.writeArrayFieldStart("events");
-            for (EventStatus status : statuses) {
+            for (EventStatus status : report.statuses()) {
                 json.writeStartObject();
                 json.writeStringField("name", status.event().name());
                 json.writeStringField("group", status.group());
@@ -322,25 +315,25 @@ public final class CountersCommand
                 json.writeEndObject();
             }
             json.writeEndArray();
-            if (catalog.fillSourcesUnknownReason().isPresent()) {
-                json.writeStringField("fillSourceEventsUnknown", catalog.fillSourcesUnknownReason().get());
+            if (report.catalog().fillSourcesUnknownReason().isPresent()) {
+                json.writeStringField("fillSourceEventsUnknown", report.catalog().fillSourcesUnknownReason().get());
             }
 
             json.writeObjectFieldStart("remoteAccessSignal");
-            json.writeBooleanField("hardwareAvailable", signalHardware.isAvailable());
-            if (signalHardware.unavailableReason().isPresent()) {
-                json.writeStringField("hardwareReason", signalHardware.unavailableReason().get());
+            json.writeBooleanField("hardwareAvailable", report.signalHardware().isAvailable());
+            if (report.signalHardware().unavailableReason().isPresent()) {
+                json.writeStringField("hardwareReason", report.signalHardware().unavailableReason().get());
             }
-            if (signalDescription.isPresent()) {
-                json.writeStringField("inUse", signalDescription.get());
+            if (report.signalDescription().isPresent()) {
+                json.writeStringField("inUse", report.signalDescription().get());
             }
             json.writeEndObject();
-            if (liveProblem.isPresent()) {
-                json.writeStringField("live", liveProblem.get());
+            if (report.liveProblem().isPresent()) {
+                json.writeStringField("live", report.liveProblem().get());
             }
 
             json.writeArrayFieldStart("intervals");
-            for (Interval interval : intervals) {
+            for (Interval interval : report.intervals()) {
                 json.writeStartObject();
                 json.writeNumberField("intervalNanos", interval.intervalNanos());
                 json.writeObjectFieldStart("counts");
