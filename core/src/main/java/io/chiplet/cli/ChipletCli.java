@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 TopologyCommand.class,
+                CountersCommand.class,
         })
 public final class ChipletCli
         implements Callable<Integer>

@@ -44,6 +44,18 @@ public final class Native
         return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO);
     }
 
+    /**
+     * Like {@link #downcallWithErrno(String, FunctionDescriptor)} for a variadic libc function such as
+     * {@code syscall} or {@code ioctl}: {@code fixedArguments} counts the declared parameters after the errno
+     * capture segment, and the rest of {@code descriptor} is passed as variadic arguments.
+     */
+    public static MethodHandle variadicDowncallWithErrno(String name, FunctionDescriptor descriptor, int fixedArguments)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO, Linker.Option.firstVariadicArg(fixedArguments));
+    }
+
     /** A downcall that cannot fail and needs no errno. */
     public static MethodHandle downcall(String name, FunctionDescriptor descriptor)
     {
