@@ -44,6 +44,17 @@ public final class Native
         return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO);
     }
 
+    /**
+     * As {@link #downcallWithErrno(String, FunctionDescriptor)} with further linker options, such as
+     * {@code firstVariadicArg} for {@code syscall(2)}.
+     */
+    public static MethodHandle downcallWithErrno(String name, FunctionDescriptor descriptor, Linker.Option option)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO, option);
+    }
+
     /** A downcall that cannot fail and needs no errno. */
     public static MethodHandle downcall(String name, FunctionDescriptor descriptor)
     {
