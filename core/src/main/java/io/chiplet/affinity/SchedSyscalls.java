@@ -33,11 +33,12 @@ public final class SchedSyscalls
             "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle SCHED_GETAFFINITY = Native.downcallWithErrno(
             "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle GETTID = Native.downcall(
+    // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
+    private static final MethodHandle GETTID = Native.downcallCritical(
             "gettid", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle GETCPU = Native.downcallWithErrno(
             "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SCHED_GETCPU = Native.downcall(
+    private static final MethodHandle SCHED_GETCPU = Native.downcallCritical(
             "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
 
     // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.

@@ -63,6 +63,18 @@ public final class Native
         return LINKER.downcallHandle(symbol, descriptor);
     }
 
+    /**
+     * A downcall to a function that returns within nanoseconds and never blocks ({@code gettid}, {@code sched_getcpu}):
+     * a critical call skips the thread-state transition that lets a safepoint proceed meanwhile, which otherwise costs
+     * more than such a call itself.
+     */
+    public static MethodHandle downcallCritical(String name, FunctionDescriptor descriptor)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor, Linker.Option.critical(false));
+    }
+
     /** A segment to pass as a downcall's errno capture argument. */
     public static MemorySegment allocateCallState(Arena arena)
     {
