@@ -8,11 +8,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * Anonymous {@code mmap}/{@code munmap}: page-aligned memory no one has touched yet, so a memory policy set with
+ * Anonymous {@code mmap}/{@code munmap}, and {@code mincore} to see which pages exist: page-aligned memory no one has touched yet, so a memory policy set with
  * {@code mbind} decides where its pages land (an {@link Arena} zeroes what it allocates, touching every page on
  * the allocating thread's node before any policy could apply).
  */
@@ -29,6 +30,8 @@ public final class MmapSyscalls
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = Native.downcallWithErrno("munmap",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle MINCORE = Native.downcallWithErrno("mincore",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
     private static final MethodHandle GETPAGESIZE = Native.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
 
     private MmapSyscalls() {}
@@ -54,6 +57,27 @@ public final class MmapSyscalls
                 Native.check(-1, callState, "mmap", bytes + " bytes", "PROT_READ|PROT_WRITE", "MAP_PRIVATE|MAP_ANONYMOUS");
             }
             return address;
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    /** How many pages of {@code segment} (page-aligned) are resident in memory now ({@code mincore}). */
+    public static long residentPages(MemorySegment segment)
+    {
+        long pageSize = pageSize();
+        long pages = Math.ceilDiv(segment.byteSize(), pageSize);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Native.allocateCallState(arena);
+            MemorySegment vector = arena.allocate(pages);
+            int result = (int) MINCORE.invokeExact(callState, segment, segment.byteSize(), vector);
+            Native.check(result, callState, "mincore", "addr 0x" + Long.toHexString(segment.address()), segment.byteSize() + " bytes");
+            long resident = 0;
+            for (long page = 0; page < pages; page++) {
+                resident += vector.get(JAVA_BYTE, page) & 1;
+            }
+            return resident;
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);

@@ -15,14 +15,17 @@ public final class PinnedThread
 {
     private final PinningBackend backend;
     private final int tid;
+    // The thread that pinned itself, when it did: closing on that thread restores through tid 0, no lookup.
+    private final Thread self;
     private final CpuSet previous;
     private final CpuSet pinned;
     private boolean closed;
 
-    PinnedThread(PinningBackend backend, int tid, CpuSet previous, CpuSet pinned)
+    PinnedThread(PinningBackend backend, int tid, Thread self, CpuSet previous, CpuSet pinned)
     {
         this.backend = requireNonNull(backend, "backend is null");
         this.tid = tid;
+        this.self = self;
         this.previous = requireNonNull(previous, "previous is null");
         this.pinned = requireNonNull(pinned, "pinned is null");
     }
@@ -53,7 +56,7 @@ public final class PinnedThread
         }
         closed = true;
         try {
-            backend.setAffinity(tid, previous);
+            backend.setAffinity(Thread.currentThread() == self ? 0 : tid, previous);
         }
         catch (NativeCallException e) {
             if (e.errno() != Errno.ESRCH) {

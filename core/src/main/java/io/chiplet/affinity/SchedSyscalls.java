@@ -5,6 +5,7 @@ import io.chiplet.topology.CpuSet;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.BitSet;
@@ -36,8 +37,9 @@ public final class SchedSyscalls
     // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
     private static final MethodHandle GETTID = Native.downcallCritical(
             "gettid", FunctionDescriptor.of(JAVA_INT));
+    // getcpu is the vDSO's on x86-64 and never blocks either.
     private static final MethodHandle GETCPU = Native.downcallWithErrno(
-            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
     private static final MethodHandle SCHED_GETCPU = Native.downcallCritical(
             "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
 
@@ -46,8 +48,23 @@ public final class SchedSyscalls
 
     private SchedSyscalls() {}
 
-    /** The calling thread's Linux thread id. */
+    /**
+     * The calling thread's Linux thread id. A platform thread's id never changes, so it is asked once per thread; a
+     * virtual thread gets its carrier's id at this instant.
+     */
     public static int gettid()
+    {
+        if (Thread.currentThread().isVirtual()) {
+            return rawGettid();
+        }
+        Scratch scratch = SCRATCH.get();
+        if (scratch.tid == 0) {
+            scratch.tid = rawGettid();
+        }
+        return scratch.tid;
+    }
+
+    private static int rawGettid()
     {
         try {
             return (int) GETTID.invokeExact();
@@ -137,6 +154,7 @@ public final class SchedSyscalls
         private final MemorySegment cpu;
         private final MemorySegment node;
         private int dirtyWords = MAX_MASK_BYTES / 8;
+        private int tid;
 
         Scratch()
         {

@@ -1,6 +1,7 @@
 package io.chiplet.affinity;
 
 import io.chiplet.nativeio.Errno;
+import io.chiplet.nativeio.Native;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.CpuSet;
 
@@ -25,12 +26,15 @@ public final class ThreadAffinity
     /** The FFM backend and this machine's allowed CPUs. */
     public static ThreadAffinity live()
     {
-        return new ThreadAffinity(PinningBackend.fromName("ffm"), AllowedCpus.live());
+        return live("ffm");
     }
 
     /** The named backend ({@code ffm} or {@code openhft}) and this machine's allowed CPUs. */
     public static ThreadAffinity live(String backend)
     {
+        if (!Native.isLinux()) {
+            throw new UnsupportedOperationException("thread pinning needs Linux; this is " + System.getProperty("os.name"));
+        }
         return new ThreadAffinity(PinningBackend.fromName(backend), AllowedCpus.live());
     }
 
@@ -47,7 +51,8 @@ public final class ThreadAffinity
     /** Pins the calling thread to {@code cpus}; closing the result restores its previous mask. */
     public PinnedThread pinCurrentThread(CpuSet cpus)
     {
-        return pin(backend.currentThreadId(), cpus);
+        // tid 0 is "the calling thread" to the kernel: no lookup of our own tid on the way in.
+        return pin(backend.currentThreadId(), 0, cpus);
     }
 
     /**
@@ -63,7 +68,7 @@ public final class ThreadAffinity
         if (!ThreadId.isThreadOfThisProcess(tid)) {
             throw new IllegalArgumentException("thread " + tid + " is not a thread of this process (no /proc/self/task/" + tid + ")");
         }
-        return pin(tid, cpus);
+        return pin(tid, tid, cpus);
     }
 
     /** Thread {@code tid}'s current mask. */
@@ -75,34 +80,23 @@ public final class ThreadAffinity
     /** The calling thread's current mask. */
     public CpuSet currentAffinity()
     {
-        return backend.getAffinity(backend.currentThreadId());
+        return backend.getAffinity(0);
     }
 
-    /** Sets thread {@code tid}'s mask without keeping the old one (for {@link ProcessBinding} and restores). */
-    void set(int tid, CpuSet cpus)
-    {
-        allowed.check(cpus);
-        try {
-            backend.setAffinity(tid, cpus);
-        }
-        catch (NativeCallException e) {
-            throw explain(e, tid, cpus);
-        }
-    }
-
-    private PinnedThread pin(int tid, CpuSet cpus)
+    /** {@code target} is what the syscalls are given: {@code tid}, or 0 for the calling thread. */
+    private PinnedThread pin(int tid, int target, CpuSet cpus)
     {
         requireNonNull(cpus, "cpus is null");
         allowed.check(cpus);
         CpuSet previous;
         try {
-            previous = backend.getAffinity(tid);
-            backend.setAffinity(tid, cpus);
+            previous = backend.getAffinity(target);
+            backend.setAffinity(target, cpus);
         }
         catch (NativeCallException e) {
             throw explain(e, tid, cpus);
         }
-        return new PinnedThread(backend, tid, previous, cpus);
+        return new PinnedThread(backend, tid, target == 0 ? Thread.currentThread() : null, previous, cpus);
     }
 
     private RuntimeException explain(NativeCallException e, int tid, CpuSet cpus)

@@ -54,6 +54,8 @@ class MemoryPolicyTest
         MemorySegment other = MmapSyscalls.mapAnonymous(page).reinterpret(page);
         try {
             MemoryPolicy.bind(List.of(0)).applyTo(bound, true);
+            // mbind alone faults nothing in: the policy decides where pages land when first touched.
+            assertThat(MmapSyscalls.residentPages(bound)).isZero();
             assertThat(MemoryPolicy.of(bound)).isEqualTo(MemoryPolicy.bind(List.of(0)));
             assertThat(MemoryPolicy.of(bound.asSlice(3 * page))).isEqualTo(MemoryPolicy.bind(List.of(0)));
             assertThat(MemoryPolicy.of(other)).isEqualTo(MemoryPolicy.systemDefault());
@@ -111,6 +113,8 @@ class MemoryPolicyTest
             MemorySegment buffer = arena.allocate(3 * page + 5, 64);
             assertThat(buffer.byteSize()).isEqualTo(3 * page + 5);
             assertThat(buffer.address() % page).isZero();
+            // First-touched at allocation: every page exists before the caller writes anything.
+            assertThat(MmapSyscalls.residentPages(buffer.asSlice(0, 3 * page))).isEqualTo(3);
             assertThat(MemoryPolicy.of(buffer)).isEqualTo(MemoryPolicy.bind(List.of(0)));
             assertThat(MemoryPolicy.of(buffer.asSlice(3 * page))).isEqualTo(MemoryPolicy.bind(List.of(0)));
             assertThat(buffer.get(JAVA_LONG, 3 * page - 8)).isZero();
