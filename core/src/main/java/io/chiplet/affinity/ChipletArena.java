@@ -50,6 +50,7 @@ public final class ChipletArena
     }
 
     @Override
+    @SuppressWarnings("restricted") // sizing the mapping mmap returned, and tying its munmap to this arena
     public MemorySegment allocate(long byteSize, long byteAlignment)
     {
         if (byteSize < 0) {

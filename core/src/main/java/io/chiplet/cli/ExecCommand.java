@@ -35,8 +35,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Affinity and memory policy are per thread and a new process copies them from the thread that creates it, and
  * keeps them across {@code execve}. The JDK starts a process on the thread that calls {@link ProcessBuilder#start()}
- * (posix_spawn of {@code jspawnhelper}, which then execs the command; or fork/vfork with
- * {@code -Djdk.lang.Process.launchMechanism}), so pinning that thread, and setting its policy, just around
+ * (posix_spawn of {@code jspawnhelper}, which then execs the command; or fork with
+ * {@code -Djdk.lang.Process.launchMechanism=FORK}), so pinning that thread, and setting its policy, just around
  * {@code start()} binds the child. Tests check it for both launch mechanisms.
  */
 @Command(
@@ -62,7 +62,7 @@ public final class ExecCommand
         @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs as a cpulist, e.g. 0-3,8")
         String cpus;
 
-        @Option(names = "--chiplet", paramLabel = "ID[,ID...]", split = ",", description = "chiplet ids, as `chiplet topology` numbers them")
+        @Option(names = "--chiplet", paramLabel = "ID", split = ",", description = "chiplet ids, as `chiplet topology` numbers them")
         List<Integer> chiplets;
 
         @Option(names = "--policy", paramLabel = "POLICY",

@@ -48,6 +48,7 @@ public final class Native
      * As {@link #downcallWithErrno(String, FunctionDescriptor)} with further linker options, such as
      * {@code firstVariadicArg} for {@code syscall(2)}.
      */
+    @SuppressWarnings("restricted")
     public static MethodHandle downcallWithErrno(String name, FunctionDescriptor descriptor, Linker.Option option)
     {
         MemorySegment symbol = LIBC.find(name)
@@ -68,6 +69,7 @@ public final class Native
      * a critical call skips the thread-state transition that lets a safepoint proceed meanwhile, which otherwise costs
      * more than such a call itself.
      */
+    @SuppressWarnings("restricted")
     public static MethodHandle downcallCritical(String name, FunctionDescriptor descriptor)
     {
         MemorySegment symbol = LIBC.find(name)

@@ -47,6 +47,7 @@ class MemoryPolicyTest
     }
 
     @Test
+    @SuppressWarnings("restricted")
     void mbindBoundRangeReadsBackItsPolicy()
     {
         long page = MmapSyscalls.pageSize();
