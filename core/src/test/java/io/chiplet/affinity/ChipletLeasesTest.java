@@ -35,12 +35,24 @@ class ChipletLeasesTest
     private Child startHolder(int count)
             throws IOException
     {
+        return awaitLeases(launchHolder(count));
+    }
+
+    private Process launchHolder(int count)
+            throws IOException
+    {
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 LeaseHolderMain.class.getName(), directory.toString(), Integer.toString(count))
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         children.add(process);
+        return process;
+    }
+
+    private static Child awaitLeases(Process process)
+            throws IOException
+    {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         List<String> leases = new ArrayList<>();
         for (String line = out.readLine(); line != null && !line.equals("READY"); line = out.readLine()) {
@@ -62,6 +74,19 @@ class ChipletLeasesTest
         first.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         Child third = startHolder(1);
         assertThat(third.leases()).containsExactly("LEASED 0 exclusive");
+    }
+
+    @Test
+    void jvmsStartingTogetherStillTakeDistinctChiplets()
+            throws Exception
+    {
+        // Launched at once, so their choices overlap in time; the guard lock serialises them.
+        List<Process> launched = List.of(launchHolder(1), launchHolder(1), launchHolder(1), launchHolder(1));
+        List<String> leases = new ArrayList<>();
+        for (Process process : launched) {
+            leases.addAll(awaitLeases(process).leases());
+        }
+        assertThat(leases).containsExactlyInAnyOrder("LEASED 0 exclusive", "LEASED 1 exclusive", "LEASED 2 exclusive", "LEASED 3 exclusive");
     }
 
     @Test
