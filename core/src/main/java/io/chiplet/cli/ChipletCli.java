@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
                 CommandLine.HelpCommand.class,
                 TopologyCommand.class,
                 CountersCommand.class,
+                ExecCommand.class,
         })
 public final class ChipletCli
         implements Callable<Integer>

@@ -51,9 +51,19 @@ public final class Native
      */
     public static MethodHandle variadicDowncallWithErrno(String name, FunctionDescriptor descriptor, int fixedArguments)
     {
+        return downcallWithErrno(name, descriptor, Linker.Option.firstVariadicArg(fixedArguments));
+    }
+
+    /**
+     * As {@link #downcallWithErrno(String, FunctionDescriptor)} with further linker options, such as
+     * {@code firstVariadicArg} for {@code syscall(2)}.
+     */
+    @SuppressWarnings("restricted")
+    public static MethodHandle downcallWithErrno(String name, FunctionDescriptor descriptor, Linker.Option option)
+    {
         MemorySegment symbol = LIBC.find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
-        return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO, Linker.Option.firstVariadicArg(fixedArguments));
+        return LINKER.downcallHandle(symbol, descriptor, CAPTURE_ERRNO, option);
     }
 
     /** A downcall that cannot fail and needs no errno. */
@@ -62,6 +72,19 @@ public final class Native
         MemorySegment symbol = LIBC.find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
         return LINKER.downcallHandle(symbol, descriptor);
+    }
+
+    /**
+     * A downcall to a function that returns within nanoseconds and never blocks ({@code gettid}, {@code sched_getcpu}):
+     * a critical call skips the thread-state transition that lets a safepoint proceed meanwhile, which otherwise costs
+     * more than such a call itself.
+     */
+    @SuppressWarnings("restricted")
+    public static MethodHandle downcallCritical(String name, FunctionDescriptor descriptor)
+    {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol " + name));
+        return LINKER.downcallHandle(symbol, descriptor, Linker.Option.critical(false));
     }
 
     /** A segment to pass as a downcall's errno capture argument. */

@@ -1,0 +1,4 @@
+package io.chiplet.affinity;
+
+/** Where a thread ran at one instant, as {@code getcpu(2)} reports it. */
+public record CpuLocation(int cpu, int numaNode) {}

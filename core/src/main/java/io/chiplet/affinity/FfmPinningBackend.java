@@ -1,0 +1,36 @@
+package io.chiplet.affinity;
+
+import io.chiplet.topology.CpuSet;
+
+/** Pinning through {@link SchedSyscalls}: the kernel's syscalls, nothing in between. */
+final class FfmPinningBackend
+        implements PinningBackend
+{
+    static final FfmPinningBackend INSTANCE = new FfmPinningBackend();
+
+    private FfmPinningBackend() {}
+
+    @Override
+    public String name()
+    {
+        return "ffm";
+    }
+
+    @Override
+    public int currentThreadId()
+    {
+        return SchedSyscalls.gettid();
+    }
+
+    @Override
+    public CpuSet getAffinity(int tid)
+    {
+        return SchedSyscalls.getAffinity(tid);
+    }
+
+    @Override
+    public void setAffinity(int tid, CpuSet cpus)
+    {
+        SchedSyscalls.setAffinity(tid, cpus);
+    }
+}

@@ -1,0 +1,42 @@
+package io.chiplet.affinity;
+
+import io.chiplet.topology.CpuSet;
+
+import java.util.Locale;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What sets and reads a thread's CPU affinity. {@code ffm} (the default) calls the kernel directly through
+ * {@link SchedSyscalls}; {@code openhft} goes through OpenHFT Java-Thread-Affinity, for deployments that already
+ * reserve cores with it.
+ */
+public interface PinningBackend
+{
+    /** The configuration name: {@code ffm} or {@code openhft}. */
+    String name();
+
+    /** The calling thread's Linux thread id. */
+    int currentThreadId();
+
+    /** The affinity of thread {@code tid} of this process. */
+    CpuSet getAffinity(int tid);
+
+    /** Sets the affinity of thread {@code tid} of this process; the caller has checked {@code cpus} is allowed. */
+    void setAffinity(int tid, CpuSet cpus);
+
+    /**
+     * The backend a configuration string names.
+     *
+     * @throws IllegalArgumentException naming the value and the accepted ones
+     */
+    static PinningBackend fromName(String name)
+    {
+        requireNonNull(name, "name is null");
+        return switch (name.strip().toLowerCase(Locale.ROOT)) {
+            case "ffm" -> FfmPinningBackend.INSTANCE;
+            case "openhft" -> new OpenHftPinningBackend();
+            default -> throw new IllegalArgumentException("unknown pinning backend \"" + name + "\": expected ffm or openhft");
+        };
+    }
+}

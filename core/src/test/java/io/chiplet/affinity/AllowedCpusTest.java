@@ -1,0 +1,86 @@
+package io.chiplet.affinity;
+
+import io.chiplet.topology.CpuSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AllowedCpusTest
+{
+    @TempDir
+    Path root;
+
+    private void write(String relative, String text)
+            throws IOException
+    {
+        Path file = root.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    @Test
+    void cgroupCpusetLimitsOnlineCpus()
+            throws IOException
+    {
+        write("sys/devices/system/cpu/present", "0-7\n");
+        write("sys/devices/system/cpu/online", "0-5\n");
+        write("proc/self/cgroup", "0::/job/executor\n");
+        // The leaf has no cpuset controller; its parent's limit applies.
+        write("sys/fs/cgroup/job/cpuset.cpus.effective", "2-3,5\n");
+        Files.createDirectories(root.resolve("sys/fs/cgroup/job/executor"));
+
+        AllowedCpus allowed = AllowedCpus.read(root);
+
+        assertThat(allowed.allowed()).isEqualTo(CpuSet.parseList("2-3,5"));
+        assertThat(allowed.online()).isEqualTo(CpuSet.range(0, 5));
+        allowed.check(CpuSet.of(2, 5));
+        assertThatThrownBy(() -> allowed.check(CpuSet.of(1)))
+                .hasMessage("CPU 1 is not allowed for this process (allowed: 2-3,5); it is outside this process's cgroup cpuset");
+        assertThatThrownBy(() -> allowed.check(CpuSet.of(3, 7)))
+                .hasMessage("CPU 7 is not allowed for this process (allowed: 2-3,5); it is offline");
+        assertThatThrownBy(() -> allowed.check(CpuSet.of(9, 12)))
+                .hasMessage("CPUs 9,12 are not allowed for this process (allowed: 2-3,5); this machine has no such CPU");
+        assertThatThrownBy(() -> allowed.check(CpuSet.empty()))
+                .hasMessage("cannot pin to an empty CPU set (allowed: 2-3,5)");
+    }
+
+    @Test
+    void withoutCgroupAllOnlineCpusAreAllowed()
+            throws IOException
+    {
+        write("sys/devices/system/cpu/online", "0-1\n");
+        AllowedCpus allowed = AllowedCpus.read(root);
+        assertThat(allowed.allowed()).isEqualTo(CpuSet.range(0, 1));
+        assertThat(allowed.present()).isEqualTo(CpuSet.range(0, 1));
+    }
+
+    @Test
+    void garbledOnlineFileIsNamed()
+            throws IOException
+    {
+        write("sys/devices/system/cpu/online", "0-x\n");
+        assertThatThrownBy(() -> AllowedCpus.read(root))
+                .hasMessageStartingWith(root.resolve("sys/devices/system/cpu/online") + ": expected a cpulist");
+    }
+
+    @Test
+    void missingOnlineFileIsNamed()
+    {
+        assertThatThrownBy(() -> AllowedCpus.read(root))
+                .hasMessage("cannot read " + root.resolve("sys/devices/system/cpu/online") + ": expected a cpulist like 0-3");
+    }
+
+    @Test
+    void liveMachineAllowsWhatProcSays()
+    {
+        AllowedCpus live = AllowedCpus.live();
+        assertThat(live.allowed().isEmpty()).isFalse();
+        assertThat(live.online().containsAll(live.allowed())).isTrue();
+    }
+}
