@@ -10,7 +10,9 @@ import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -93,7 +95,7 @@ public final class ExecCommand
 
     public ExecCommand()
     {
-        this(ExecCommand::noTopologyReader, System.err);
+        this(fsRoot -> TopologyDiscovery.discover(fsRoot.map(DiscoveryOptions::fsRoot).orElseGet(DiscoveryOptions::live)), System.err);
     }
 
     ExecCommand(TopologySource topologySource, PrintStream err)
@@ -218,10 +220,5 @@ public final class ExecCommand
             return "no chiplets";
         }
         return "chiplets " + chiplets.getFirst().id() + "-" + chiplets.getLast().id();
-    }
-
-    private static Topology noTopologyReader(Optional<Path> fsRoot)
-    {
-        throw new IllegalStateException("--chiplet and --policy need the topology reader, which this build does not include yet; use --cpus");
     }
 }
