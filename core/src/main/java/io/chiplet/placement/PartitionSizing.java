@@ -39,7 +39,7 @@ public record PartitionSizing(int partitions, long targetBytes, int chiplets, in
         int cores = usable.physicalCores();
         long perCoreL3 = usable.localOrder().stream()
                 .filter(chiplet -> chiplet.chiplet().l3Bytes() > 0)
-                .mapToLong(chiplet -> chiplet.chiplet().l3Bytes() / chiplet.cores().length)
+                .mapToLong(chiplet -> chiplet.chiplet().l3Bytes() / chiplet.physicalCores())
                 .min()
                 .orElse(0);
         long target = perCoreL3 == 0 ? MAX_TARGET_BYTES : Math.clamp(floorPowerOfTwo(perCoreL3), MIN_TARGET_BYTES, MAX_TARGET_BYTES);

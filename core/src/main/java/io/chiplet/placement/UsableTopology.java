@@ -21,8 +21,11 @@ import static java.util.Objects.requireNonNull;
  */
 final class UsableTopology
 {
-    /** One usable chiplet; {@code cores[k]} holds core k's allowed CPUs, lowest first; cores most performant first. */
-    record UsableChiplet(Chiplet chiplet, int[][] cores)
+    /**
+     * One usable chiplet; {@code cores[k]} holds core k's allowed CPUs, lowest first; cores most performant first.
+     * {@code physicalCores} counts all its cores, allowed or not, since the others still share its L3.
+     */
+    record UsableChiplet(Chiplet chiplet, int[][] cores, int physicalCores)
     {
         int id()
         {
@@ -102,8 +105,13 @@ final class UsableTopology
         for (int i = 0; i < chiplets.size(); i++) {
             coresByChiplet.add(new ArrayList<>());
         }
+        int[] allCores = new int[chiplets.size()];
         CpuSet covered = CpuSet.empty();
         for (Core core : topology.cores()) {
+            int first = core.cpus().first();
+            if (first >= 0 && first < maxCpu && chipletIndex[first] >= 0) {
+                allCores[chipletIndex[first]]++;
+            }
             CpuSet cpus = core.cpus().intersect(usable);
             covered = covered.union(core.cpus());
             if (!cpus.isEmpty() && chipletIndex[cpus.first()] >= 0) {
@@ -122,7 +130,7 @@ final class UsableTopology
                 continue;
             }
             cores.sort(Comparator.<int[]>comparingInt(core -> kindRank[core[0]]).thenComparingInt(core -> core[0]));
-            local.add(new UsableChiplet(chiplets.get(i), cores.toArray(int[][]::new)));
+            local.add(new UsableChiplet(chiplets.get(i), cores.toArray(int[][]::new), Math.max(allCores[i], cores.size())));
         }
         if (local.isEmpty()) {
             throw new IllegalArgumentException("no chiplet holds any of the allowed CPUs [" + usable + "]");
