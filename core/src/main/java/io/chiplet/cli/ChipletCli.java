@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                PlanCommand.class,
+                AdviseCommand.class,
         })
 public final class ChipletCli
 {
