@@ -62,13 +62,19 @@ public final class PlacementPlanner
             }
             return new Plan(Policy.WIN, Policy.WIN, assignments, "no NUMA information: one node holds every allowed CPU");
         }
+        // Each node's CPU set and chiplet once; workers then only pick a node.
+        CpuSet[] nodeCpus = new CpuSet[nodes.size()];
+        OptionalInt[] nodeChiplet = new OptionalInt[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            CpuSet cpus = nodes.get(n).cpus().intersect(usable.usable());
+            List<UsableChiplet> inside = usable.localOrder().stream().filter(c -> c.chiplet().cpus().intersects(cpus)).toList();
+            nodeCpus[n] = cpus;
+            nodeChiplet[n] = inside.size() == 1 ? OptionalInt.of(inside.getFirst().id()) : OptionalInt.empty();
+        }
         List<Assignment> assignments = new ArrayList<>(workers);
         for (int worker = 0; worker < workers; worker++) {
-            NumaNode node = nodes.get(worker % nodes.size());
-            CpuSet cpus = node.cpus().intersect(usable.usable());
-            List<UsableChiplet> inside = usable.localOrder().stream().filter(c -> c.chiplet().cpus().intersects(cpus)).toList();
-            OptionalInt chiplet = inside.size() == 1 ? OptionalInt.of(inside.getFirst().id()) : OptionalInt.empty();
-            assignments.add(new Assignment(worker, chiplet, cpus, node.id()));
+            int n = worker % nodes.size();
+            assignments.add(new Assignment(worker, nodeChiplet[n], nodeCpus[n], nodes.get(n).id()));
         }
         return new Plan(Policy.WIN, Policy.WIN, assignments, "workers round-robin over " + nodes.size() + " NUMA node(s), each on its node's allowed CPUs");
     }
@@ -97,18 +103,20 @@ public final class PlacementPlanner
         // one, then plain round-robin: no core is shared while another chiplet still has a free one.
         int[] chipletOfWorker = new int[workers];
         int[] count = new int[chiplets];
+        int[][] capacity = new int[3][chiplets];
+        for (int c = 0; c < chiplets; c++) {
+            capacity[0][c] = order.get(c).cores().length;
+            capacity[1][c] = order.get(c).cpuCount();
+            capacity[2][c] = Integer.MAX_VALUE;
+        }
+        int phase = 0;
         int next = 0;
         for (int worker = 0; worker < workers; worker++) {
-            int chosen = -1;
-            for (int phase = 0; phase < 3 && chosen < 0; phase++) {
-                for (int tried = 0; tried < chiplets; tried++) {
-                    int c = (next + tried) % chiplets;
-                    int capacity = phase == 0 ? order.get(c).cores().length : phase == 1 ? order.get(c).cpuCount() : Integer.MAX_VALUE;
-                    if (count[c] < capacity) {
-                        chosen = c;
-                        break;
-                    }
-                }
+            // Once no chiplet has room in a phase none will again, so phases only move forward.
+            int chosen = firstWithRoom(count, capacity[phase], next);
+            while (chosen < 0) {
+                phase++;
+                chosen = firstWithRoom(count, capacity[phase], next);
             }
             chipletOfWorker[worker] = chosen;
             count[chosen]++;
@@ -126,6 +134,17 @@ public final class PlacementPlanner
             assignments.add(new Assignment(worker, OptionalInt.of(chiplet.id()), parts.get(c).get(taken[c]++), chiplet.numaNode()));
         }
         return new Plan(Policy.WICP_MIXED, requested, assignments, reason);
+    }
+
+    private static int firstWithRoom(int[] count, int[] capacity, int from)
+    {
+        for (int tried = 0; tried < count.length; tried++) {
+            int c = (from + tried) % count.length;
+            if (count[c] < capacity[c]) {
+                return c;
+            }
+        }
+        return -1;
     }
 
     /**
