@@ -35,7 +35,34 @@ public final class TestTopologies
     /** Every topology here, for property tests. */
     public static List<Topology> all()
     {
-        return List.of(dualEpyc7763(), epyc7763HwlocXml(), cascadeLakeSnc2(), raptorLakeHybrid(), twoChiplets(), SyntheticTopologies.cpus512());
+        return List.of(dualEpyc7763(), epyc7763HwlocXml(), cascadeLakeSnc2(), raptorLakeHybrid(), twoChiplets(), SyntheticTopologies.cpus512(),
+                withOffline(cascadeLakeSnc2(), CpuSet.parseList("0,5,41,60-79")));
+    }
+
+    /**
+     * The topology as a reader sees it after {@code offline} CPUs were taken offline: they stay present but leave every
+     * CPU set, and packages, cores, caches and chiplets left with no CPU disappear.
+     */
+    public static Topology withOffline(Topology topology, CpuSet offline)
+    {
+        CpuSet online = topology.online().minus(offline);
+        List<Chiplet> chiplets = new ArrayList<>();
+        for (Chiplet chiplet : topology.chiplets()) {
+            CpuSet cpus = chiplet.cpus().intersect(online);
+            if (!cpus.isEmpty()) {
+                chiplets.add(new Chiplet(chiplets.size(), chiplet.packageId(), chiplet.numaNode(), cpus, chiplet.l3Bytes(), chiplet.basis()));
+            }
+        }
+        return new Topology(topology.source() + "+offline:" + offline, topology.present(), online, topology.allowed().intersect(online),
+                topology.packages().stream().filter(p -> p.cpus().intersects(online)).map(p -> new CpuPackage(p.id(), p.cpus().intersect(online))).toList(),
+                topology.dies().stream().filter(d -> d.cpus().intersects(online)).map(d -> new Die(d.packageId(), d.id(), d.cpus().intersect(online))).toList(),
+                topology.clusters().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Cluster(c.packageId(), c.id(), c.cpus().intersect(online))).toList(),
+                topology.numaNodes().stream().map(n -> new NumaNode(n.id(), n.cpus().intersect(online), n.memoryBytes(), n.distances())).toList(),
+                topology.caches().stream().filter(c -> c.cpus().intersects(online))
+                        .map(c -> new Cache(c.level(), c.type(), c.sizeBytes(), c.lineSizeBytes(), c.cpus().intersect(online))).toList(),
+                topology.cores().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Core(c.packageId(), c.coreId(), c.cpus().intersect(online), c.kind())).toList(),
+                topology.coreKinds().stream().map(k -> new CoreKind(k.name(), k.rank(), k.cpus().intersect(online))).toList(),
+                chiplets, List.of());
     }
 
     /**
