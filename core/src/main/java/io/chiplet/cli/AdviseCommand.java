@@ -3,12 +3,12 @@ package io.chiplet.cli;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.util.List;
 import java.util.Locale;

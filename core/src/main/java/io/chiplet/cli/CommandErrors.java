@@ -2,6 +2,8 @@ package io.chiplet.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.UncheckedIOException;
+
 /**
  * Turns bad input into one line on stderr and exit status 2, never a stack trace: every message thrown below names
  * the file, option or value at fault.
@@ -18,7 +20,7 @@ final class CommandErrors
             body.run();
             return 0;
         }
-        catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+        catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             spec.commandLine().getErr().println("chiplet " + spec.name() + ": " + e.getMessage());
             spec.commandLine().getErr().flush();
             return USAGE;

@@ -1,17 +1,17 @@
 package io.chiplet.cli;
 
-import io.chiplet.placement.Plan;
-import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;

@@ -1,6 +1,7 @@
 package io.chiplet.placement;
 
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.Core;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;
@@ -196,7 +197,7 @@ final class UsableTopology
     {
         int node = topology.numaNodes().isEmpty() ? 0 : topology.numaNodes().getFirst().id();
         long l3 = topology.cachesOfLevel(3).stream().mapToLong(cache -> cache.sizeBytes()).sum();
-        return new Chiplet(0, 0, node, topology.online(), l3, io.chiplet.topology.ChipletBasis.PACKAGE);
+        return new Chiplet(0, 0, node, topology.online(), l3, ChipletBasis.PACKAGE);
     }
 
     CpuSet usable()

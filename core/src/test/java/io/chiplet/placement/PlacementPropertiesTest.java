@@ -12,10 +12,12 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +67,7 @@ class PlacementPropertiesTest
     @Property(tries = 400)
     void everyWorkerGetsAllowedCpusOnItsChipletAndNode(@ForAll("machines") Machine machine, @ForAll("policies") Policy policy, @ForAll @IntRange(min = 1, max = 300) int workers)
     {
-        Plan plan = PlacementPlanner.plan(machine.topology(), new PlacementRequest(policy, workers, java.util.OptionalLong.empty(), machine.allowed()));
+        Plan plan = PlacementPlanner.plan(machine.topology(), new PlacementRequest(policy, workers, OptionalLong.empty(), machine.allowed()));
         assertThat(plan.assignments()).hasSize(workers);
         for (int worker = 0; worker < workers; worker++) {
             Assignment assignment = plan.assignments().get(worker);
@@ -90,7 +92,7 @@ class PlacementPropertiesTest
         int cores = allowedCores(machine).size();
         int cpus = machine.allowed().intersect(machine.topology().online()).size();
         for (Policy policy : List.of(Policy.WIC, Policy.WICP_MIXED, Policy.ADAPTIVE, Policy.WICP_LOCAL)) {
-            Plan plan = PlacementPlanner.plan(machine.topology(), new PlacementRequest(policy, workers, java.util.OptionalLong.empty(), machine.allowed()));
+            Plan plan = PlacementPlanner.plan(machine.topology(), new PlacementRequest(policy, workers, OptionalLong.empty(), machine.allowed()));
             // wicp-local fills SMT siblings before the next chiplet by design, so it promises distinct CPUs, not cores.
             boolean perCore = policy != Policy.WICP_LOCAL;
             if (workers <= (perCore ? cores : cpus)) {
@@ -120,7 +122,7 @@ class PlacementPropertiesTest
     @Property(tries = 200)
     void sameInputsSamePlan(@ForAll("machines") Machine machine, @ForAll("policies") Policy policy, @ForAll @IntRange(min = 1, max = 300) int workers)
     {
-        PlacementRequest request = new PlacementRequest(policy, workers, java.util.OptionalLong.of(64L << 20), machine.allowed());
+        PlacementRequest request = new PlacementRequest(policy, workers, OptionalLong.of(64L << 20), machine.allowed());
         assertThat(PlacementPlanner.plan(machine.topology(), request)).isEqualTo(PlacementPlanner.plan(machine.topology(), request));
     }
 
@@ -157,7 +159,7 @@ class PlacementPropertiesTest
         Topology epyc = TestTopologies.epyc7763HwlocXml();
         SpreadLocator locator = SpreadLocator.of(epyc, epyc.allowed());
         int[] spreads = new int[workers];
-        java.util.Arrays.fill(spreads, spread);
+        Arrays.fill(spreads, spread);
         int[] cpus = new int[workers];
         int[] chiplets = new int[workers];
         locator.locate(spreads, workers, cpus, chiplets);

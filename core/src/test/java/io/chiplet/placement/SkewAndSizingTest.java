@@ -5,6 +5,7 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -60,7 +61,7 @@ class SkewAndSizingTest
     {
         List<Chiplet> chiplets = TestTopologies.dualEpyc7763().chiplets();
         long[] sizes = new long[64];
-        java.util.Arrays.fill(sizes, 1000);
+        Arrays.fill(sizes, 1000);
         SkewPlanner.SkewPlan plan = SkewPlanner.plan(sizes, chiplets);
         assertThat(plan.imbalance()).isEqualTo(1.0);
         assertThat(plan.chiplets()).allSatisfy(load -> assertThat(load.partitions()).hasSize(4));
