@@ -81,16 +81,17 @@ public final class PlacementPlanner
 
     private static Plan wicpLocal(UsableTopology usable, int workers, Policy requested, String reason)
     {
-        List<int[]> slots = new ArrayList<>();
+        record Slot(int cpu, UsableChiplet chiplet) {}
+        List<Slot> slots = new ArrayList<>();
         for (UsableChiplet chiplet : usable.localOrder()) {
             for (int cpu : chiplet.cpuSlots()) {
-                slots.add(new int[] {cpu, chiplet.id(), chiplet.numaNode()});
+                slots.add(new Slot(cpu, chiplet));
             }
         }
         List<Assignment> assignments = new ArrayList<>(workers);
         for (int worker = 0; worker < workers; worker++) {
-            int[] slot = slots.get(worker % slots.size());
-            assignments.add(new Assignment(worker, OptionalInt.of(slot[1]), CpuSet.of(slot[0]), slot[2]));
+            Slot slot = slots.get(worker % slots.size());
+            assignments.add(new Assignment(worker, OptionalInt.of(slot.chiplet().id()), CpuSet.of(slot.cpu()), slot.chiplet().numaNode()));
         }
         return new Plan(Policy.WICP_LOCAL, requested, assignments, reason);
     }
