@@ -70,7 +70,7 @@ public final class Advice
         if (engine == Engine.SPARK) {
             settings.add(new Setting("executors per host", Integer.toString(workers), workersReason + "; spark.executor.instances = this x hosts"));
             settings.add(new Setting("spark.executor.cores", Integer.toString(coresPerWorker),
-                    cores + " physical cores / " + workers + " executors" + (cpus > cores ? " (SMT siblings left to the OS and GC threads)" : "")));
+                    cores + " physical cores / " + workers + (workers == 1 ? " executor" : " executors") + (cpus > cores ? " (SMT siblings left to the OS and GC threads)" : "")));
             settings.add(new Setting("spark.sql.shuffle.partitions", Integer.toString(sizing.partitions()), sizing.reason()));
             settings.add(new Setting("spark.default.parallelism", Integer.toString(sizing.partitions()), "same as the shuffle partitions, so RDD stages split alike"));
             settings.add(new Setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", sparkBytes(sizing.targetBytes()),

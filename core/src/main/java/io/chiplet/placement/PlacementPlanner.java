@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * Turns a policy into CPU sets and memory nodes. Pure: the topology and the request in, the plan out.
  *
  * <p>When there are more workers than the policy's unit (cores, chiplets, nodes), workers wrap around and share
- * evenly: no unit carries two more workers than another. Only allowed, online CPUs are ever handed out, and chiplets
+ * evenly: no unit carries more than one worker more than another. Only allowed, online CPUs are ever handed out, and chiplets
  * with none of them are skipped.
  */
 public final class PlacementPlanner
