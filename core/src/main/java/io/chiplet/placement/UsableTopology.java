@@ -10,6 +10,7 @@ import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 
@@ -89,17 +90,23 @@ final class UsableTopology
         if (usable.isEmpty()) {
             throw new IllegalArgumentException("none of the allowed CPUs [" + allowed + "] is online (online: " + topology.online() + ")");
         }
+        // Plain BitSet walks here, not streams: this runs for every plan, and plans for 1024 workers must stay cheap.
         int maxCpu = topology.online().last() + 1;
         int[] kindRank = new int[maxCpu];
         for (CoreKind kind : topology.coreKinds()) {
-            kind.cpus().stream().filter(cpu -> cpu < maxCpu).forEach(cpu -> kindRank[cpu] = kind.rank());
+            BitSet bits = kind.cpus().toBitSet();
+            for (int cpu = bits.nextSetBit(0); cpu >= 0 && cpu < maxCpu; cpu = bits.nextSetBit(cpu + 1)) {
+                kindRank[cpu] = kind.rank();
+            }
         }
         int[] chipletIndex = new int[maxCpu];
         Arrays.fill(chipletIndex, -1);
         List<Chiplet> chiplets = topology.chiplets().isEmpty() ? List.of(wholeMachine(topology)) : topology.chiplets();
         for (int i = 0; i < chiplets.size(); i++) {
-            int index = i;
-            chiplets.get(i).cpus().stream().filter(cpu -> cpu < maxCpu).forEach(cpu -> chipletIndex[cpu] = index);
+            BitSet bits = chiplets.get(i).cpus().toBitSet();
+            for (int cpu = bits.nextSetBit(0); cpu >= 0 && cpu < maxCpu; cpu = bits.nextSetBit(cpu + 1)) {
+                chipletIndex[cpu] = i;
+            }
         }
 
         List<List<int[]>> coresByChiplet = new ArrayList<>();
@@ -107,22 +114,27 @@ final class UsableTopology
             coresByChiplet.add(new ArrayList<>());
         }
         int[] allCores = new int[chiplets.size()];
-        CpuSet covered = CpuSet.empty();
+        BitSet usableBits = usable.toBitSet();
+        BitSet uncovered = usable.toBitSet();
         for (Core core : topology.cores()) {
-            int first = core.cpus().first();
+            BitSet bits = core.cpus().toBitSet();
+            uncovered.andNot(bits);
+            int first = bits.nextSetBit(0);
             if (first >= 0 && first < maxCpu && chipletIndex[first] >= 0) {
                 allCores[chipletIndex[first]]++;
             }
-            CpuSet cpus = core.cpus().intersect(usable);
-            covered = covered.union(core.cpus());
-            if (!cpus.isEmpty() && chipletIndex[cpus.first()] >= 0) {
-                coresByChiplet.get(chipletIndex[cpus.first()]).add(cpus.toArray());
+            bits.and(usableBits);
+            int[] cpus = toArray(bits);
+            if (cpus.length > 0 && chipletIndex[cpus[0]] >= 0) {
+                coresByChiplet.get(chipletIndex[cpus[0]]).add(cpus);
             }
         }
         // A source that reports no core for a CPU: treat that CPU as a core of its own rather than lose it.
-        usable.minus(covered).stream()
-                .filter(cpu -> cpu < maxCpu && chipletIndex[cpu] >= 0)
-                .forEach(cpu -> coresByChiplet.get(chipletIndex[cpu]).add(new int[] {cpu}));
+        for (int cpu = uncovered.nextSetBit(0); cpu >= 0 && cpu < maxCpu; cpu = uncovered.nextSetBit(cpu + 1)) {
+            if (chipletIndex[cpu] >= 0) {
+                coresByChiplet.get(chipletIndex[cpu]).add(new int[] {cpu});
+            }
+        }
 
         List<UsableChiplet> local = new ArrayList<>();
         for (int i = 0; i < chiplets.size(); i++) {
@@ -191,6 +203,16 @@ final class UsableTopology
                 return List.copyOf(result);
             }
         }
+    }
+
+    private static int[] toArray(BitSet bits)
+    {
+        int[] result = new int[bits.cardinality()];
+        int next = 0;
+        for (int cpu = bits.nextSetBit(0); cpu >= 0; cpu = bits.nextSetBit(cpu + 1)) {
+            result[next++] = cpu;
+        }
+        return result;
     }
 
     private static Chiplet wholeMachine(Topology topology)
