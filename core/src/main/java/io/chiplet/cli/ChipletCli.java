@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
                 TopologyCommand.class,
                 CountersCommand.class,
                 ExecCommand.class,
+                PlanCommand.class,
+                AdviseCommand.class,
         })
 public final class ChipletCli
         implements Callable<Integer>

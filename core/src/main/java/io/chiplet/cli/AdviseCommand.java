@@ -1,0 +1,87 @@
+package io.chiplet.cli;
+
+import io.chiplet.placement.Advice;
+import io.chiplet.placement.PlanFormatter;
+import io.chiplet.topology.Topology;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@code chiplet advise}: Spark or Trino settings for this machine (or a snapshot), each with its reason. */
+@Command(name = "advise", mixinStandardHelpOptions = true,
+        description = "Prints engine settings fitted to the machine's chiplets, each with a one-line reason.")
+public final class AdviseCommand
+        implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--engine", required = true, paramLabel = "ENGINE", converter = EngineConverter.class, description = "spark or trino.")
+    Advice.Engine engine;
+
+    @Option(names = {"--executors-per-host", "--workers-per-host"}, paramLabel = "N",
+            description = "Executors (Spark) or workers (Trino) per machine; default one per chiplet.")
+    Integer workersPerHost;
+
+    @Option(names = "--data-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Data a job shuffles (1073741824, 64MiB, 1GiB); sizes the partition count.")
+    Long dataBytes;
+
+    @ArgGroup(exclusive = true)
+    TopologySourceOptions source = new TopologySourceOptions();
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.Converter.class,
+            description = "text or json (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    private final TopologyLoader loader;
+
+    static final class EngineConverter
+            implements CommandLine.ITypeConverter<Advice.Engine>
+    {
+        @Override
+        public Advice.Engine convert(String value)
+        {
+            return switch (value.strip().toLowerCase(Locale.ROOT)) {
+                case "spark" -> Advice.Engine.SPARK;
+                case "trino" -> Advice.Engine.TRINO;
+                default -> throw new CommandLine.TypeConversionException("expected spark or trino but found \"" + value + "\"");
+            };
+        }
+    }
+
+    public AdviseCommand()
+    {
+        this(TopologyLoader.discovery());
+    }
+
+    AdviseCommand(TopologyLoader loader)
+    {
+        this.loader = requireNonNull(loader, "loader is null");
+    }
+
+    @Override
+    public Integer call()
+    {
+        return CommandErrors.run(spec, () -> {
+            TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
+            Topology topology = loader.load(from.fsRoot(), from.hwlocXml());
+            List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(),
+                    workersPerHost == null ? OptionalInt.empty() : OptionalInt.of(workersPerHost),
+                    dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes));
+            spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(settings) : PlanFormatter.text(settings));
+            spec.commandLine().getOut().flush();
+        });
+    }
+}

@@ -1,0 +1,79 @@
+package io.chiplet.cli;
+
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.PlanFormatter;
+import io.chiplet.placement.Policy;
+import io.chiplet.topology.Topology;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@code chiplet plan}: where each worker would run under a policy, on this machine or a snapshot. */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Plans worker placement: a CPU set and a NUMA node for every worker.")
+public final class PlanCommand
+        implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--policy", required = true, paramLabel = "POLICY",
+            description = "wim, win, wicp-local, wicp-mixed, wic, auto or adaptive.")
+    String policy;
+
+    @Option(names = "--workers", required = true, paramLabel = "N", description = "Worker instances to place.")
+    int workers;
+
+    @Option(names = "--working-set", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Bytes a worker touches repeatedly (1073741824, 64MiB, 1GiB); auto chooses from it.")
+    Long workingSet;
+
+    @ArgGroup(exclusive = true)
+    TopologySourceOptions source = new TopologySourceOptions();
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.Converter.class,
+            description = "text or json (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    private final TopologyLoader loader;
+
+    public PlanCommand()
+    {
+        this(TopologyLoader.discovery());
+    }
+
+    PlanCommand(TopologyLoader loader)
+    {
+        this.loader = requireNonNull(loader, "loader is null");
+    }
+
+    @Override
+    public Integer call()
+    {
+        Policy parsed;
+        try {
+            parsed = Policy.parse(policy);
+        }
+        catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--policy: " + e.getMessage());
+        }
+        return CommandErrors.run(spec, () -> {
+            TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
+            Topology topology = loader.load(from.fsRoot(), from.hwlocXml());
+            OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
+            Plan plan = PlacementPlanner.plan(topology, new PlacementRequest(parsed, workers, bytes, topology.allowed()));
+            spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(plan) : PlanFormatter.text(plan));
+            spec.commandLine().getOut().flush();
+        });
+    }
+}

@@ -1,0 +1,105 @@
+package io.chiplet.placement;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/** Plans and advice as text for people and JSON for tools. */
+public final class PlanFormatter
+{
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private PlanFormatter() {}
+
+    /**
+     * {@code {"policy": "wicp-mixed", "requested": "auto", "reason": "...", "bindsMemory": true,
+     * "assignments": [{"worker": 0, "chiplet": 3, "cpus": "24,25", "numaNode": 0}, ...]}}; {@code chiplet} is left out
+     * where a worker spans chiplets.
+     */
+    public static String json(Plan plan)
+    {
+        requireNonNull(plan, "plan is null");
+        StringWriter out = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartObject();
+            json.writeStringField("policy", plan.policy().cliName());
+            json.writeStringField("requested", plan.requested().cliName());
+            json.writeStringField("reason", plan.reason());
+            json.writeBooleanField("bindsMemory", plan.bindsMemory());
+            json.writeArrayFieldStart("assignments");
+            for (Assignment assignment : plan.assignments()) {
+                json.writeStartObject();
+                json.writeNumberField("worker", assignment.worker());
+                if (assignment.chiplet().isPresent()) {
+                    json.writeNumberField("chiplet", assignment.chiplet().getAsInt());
+                }
+                json.writeStringField("cpus", assignment.cpus().toList());
+                json.writeNumberField("numaNode", assignment.numaNode());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out + System.lineSeparator();
+    }
+
+    public static String text(Plan plan)
+    {
+        requireNonNull(plan, "plan is null");
+        StringBuilder out = new StringBuilder();
+        out.append("policy: ").append(plan.policy().cliName());
+        if (plan.requested() != plan.policy()) {
+            out.append(" (requested ").append(plan.requested().cliName()).append(')');
+        }
+        out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
+        out.append(String.format("%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
+        for (Assignment assignment : plan.assignments()) {
+            String chiplet = assignment.chiplet().isPresent() ? Integer.toString(assignment.chiplet().getAsInt()) : "-";
+            out.append(String.format("%-7d %-8s %-5d %s%n", assignment.worker(), chiplet, assignment.numaNode(), assignment.cpus().toList()));
+        }
+        return out.toString();
+    }
+
+    public static String text(List<Advice.Setting> settings)
+    {
+        StringBuilder out = new StringBuilder();
+        for (Advice.Setting setting : settings) {
+            out.append(setting.key()).append('=').append(setting.value()).append(System.lineSeparator());
+            out.append("    # ").append(setting.reason()).append(System.lineSeparator());
+        }
+        return out.toString();
+    }
+
+    public static String json(List<Advice.Setting> settings)
+    {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartObject();
+            json.writeArrayFieldStart("settings");
+            for (Advice.Setting setting : settings) {
+                json.writeStartObject();
+                json.writeStringField("key", setting.key());
+                json.writeStringField("value", setting.value());
+                json.writeStringField("reason", setting.reason());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out + System.lineSeparator();
+    }
+}

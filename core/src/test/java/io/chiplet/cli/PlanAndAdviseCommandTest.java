@@ -1,0 +1,133 @@
+package io.chiplet.cli;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.chiplet.placement.TestTopologies;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanAndAdviseCommandTest
+{
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(Object command, String... args)
+    {
+        CommandLine commandLine = new CommandLine(command);
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        return commandLine.execute(args);
+    }
+
+    private static TopologyLoader fixed(Topology topology)
+    {
+        return (fsRoot, hwlocXml) -> topology;
+    }
+
+    @Test
+    void planPrintsJsonWithOneWorkerPerCcd()
+            throws Exception
+    {
+        int status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wicp-mixed", "--workers", "16", "--format", "json");
+        assertThat(status).as(err.toString()).isZero();
+        List<Integer> chiplets = new ArrayList<>();
+        List<String> cpus = new ArrayList<>();
+        String policy = null;
+        try (JsonParser json = new JsonFactory().createParser(out.toString())) {
+            while (json.nextToken() != null) {
+                if (json.currentToken() == JsonToken.FIELD_NAME) {
+                    String name = json.currentName();
+                    json.nextToken();
+                    switch (name) {
+                        case "policy" -> policy = json.getText();
+                        case "chiplet" -> chiplets.add(json.getIntValue());
+                        case "cpus" -> cpus.add(json.getText());
+                        default -> { }
+                    }
+                }
+            }
+        }
+        assertThat(policy).isEqualTo("wicp-mixed");
+        assertThat(chiplets).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        assertThat(cpus.getFirst()).isEqualTo("0-7,128-135");
+    }
+
+    @Test
+    void planPassesTheSourceOptionsAndParsesByteSizes()
+    {
+        AtomicReference<Optional<Path>> seen = new AtomicReference<>();
+        TopologyLoader loader = (fsRoot, hwlocXml) -> {
+            seen.set(fsRoot);
+            return TestTopologies.dualEpyc7763();
+        };
+        int status = run(new PlanCommand(loader), "--policy", "auto", "--workers", "8", "--working-set", "16MiB", "--fs-root", "/snap");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(seen.get()).contains(Path.of("/snap"));
+        assertThat(out.toString()).startsWith("policy: wicp-local (requested auto)").contains("16 MiB");
+    }
+
+    @Test
+    void badInputIsOneClearLineNotAStackTrace()
+    {
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "spread", "--workers", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown placement policy \"spread\"").contains("wicp-mixed").doesNotContain("\tat ");
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "2", "--working-set", "big")).isEqualTo(2);
+        assertThat(err.toString()).contains("\"big\"").contains("64MiB");
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("workers must be between 1");
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "1", "--fs-root", "a", "--hwloc-xml", "b")).isEqualTo(2);
+        assertThat(err.toString()).contains("mutually exclusive");
+
+        err.getBuffer().setLength(0);
+        TopologyLoader broken = (fsRoot, hwlocXml) -> {
+            throw new IllegalArgumentException("/snap/sys/devices/system/cpu/online: expected a cpulist");
+        };
+        assertThat(run(new PlanCommand(broken), "--policy", "wic", "--workers", "1")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("chiplet plan: /snap/sys/devices/system/cpu/online: expected a cpulist");
+    }
+
+    @Test
+    void adviseSparkOnEpyc()
+    {
+        int status = run(new AdviseCommand(fixed(TestTopologies.dualEpyc7763())), "--engine", "spark", "--data-bytes", "10GiB");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("executors per host=16")
+                .contains("spark.executor.cores=8")
+                .contains("spark.sql.shuffle.partitions=2560")
+                .contains("spark.sql.adaptive.advisoryPartitionSizeInBytes=4m")
+                .contains("spark.plugins=io.chiplet.spark.ChipletPlugin")
+                .contains("spark.chiplet.policy=wicp-mixed")
+                .contains("    # ");
+    }
+
+    @Test
+    void adviseTrinoWithOneWorkerPerHost()
+    {
+        int status = run(new AdviseCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--engine", "TRINO", "--workers-per-host", "1", "--format", "json");
+        assertThat(status).as(err.toString()).isZero();
+        // 40 physical cores: the largest power of two not above is 32.
+        assertThat(out.toString()).contains("\"key\" : \"task_concurrency\",\n    \"value\" : \"32\"")
+                .contains("\"chiplet.policy\",\n    \"value\" : \"auto\"");
+        assertThat(run(new AdviseCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--engine", "flink")).isEqualTo(2);
+        assertThat(err.toString()).contains("expected spark or trino but found \"flink\"");
+    }
+}

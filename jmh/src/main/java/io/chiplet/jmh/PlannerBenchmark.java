@@ -1,0 +1,115 @@
+package io.chiplet.jmh;
+
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.Policy;
+import io.chiplet.placement.SpreadController;
+import io.chiplet.placement.SpreadLocator;
+import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.topology.Topology;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The placement engine's speed targets: a plan for 1024 workers on a 512-CPU machine under 1 ms, and one adaptive
+ * step per worker under 1 microsecond without allocation (check with {@code -prof gc}: gc.alloc.rate.norm 0 B/op).
+ *
+ * <pre>java -jar jmh/target/benchmarks.jar PlannerBenchmark -prof gc</pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class PlannerBenchmark
+{
+    private static final int WORKERS = 1024;
+    private static final long INTERVAL_NANOS = SpreadController.Settings.CHARM_INTERVAL_NANOS;
+
+    @State(Scope.Benchmark)
+    public static class Planning
+    {
+        @Param({"wicp-mixed", "wicp-local", "wic", "win", "auto", "adaptive"})
+        public String policy;
+
+        Topology topology;
+        PlacementRequest request;
+
+        @Setup
+        public void setUp()
+        {
+            topology = SyntheticTopologies.cpus512();
+            request = PlacementRequest.of(topology, Policy.parse(policy), WORKERS).withWorkingSet(200L << 20);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class Adaptive
+    {
+        SpreadController controller;
+        SpreadLocator locator;
+        int[] spreads = new int[WORKERS];
+        int[] cpus = new int[WORKERS];
+        int[] chiplets = new int[WORKERS];
+        long[] fills = new long[WORKERS];
+        int worker;
+
+        @Setup(Level.Trial)
+        public void setUp()
+        {
+            Topology topology = SyntheticTopologies.cpus512();
+            locator = SpreadLocator.of(topology, topology.allowed());
+            controller = new SpreadController(WORKERS, locator.chiplets(), SpreadController.Settings.defaults(WORKERS));
+            // A mix of starved, settled and idle workers, so every branch of the step runs.
+            for (int w = 0; w < WORKERS; w++) {
+                fills[w] = switch (w % 3) {
+                    case 0 -> 900;
+                    case 1 -> 300;
+                    default -> 10;
+                };
+            }
+        }
+    }
+
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public Plan plan1024Workers(Planning state)
+    {
+        return PlacementPlanner.plan(state.topology, state.request);
+    }
+
+    /** One worker's Algorithm 1 step (rate scaling, band, confirmation, budget). */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public int adaptiveStepPerWorker(Adaptive state)
+    {
+        int w = state.worker;
+        state.worker = w + 1 == WORKERS ? 0 : w + 1;
+        if (w == 0) {
+            state.controller.beginInterval();
+        }
+        return state.controller.step(w, state.fills[w], INTERVAL_NANOS);
+    }
+
+    /** Relocating all 1024 workers after spreads changed (Algorithm 2, generalised), into preallocated arrays. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public int locate1024Workers(Adaptive state)
+    {
+        state.controller.copySpreads(state.spreads);
+        state.locator.locate(state.spreads, WORKERS, state.cpus, state.chiplets);
+        return state.cpus[WORKERS - 1];
+    }
+}
