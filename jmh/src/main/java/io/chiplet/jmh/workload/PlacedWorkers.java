@@ -89,18 +89,23 @@ public final class PlacedWorkers
 
     private void loop(int worker, ThreadPinner pinner)
     {
+        RuntimeException pinFailure = null;
         try {
             pinner.pin(cpus.get(worker));
         }
         catch (RuntimeException e) {
-            failures.set(worker, e);
+            // an unpinned worker would measure the wrong placement: every run fails instead
+            pinFailure = e;
         }
         while (true) {
             await(start);
             if (closed) {
                 return;
             }
-            if (failures.get(worker) == null) {
+            if (pinFailure != null) {
+                failures.set(worker, pinFailure);
+            }
+            else {
                 try {
                     results[worker] = kernel.get().applyAsLong(worker);
                 }
