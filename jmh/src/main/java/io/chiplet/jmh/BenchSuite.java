@@ -23,6 +23,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -103,9 +105,11 @@ public final class BenchSuite
         }
         try {
             Instant start = Instant.now();
-            List<Path> results = run(arguments, topology);
+            List<Double> loads = new ArrayList<>();
+            List<Path> results = run(arguments, topology, loads);
             String note = (arguments.quick() ? "quick run (`--quick`: 3 policies, 1 fork, 1×200 ms warm-up, 2×300 ms measurement)" : "full run")
-                    + ", JDK " + Runtime.version() + ", " + Duration.between(start, Instant.now()).toSeconds() + " s";
+                    + ", JDK " + Runtime.version() + ", " + Duration.between(start, Instant.now()).toSeconds() + " s"
+                    + loadNote(loads, topology.allowed().size());
             MachineSummary machine = MachineSummary.of(topology, BenchWiring.pinsThreads());
             String section = arguments.section().orElseGet(() -> defaultSection(machine));
             PerformanceReport.Arguments report = new PerformanceReport.Arguments(results, arguments.root().resolve("docs/performance.md"),
@@ -127,7 +131,32 @@ public final class BenchSuite
         return machine.cpus() + "-CPU machine, " + machine.l3Instances() + " L3";
     }
 
-    private static List<Path> run(Arguments arguments, Topology topology)
+    /**
+     * Other processes competing for the CPUs make every comparison noise; the 1-minute load average, sampled around
+     * each JMH run, tells the reader whether that happened.
+     */
+    static String loadNote(List<Double> loads, int cpus)
+    {
+        double peak = loads.stream().mapToDouble(Double::doubleValue).max().orElse(-1);
+        if (peak < 0) {
+            return "";
+        }
+        String note = String.format(Locale.ROOT, ", system load average up to %.1f on %d CPUs", peak, cpus);
+        // the suite itself keeps up to `cpus` threads busy; more than twice that means others were running too
+        return peak > 2.0 * cpus
+                ? note + ". **Other processes competed for the CPUs during this run, so the differences below are mostly noise**"
+                : note;
+    }
+
+    private static void sampleLoad(List<Double> loads)
+    {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        if (load >= 0) {
+            loads.add(load);
+        }
+    }
+
+    private static List<Path> run(Arguments arguments, Topology topology, List<Double> loads)
             throws RunnerException
     {
         Path target = arguments.root().resolve("jmh/target");
@@ -142,7 +171,9 @@ public final class BenchSuite
                 .param("placement", arguments.quick() ? QUICK_POLICIES : ALL_POLICIES)
                 .param("workingSet", Arrays.stream(SizeClass.values()).map(SizeClass::label).toArray(String[]::new));
         timing(workloadOptions, arguments.quick(), 2, 3);
+        sampleLoad(loads);
         runIfAny(workloadOptions, workloads, results);
+        sampleLoad(loads);
 
         Path latency = target.resolve("jmh-latency.json");
         List<CpuPair> pairs = CpuPair.plan(topology);
@@ -153,6 +184,7 @@ public final class BenchSuite
                     .param("cpuPair", measured.stream().map(CpuPair::toString).toArray(String[]::new));
             timing(latencyOptions, arguments.quick(), 1, 2);
             runIfAny(latencyOptions, latency, results);
+            sampleLoad(loads);
         }
 
         Path micro = target.resolve("jmh-micro.json");
@@ -161,6 +193,7 @@ public final class BenchSuite
             quickTiming(microOptions);
         }
         runIfAny(microOptions, micro, results);
+        sampleLoad(loads);
         return List.copyOf(results);
     }
 

@@ -53,6 +53,15 @@ public final class PerformanceReport
     private static final String BASELINE = "wim";
     private static final String TITLE = "# Performance";
 
+    /** What one operation of each workload kernel is, so that the absolute scores can be read. */
+    private static final Map<String, String> KERNEL_NOTES = Map.of(
+            "Stream.copy", "one operation: every worker copies its slice once (c = a; two of the three arrays the size counts)",
+            "Stream.triad", "one operation: every worker computes a = b + 3c over its slice once",
+            "HashJoin.buildAndProbe", "one operation: every worker radix-partitions, builds and probes its slice of the join",
+            "GroupBy.aggregate", "one operation: every worker aggregates its rows (four rows a group) into its own table",
+            "Scan.scanFilter", "one operation: every worker scans its column once with a 10% filter",
+            "Gups.randomAccess", "one operation: 2^22 random updates in all, so GUP/s = score x 2^22 / 10^9");
+
     private PerformanceReport() {}
 
     /** What one section is made of: its markdown and the SVG files (name to content) it links to. */
@@ -217,6 +226,10 @@ public final class PerformanceReport
         List<String> policies = ordered(rows.stream().map(r -> r.params().get(PLACEMENT)).toList(), POLICY_ORDER);
         String unit = rows.getFirst().unit();
         md.append("#### ").append(kernel).append(" (").append(unit).append(")\n\n");
+        String note = KERNEL_NOTES.get(kernel.replaceFirst(" \\(.*", ""));
+        if (note != null) {
+            md.append(note.substring(0, 1).toUpperCase(Locale.ROOT)).append(note.substring(1)).append(".\n\n");
+        }
         md.append("| Policy |");
         sizes.forEach(size -> md.append(' ').append(size).append(" |"));
         md.append("\n|---|");
@@ -291,8 +304,14 @@ public final class PerformanceReport
                 .append(byChiplet ? "per chiplet pair (first CPU of each; the diagonal is two CPUs of one chiplet)" : "for every CPU pair")
                 .append(machine.pinned() ? "." : "; the threads were **not pinned** in this build, so the scheduler chose their CPUs.").append("\n\n");
         double[] values = oneWay.values().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        md.append(String.format(Locale.ROOT, "| Pairs | Min | Median | Max |%n|---:|---:|---:|---:|%n| %d | %.1f ns | %.1f ns | %.1f ns |%n%n",
-                values.length, values[0], values[values.length / 2], values[values.length - 1]));
+        md.append("| Pairs | Min | Median | Max |\n|---:|---:|---:|---:|\n| ").append(values.length)
+                .append(" | ").append(nanos(values[0]))
+                .append(" | ").append(nanos(values[values.length / 2]))
+                .append(" | ").append(nanos(values[values.length - 1])).append(" |\n\n");
+        if (values[0] > 10_000) {
+            md.append("Round trips this slow mean the two spinning threads did not run at the same time (too few free CPUs):\n"
+                    + "the scheduler's time slice, not the hardware, was measured.\n\n");
+        }
         if (index.size() <= 8) {
             md.append("| |");
             labels.forEach(label -> md.append(' ').append(label).append(" |"));
@@ -302,13 +321,21 @@ public final class PerformanceReport
             for (int i = 0; i < index.size(); i++) {
                 md.append("| ").append(labels.get(i)).append(" |");
                 for (int j = 0; j < index.size(); j++) {
-                    md.append(Double.isFinite(matrix[i][j]) ? String.format(Locale.ROOT, " %.1f |", matrix[i][j]) : " – |");
+                    md.append(Double.isFinite(matrix[i][j]) ? " " + nanos(matrix[i][j]) + " |" : " – |");
                 }
                 md.append('\n');
             }
             md.append('\n');
         }
-        svgs.put(file, SvgCharts.heatmap("Core-to-core latency, one way", "ns", shortLabels, matrix));
+        // the chart's unit is the one that keeps the largest value below 1000, so cells stay legible
+        double largest = values[values.length - 1];
+        double scale = largest >= 1_000_000 ? 1_000_000 : largest >= 1_000 ? 1_000 : 1;
+        String unit = scale == 1_000_000 ? "ms" : scale == 1_000 ? "µs" : "ns";
+        double[][] scaled = new double[matrix.length][];
+        for (int i = 0; i < matrix.length; i++) {
+            scaled[i] = Arrays.stream(matrix[i]).map(value -> value / scale).toArray();
+        }
+        svgs.put(file, SvgCharts.heatmap("Core-to-core latency, one way (" + unit + ")", unit, shortLabels, scaled));
         md.append("![core-to-core latency](perf/").append(file).append(")\n\n");
     }
 
@@ -373,6 +400,18 @@ public final class PerformanceReport
             return String.format(Locale.ROOT, "%.2f", value);
         }
         return String.format(Locale.ROOT, "%.3g", value);
+    }
+
+    /** A duration given in nanoseconds, in the unit that keeps it short: {@code 24.0 ns}, {@code 1.5 µs}, {@code 18.9 ms}. */
+    static String nanos(double nanos)
+    {
+        if (nanos >= 1_000_000) {
+            return String.format(Locale.ROOT, "%.1f ms", nanos / 1_000_000);
+        }
+        if (nanos >= 1_000) {
+            return String.format(Locale.ROOT, "%.1f µs", nanos / 1_000);
+        }
+        return String.format(Locale.ROOT, "%.1f ns", nanos);
     }
 
     static String bytes(long bytes)

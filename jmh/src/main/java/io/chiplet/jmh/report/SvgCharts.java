@@ -44,7 +44,7 @@ public final class SvgCharts
         int groupWidth = series.size() * BAR_WIDTH + GROUP_GAP;
         int plotWidth = Math.max(groups.size() * groupWidth, 200);
         int legendRows = (series.size() + 3) / 4;
-        int width = LEFT + plotWidth + 20;
+        int width = Math.max(LEFT + plotWidth + 20, Math.max(titleWidth(title), LEFT + Math.min(series.size(), 4) * 110 + 20));
         int height = TOP + PLOT_HEIGHT + 40 + legendRows * 18 + 10;
         StringBuilder svg = header(width, height);
         text(svg, width / 2.0, 22, "middle", 15, "bold", title);
@@ -112,7 +112,7 @@ public final class SvgCharts
         int cell = n <= 16 ? 40 : Math.max(6, 640 / n);
         int left = 50;
         int top = 50;
-        int width = left + n * cell + 120;
+        int width = Math.max(left + n * cell + 120, titleWidth(title));
         int height = top + n * cell + 30;
         StringBuilder svg = header(width, height);
         text(svg, width / 2.0, 22, "middle", 15, "bold", title);
@@ -135,7 +135,7 @@ public final class SvgCharts
                     boolean dark = max > min && (value - min) / (max - min) > 0.6;
                     svg.append("<text x=\"").append(fmt(left + column * cell + cell / 2.0)).append("\" y=\"").append(fmt(top + row * cell + cell / 2.0 + 4))
                             .append("\" text-anchor=\"middle\" font-size=\"10\" fill=\"").append(dark ? "#ffffff" : "#000000").append("\">")
-                            .append(String.format(Locale.ROOT, "%.0f", value)).append("</text>\n");
+                            .append(compact(value)).append("</text>\n");
                 }
             }
         }
@@ -146,10 +146,16 @@ public final class SvgCharts
                 svg.append("<rect x=\"").append(fmt(x)).append("\" y=\"").append(fmt(top + step * 14.0)).append("\" width=\"14\" height=\"14\" fill=\"")
                         .append(heat(value, min, max)).append("\"/>\n");
             }
-            text(svg, x + 20, top + 10, "start", 10, "normal", String.format(Locale.ROOT, "%.0f %s", max, unit));
-            text(svg, x + 20, top + 150, "start", 10, "normal", String.format(Locale.ROOT, "%.0f %s", min, unit));
+            text(svg, x + 20, top + 10, "start", 10, "normal", compact(max) + " " + unit);
+            text(svg, x + 20, top + 150, "start", 10, "normal", compact(min) + " " + unit);
         }
         return svg.append("</svg>\n").toString();
+    }
+
+    /** Room for a 15 px bold title: about 9 px a character, with margins. */
+    private static int titleWidth(String title)
+    {
+        return title.length() * 9 + 40;
     }
 
     private static StringBuilder header(int width, int height)
@@ -199,6 +205,22 @@ public final class SvgCharts
         int green = (int) Math.round(245 - 220 * t);
         int blue = (int) Math.round(200 - 170 * t);
         return String.format(Locale.ROOT, "#%02x%02x%02x", red, green, blue);
+    }
+
+    /** At most four characters or so: 3.7, 24, 1.5k, 18.9M, so a value fits its cell. */
+    static String compact(double value)
+    {
+        double magnitude = Math.abs(value);
+        if (magnitude >= 1e6) {
+            return String.format(Locale.ROOT, "%.1fM", value / 1e6);
+        }
+        if (magnitude >= 1e4) {
+            return String.format(Locale.ROOT, "%.0fk", value / 1e3);
+        }
+        if (magnitude >= 1e3) {
+            return String.format(Locale.ROOT, "%.1fk", value / 1e3);
+        }
+        return String.format(Locale.ROOT, magnitude < 10 ? "%.1f" : "%.0f", value);
     }
 
     private static String fmt(double value)

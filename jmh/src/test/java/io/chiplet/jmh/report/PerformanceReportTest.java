@@ -81,8 +81,9 @@ class PerformanceReportTest
         assertThat(markdown)
                 .contains("### Core-to-core latency")
                 .contains("| 2 | 50.0 ns | 150.0 ns | 150.0 ns |")
-                .contains("| CPU 0 | – | 50.0 | 150.0 |")
-                .contains("| CPU 2 | 150.0 | – | – |")
+                .contains("| CPU 0 | – | 50.0 ns | 150.0 ns |")
+                .contains("| CPU 2 | 150.0 ns | – | – |")
+                .doesNotContain("time slice")
                 .contains("**not pinned**");
     }
 
@@ -198,6 +199,18 @@ class PerformanceReportTest
         assertThat(PerformanceReport.bytes(2L << 30)).isEqualTo("2 GiB");
         assertThat(PerformanceReport.bytes(272L << 20)).isEqualTo("272 MiB");
         assertThat(Double.parseDouble(PerformanceReport.number(2.5e7))).isCloseTo(2.5e7, within(1.0));
+    }
+
+    @Test
+    void durationsAndCellValuesStayShort()
+    {
+        assertThat(PerformanceReport.nanos(24.04)).isEqualTo("24.0 ns");
+        assertThat(PerformanceReport.nanos(1500)).isEqualTo("1.5 µs");
+        assertThat(PerformanceReport.nanos(18_891_777.7)).isEqualTo("18.9 ms");
+        assertThat(SvgCharts.compact(24.4)).isEqualTo("24");
+        assertThat(SvgCharts.compact(3.74)).isEqualTo("3.7");
+        assertThat(SvgCharts.compact(1500)).isEqualTo("1.5k");
+        assertThat(SvgCharts.compact(18_891_777.7)).isEqualTo("18.9M");
     }
 
     private static PerformanceReport.Section render()
