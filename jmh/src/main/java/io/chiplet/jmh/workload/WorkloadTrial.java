@@ -1,0 +1,88 @@
+package io.chiplet.jmh.workload;
+
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+
+import java.util.List;
+import java.util.function.IntToLongFunction;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one JMH trial of a workload benchmark sets up from its parameters: the topology, the workers placed by the
+ * policy, and the bytes each worker's slice of the working set gets.
+ */
+public final class WorkloadTrial
+        implements AutoCloseable
+{
+    private final Topology topology;
+    private final long totalBytes;
+    private final PlacedWorkers workers;
+
+    private WorkloadTrial(Topology topology, long totalBytes, PlacedWorkers workers)
+    {
+        this.topology = topology;
+        this.totalBytes = totalBytes;
+        this.workers = workers;
+    }
+
+    /**
+     * @param workers 0 for the default: as many workers as the smallest chiplet has CPUs, so that one chiplet
+     * can hold them all (the OLAP study's WICP_Local against WICP_Mixed)
+     */
+    public static WorkloadTrial start(String policy, String workingSet, int workers)
+    {
+        requireNonNull(policy, "policy is null");
+        Topology topology = BenchTopology.detect();
+        long bytes = WorkingSets.of(topology).bytes(SizeClass.fromLabel(workingSet));
+        int count = workers > 0 ? workers : defaultWorkers(topology);
+        List<CpuSet> cpus = BenchWiring.placement().place(topology, policy, count);
+        return new WorkloadTrial(topology, bytes, new PlacedWorkers(cpus, BenchWiring.pinner()));
+    }
+
+    public static int defaultWorkers(Topology topology)
+    {
+        return topology.chiplets().stream()
+                .mapToInt(chiplet -> chiplet.cpus().intersect(topology.allowed()).size())
+                .filter(size -> size > 0)
+                .min()
+                .orElse(Math.max(1, topology.allowed().size()));
+    }
+
+    public Topology topology()
+    {
+        return topology;
+    }
+
+    public int workers()
+    {
+        return workers.workers();
+    }
+
+    /** The working set over all workers, in bytes. */
+    public long totalBytes()
+    {
+        return totalBytes;
+    }
+
+    /** How many elements of {@code bytesPerElement} one worker's slice holds, at least one. */
+    public int elementsPerWorker(long bytesPerElement)
+    {
+        long elements = totalBytes / workers.workers() / bytesPerElement;
+        if (elements > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a worker slice of " + elements + " elements does not fit one Java array; use more workers");
+        }
+        return (int) Math.max(1, elements);
+    }
+
+    public long run(IntToLongFunction kernel)
+    {
+        return workers.run(kernel);
+    }
+
+    @Override
+    public void close()
+    {
+        workers.close();
+    }
+}

@@ -1,0 +1,74 @@
+package io.chiplet.jmh.workload;
+
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PlacementTest
+{
+    private final Topology epyc = TestTopologies.dualEpyc7763();
+    private final RoundRobinPlacement placement = new RoundRobinPlacement();
+
+    @Test
+    void wimLetsEveryWorkerUseEveryAllowedCpu()
+    {
+        assertThat(placement.place(epyc, "wim", 3)).containsExactly(epyc.allowed(), epyc.allowed(), epyc.allowed());
+    }
+
+    @Test
+    void wicpLocalKeepsWorkersOnOneChipletAndMixedSpreadsThem()
+    {
+        int workers = WorkloadTrial.defaultWorkers(epyc);
+        assertThat(workers).as("CPUs of one CCD: 8 cores x 2 threads").isEqualTo(16);
+
+        List<CpuSet> local = placement.place(epyc, "wicp-local", workers);
+        List<CpuSet> mixed = placement.place(epyc, "wicp-mixed", workers);
+
+        assertThat(new HashSet<>(local)).containsExactly(epyc.chiplets().getFirst().cpus());
+        assertThat(new HashSet<>(mixed)).hasSize(16);
+        assertThat(mixed).allSatisfy(cpus -> assertThat(epyc.chiplets()).anySatisfy(chiplet -> assertThat(chiplet.cpus()).isEqualTo(cpus)));
+    }
+
+    @Test
+    void singleChipletMachineGivesEveryPolicyTheSameCpus()
+    {
+        Topology machine = TestTopologies.singleL3(2, 8L << 20);
+        for (String policy : RoundRobinPlacement.POLICIES) {
+            assertThat(placement.place(machine, policy, 2)).as(policy).containsOnly(CpuSet.of(0, 1));
+        }
+    }
+
+    @Test
+    void rejectsUnknownPoliciesAndNoWorkers()
+    {
+        assertThatThrownBy(() -> placement.place(epyc, "spread", 2)).hasMessageContaining("\"spread\"").hasMessageContaining("wicp-local");
+        assertThatThrownBy(() -> placement.place(epyc, "wim", 0)).hasMessageContaining("positive");
+    }
+
+    @Test
+    void cpuPairsCoverEveryPairOnSmallMachinesAndChipletPairsOnLargeOnes()
+    {
+        assertThat(CpuPair.plan(TestTopologies.singleL3(2, 0))).containsExactly(new CpuPair(0, 1));
+        assertThat(CpuPair.plan(TestTopologies.singleL3(4, 0))).hasSize(6);
+
+        List<CpuPair> epycPairs = CpuPair.plan(epyc);
+        // 16 pairs inside a chiplet plus 16 * 15 / 2 between chiplets
+        assertThat(epycPairs).hasSize(16 + 120);
+        assertThat(epycPairs).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void cpuPairParsesItsParameterForm()
+    {
+        assertThat(CpuPair.parse(" 3:17 ")).isEqualTo(new CpuPair(3, 17));
+        assertThat(new CpuPair(3, 17)).hasToString("3:17");
+        assertThatThrownBy(() -> CpuPair.parse("3-17")).hasMessageContaining("like 0:1").hasMessageContaining("\"3-17\"");
+        assertThatThrownBy(() -> CpuPair.parse("2:2")).hasMessageContaining("distinct");
+    }
+}
