@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PlacementTest
 {
     private final Topology epyc = TestTopologies.dualEpyc7763();
-    private final RoundRobinPlacement placement = new RoundRobinPlacement();
+    private final PlacementSource placement = BenchWiring.placement();
 
     @Test
     void wimLetsEveryWorkerUseEveryAllowedCpu()
@@ -39,7 +39,7 @@ class PlacementTest
     void singleChipletMachineGivesEveryPolicyTheSameCpus()
     {
         Topology machine = TestTopologies.singleL3(2, 8L << 20);
-        for (String policy : RoundRobinPlacement.POLICIES) {
+        for (String policy : List.of("wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive")) {
             assertThat(placement.place(machine, policy, 2)).as(policy).containsOnly(CpuSet.of(0, 1));
         }
     }
