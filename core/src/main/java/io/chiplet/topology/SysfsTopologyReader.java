@@ -186,6 +186,7 @@ public final class SysfsTopologyReader
             BitSet onlineBits = online.toBitSet();
             boolean hasDies = true;
             boolean hasClusters = true;
+            Optional<Boolean> threadsAreCores = Optional.empty();
 
             for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
                 String topology = CPU_DIR + "cpu" + cpu + "/topology/";
@@ -226,8 +227,18 @@ public final class SysfsTopologyReader
                     members.and(onlineBits);
                     members.andNot(inCore);
                     members.set(cpu);
-                    inCore.or(members);
                     int coreId = files.readInt(topology + "core_id").orElse(-1);
+                    if (threadsAreCores.isEmpty() && members.cardinality() > 1) {
+                        // AMD Bulldozer compute units list both cores of a module as siblings but give each its
+                        // own core_id; hwloc then makes each thread a core, and so do we (decided once, as hwloc)
+                        int sibling = members.nextSetBit(cpu + 1) >= 0 ? members.nextSetBit(cpu + 1) : members.nextSetBit(0);
+                        int siblingCoreId = files.readInt(CPU_DIR + "cpu" + sibling + "/topology/core_id").orElse(coreId);
+                        threadsAreCores = Optional.of(siblingCoreId != coreId);
+                    }
+                    if (threadsAreCores.orElse(false)) {
+                        members = bits(cpu);
+                    }
+                    inCore.or(members);
                     cores.add(new Core(packageOf[cpu], coreId, CpuSet.fromBitSet(members), Optional.empty()));
                 }
             }
