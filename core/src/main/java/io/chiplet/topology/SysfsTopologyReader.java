@@ -164,6 +164,9 @@ public final class SysfsTopologyReader
             return CpuSet.fromBitSet(cpus);
         }
 
+        /** What a cache index number holds, the same on every CPU. */
+        private record CacheIndex(int level, CacheType type) {}
+
         private record CpuSets(List<CpuPackage> packages, List<Die> dies, List<Cluster> clusters, List<Core> cores) {}
 
         /** A group id within a package (die, cluster) or the package itself (package -1 for packages). */
@@ -291,70 +294,67 @@ public final class SysfsTopologyReader
             return list.isPresent() ? list : files.readList(topology + fallback);
         }
 
+        /**
+         * Reads each cache instance once, from the first online CPU it covers. The kernel numbers a CPU's cache
+         * indexes in the same per-level order on every CPU (L1d, L1i, L2, L3), so an index's level and type are read
+         * once, on the first CPU that has it, and L1 and instruction indexes are never opened again; only the first
+         * thread of a core looks for indexes beyond those known.
+         */
         private List<Cache> readCaches(CpuSet online, List<Core> cores)
         {
-            int size = online.last() + 1;
-            int[] coreOf = new int[size];
-            for (int i = 0; i < cores.size(); i++) {
-                for (int cpu : cores.get(i).cpus().toArray()) {
-                    coreOf[cpu] = i;
-                }
+            BitSet firstThreads = new BitSet();
+            for (Core core : cores) {
+                firstThreads.set(core.firstCpu());
             }
             BitSet onlineBits = online.toBitSet();
+            List<CacheIndex> layout = new ArrayList<>();
             List<BitSet> coveredByIndex = new ArrayList<>();
             Set<Cache> caches = new LinkedHashSet<>();
             BitSet withoutCaches = new BitSet();
-            int indexCount = 0;
 
             for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
                 String cacheDir = CPU_DIR + "cpu" + cpu + "/cache/index";
-                boolean covered = true;
                 for (int index = 0; ; index++) {
-                    if (index >= indexCount && covered && index > 0) {
-                        // every index this CPU shares with CPUs read before is known; probe one further only if none were
-                        break;
-                    }
-                    if (index == coveredByIndex.size()) {
+                    String dir = cacheDir + index + "/";
+                    if (index == layout.size()) {
+                        if (!firstThreads.get(cpu) || !files.exists(dir + "level")) {
+                            if (index == 0) {
+                                withoutCaches.set(cpu);
+                            }
+                            break;
+                        }
+                        int level = SysfsFiles.parseInt(dir + "level", files.readRequired(dir + "level", "a cache level"));
+                        CacheType type = parseType(dir + "type", files.readRequired(dir + "type", "Data, Instruction or Unified"));
+                        layout.add(new CacheIndex(level, type));
                         coveredByIndex.add(new BitSet());
                     }
-                    BitSet coveredCpus = coveredByIndex.get(index);
-                    if (coveredCpus.get(cpu)) {
+                    CacheIndex kind = layout.get(index);
+                    BitSet covered = coveredByIndex.get(index);
+                    if (kind.level() < 2 || kind.type() == CacheType.INSTRUCTION || covered.get(cpu)) {
                         continue;
                     }
-                    covered = false;
-                    String dir = cacheDir + index + "/";
-                    Optional<String> levelText = files.read(dir + "level");
-                    if (levelText.isEmpty()) {
-                        if (index == 0) {
-                            withoutCaches.set(cpu);
+                    Optional<CpuSet> list = files.readList(dir + "shared_cpu_list")
+                            .or(() -> files.read(dir + "shared_cpu_map").map(text -> SysfsFiles.parseMask(dir + "shared_cpu_map", text)));
+                    if (list.isEmpty()) {
+                        if (!files.exists(dir)) {
+                            // this CPU has fewer cache indexes than others (or none at all)
+                            if (index == 0) {
+                                withoutCaches.set(cpu);
+                            }
+                            break;
                         }
-                        break;
+                        unknowns.add("CPUs sharing " + dir + ": no shared_cpu_list or shared_cpu_map; assuming CPU " + cpu + " alone");
                     }
-                    indexCount = Math.max(indexCount, index + 1);
-                    int level = SysfsFiles.parseInt(dir + "level", levelText.get());
-                    if (level < 2) {
-                        // L1 caches are private to a core: siblings need not read them again
-                        coveredCpus.or(cores.get(coreOf[cpu]).cpus().toBitSet());
-                        continue;
-                    }
-                    CacheType type = parseType(dir + "type", files.readRequired(dir + "type", "Data, Instruction or Unified"));
-                    if (type == CacheType.INSTRUCTION) {
-                        coveredCpus.or(cores.get(coreOf[cpu]).cpus().toBitSet());
-                        continue;
-                    }
-                    BitSet shared = files.readList(dir + "shared_cpu_list")
-                            .or(() -> files.read(dir + "shared_cpu_map").map(text -> SysfsFiles.parseMask(dir + "shared_cpu_map", text)))
-                            .map(CpuSet::toBitSet)
-                            .orElseGet(BitSet::new);
+                    BitSet shared = list.map(CpuSet::toBitSet).orElseGet(BitSet::new);
                     shared.and(onlineBits);
                     shared.set(cpu);
-                    coveredCpus.or(shared);
+                    covered.or(shared);
                     long sizeBytes = files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L);
                     int lineSize = files.readInt(dir + "coherency_line_size").orElse(0);
                     if (lineSize < 0) {
                         throw new TopologyException(dir + "coherency_line_size: expected a non-negative byte count but found " + lineSize);
                     }
-                    caches.add(new Cache(level, type, sizeBytes, lineSize, CpuSet.fromBitSet(shared)));
+                    caches.add(new Cache(kind.level(), kind.type(), sizeBytes, lineSize, CpuSet.fromBitSet(shared)));
                 }
             }
             if (!withoutCaches.isEmpty()) {
