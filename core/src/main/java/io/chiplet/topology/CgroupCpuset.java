@@ -52,7 +52,7 @@ final class CgroupCpuset
             case V1 -> "cpuset.cpus";
             case LEGACY_CPUSET -> "cpus";
         };
-        String directory = relative(mount.get().mountPoint()) + normalise(path.get());
+        String directory = relative(mount.get().mountPoint()) + relative(path.get());
         String file = directory + attribute;
         Optional<String> text = files.read(file);
         if (text.isEmpty()) {
