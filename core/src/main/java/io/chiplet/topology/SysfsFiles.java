@@ -3,6 +3,7 @@ package io.chiplet.topology;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ final class SysfsFiles
     private static String describe(IOException e)
     {
         String message = e.getMessage();
-        String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason() : message;
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason() : message;
         return reason == null ? e.getClass().getSimpleName() : reason;
     }
 }

@@ -27,6 +27,7 @@ import java.util.TreeMap;
  * @param allowed the Machine's allowed_cpuset
  * @param packages package os_index to its CPUs
  * @param numaNodes NUMA node os_index to its CPUs
+ * @param numaMemory NUMA node os_index to its local memory in bytes
  * @param l3s L3 caches, by first CPU
  * @param cores cores' CPU sets, by first CPU
  * @param kinds kinds of core, most performant first (the XML lists them least performant first)
@@ -37,6 +38,7 @@ record HwlocFacts(
         CpuSet allowed,
         Map<Integer, CpuSet> packages,
         Map<Integer, CpuSet> numaNodes,
+        Map<Integer, Long> numaMemory,
         List<L3> l3s,
         List<CpuSet> cores,
         List<CpuSet> kinds)
@@ -58,6 +60,7 @@ record HwlocFacts(
             CpuSet allowed = null;
             Map<Integer, CpuSet> packages = new TreeMap<>();
             Map<Integer, CpuSet> nodes = new TreeMap<>();
+            Map<Integer, Long> memory = new TreeMap<>();
             List<L3> l3s = new ArrayList<>();
             List<CpuSet> cores = new ArrayList<>();
             NodeList objects = document.getElementsByTagName("object");
@@ -71,7 +74,13 @@ record HwlocFacts(
                         allowed = bitmap(object.getAttribute("allowed_cpuset"));
                     }
                     case "Package" -> packages.put(Integer.parseInt(object.getAttribute("os_index")), cpus);
-                    case "NUMANode" -> nodes.put(Integer.parseInt(object.getAttribute("os_index")), cpus);
+                    case "NUMANode" -> {
+                        int id = Integer.parseInt(object.getAttribute("os_index"));
+                        nodes.put(id, cpus);
+                        if (object.hasAttribute("local_memory")) {
+                            memory.put(id, Long.parseLong(object.getAttribute("local_memory")));
+                        }
+                    }
                     case "L3Cache" -> l3s.add(new L3(cpus, Long.parseLong(object.getAttribute("cache_size"))));
                     case "Core" -> cores.add(cpus);
                     default -> {}
@@ -89,7 +98,7 @@ record HwlocFacts(
             if (online == null) {
                 throw new IllegalArgumentException(xml + " has no Machine object");
             }
-            return new HwlocFacts(online, complete, allowed, packages, nodes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
+            return new HwlocFacts(online, complete, allowed, packages, nodes, memory, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
         }
         catch (Exception e) {
             throw new IllegalStateException("cannot read hwloc XML " + xml, e);

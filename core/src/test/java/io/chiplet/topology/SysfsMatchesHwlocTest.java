@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every snapshot under {@code snapshots/} that has hwloc's reading beside it must read the same through
- * {@link SysfsTopologyReader}: online, present and allowed CPUs, packages, NUMA nodes, L3 instances and sizes,
+ * {@link SysfsTopologyReader}: online, present and allowed CPUs, packages, NUMA nodes and their memory, L3 instances and sizes,
  * cores, and kinds of core in hwloc's rank order.
  */
 class SysfsMatchesHwlocTest
@@ -49,6 +49,9 @@ class SysfsMatchesHwlocTest
                 .as("packages").isEqualTo(hwloc.packages());
         assertThat(topology.numaNodes().stream().collect(Collectors.toMap(NumaNode::id, NumaNode::cpus)))
                 .as("NUMA nodes").isEqualTo(hwloc.numaNodes());
+        assertThat(topology.numaNodes().stream().filter(node -> node.memoryBytes().isPresent())
+                .collect(Collectors.toMap(NumaNode::id, node -> node.memoryBytes().getAsLong())))
+                .as("NUMA node memory").isEqualTo(hwloc.numaMemory());
         assertThat(topology.cachesOfLevel(3).stream().map(cache -> new HwlocFacts.L3(cache.cpus(), cache.sizeBytes())).toList())
                 .as("L3 instances").isEqualTo(hwloc.l3s());
         assertThat(topology.cores().stream().map(Core::cpus).toList()).as("cores").isEqualTo(hwloc.cores());
