@@ -1,5 +1,7 @@
 package io.chiplet.topology;
 
+import io.chiplet.affinity.ProcessAffinityMask;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -60,8 +62,11 @@ public final class TopologyDiscovery
 
     private static TopologyReader sysfsReader(Path root)
     {
-        // MERGE: SysfsTopologyReader is on the sysfs branch; at merge this line becomes `return new SysfsTopologyReader(root)::read;`
-        throw new UnsupportedOperationException("the sysfs reader is not merged into this branch yet (root " + root + ")");
+        // Only the live machine adds the process affinity mask; a snapshot never consults the machine it runs on.
+        SysfsTopologyReader reader = root.equals(LIVE_ROOT)
+                ? SysfsTopologyReader.live(new ProcessAffinityMask())
+                : SysfsTopologyReader.snapshot(root);
+        return reader::read;
     }
 
     private static boolean hasLiveSysfs()

@@ -1,8 +1,9 @@
 package io.chiplet.topology;
 
 /**
- * A topology source could not be read: the message names the file or setting and what was expected there, so that
- * the CLI can print it as one line.
+ * A topology source could not be read, or a fact it must provide made no sense. The message names the file
+ * (relative to the filesystem root a sysfs reader was given) or setting and what was expected, so the CLI can
+ * print it as one line.
  */
 public final class TopologyException
         extends RuntimeException

@@ -1,0 +1,137 @@
+package io.chiplet.topology;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the small text files of sysfs and procfs relative to a filesystem root, turning every failure into a
+ * {@link TopologyException} that names the file relative to that root. A missing file is not an error here:
+ * {@link #read} answers empty and the caller decides whether the fact was optional.
+ */
+final class SysfsFiles
+{
+    private final Path root;
+
+    SysfsFiles(Path root)
+    {
+        this.root = requireNonNull(root, "root is null");
+    }
+
+    Path root()
+    {
+        return root;
+    }
+
+    Path resolve(String relative)
+    {
+        return root.resolve(relative);
+    }
+
+    boolean exists(String relative)
+    {
+        return Files.exists(root.resolve(relative));
+    }
+
+    /**
+     * The file's text, or empty when it does not exist.
+     *
+     * @throws TopologyException when it exists but cannot be read (permissions, a directory, not text)
+     */
+    Optional<String> read(String relative)
+    {
+        try {
+            return Optional.of(Files.readString(root.resolve(relative)));
+        }
+        catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        catch (AccessDeniedException e) {
+            throw new TopologyException(relative + ": permission denied; expected a readable file");
+        }
+        catch (CharacterCodingException e) {
+            throw new TopologyException(relative + ": expected text but found bytes that are not UTF-8");
+        }
+        catch (IOException e) {
+            throw new TopologyException(relative + ": could not be read (" + describe(e) + ")", e);
+        }
+    }
+
+    /** The file's text; its absence is an error saying what the file should have held. */
+    String readRequired(String relative, String expected)
+    {
+        return read(relative).orElseThrow(() -> new TopologyException(relative + ": missing; expected " + expected));
+    }
+
+    Optional<CpuSet> readList(String relative)
+    {
+        return read(relative).map(text -> parseList(relative, text));
+    }
+
+    Optional<Integer> readInt(String relative)
+    {
+        return read(relative).map(text -> parseInt(relative, text));
+    }
+
+    static CpuSet parseList(String relative, String text)
+    {
+        try {
+            return CpuSet.parseList(text);
+        }
+        catch (IllegalArgumentException e) {
+            throw new TopologyException(relative + ": " + e.getMessage());
+        }
+    }
+
+    static CpuSet parseMask(String relative, String text)
+    {
+        try {
+            return CpuSet.parseMask(text);
+        }
+        catch (IllegalArgumentException e) {
+            throw new TopologyException(relative + ": " + e.getMessage());
+        }
+    }
+
+    /** A decimal integer, possibly negative (sysfs writes -1 for "no such id"), surrounded by whitespace. */
+    static int parseInt(String relative, String text)
+    {
+        long value = parseLong(relative, text);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new TopologyException(relative + ": expected an integer but found \"" + text.strip() + "\"");
+        }
+        return (int) value;
+    }
+
+    static long parseLong(String relative, String text)
+    {
+        String s = text.strip();
+        int start = s.startsWith("-") ? 1 : 0;
+        if (s.length() == start || s.length() > 18) {
+            throw new TopologyException(relative + ": expected an integer but found \"" + s + "\"");
+        }
+        long value = 0;
+        for (int i = start; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new TopologyException(relative + ": expected an integer but found \"" + s + "\"");
+            }
+            value = value * 10 + (c - '0');
+        }
+        return start == 1 ? -value : value;
+    }
+
+    private static String describe(IOException e)
+    {
+        String message = e.getMessage();
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason() : message;
+        return reason == null ? e.getClass().getSimpleName() : reason;
+    }
+}

@@ -1,0 +1,102 @@
+package io.chiplet.topology;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CgroupCpusetTest
+{
+    @TempDir
+    Path root;
+
+    private void write(String relative, String content)
+            throws IOException
+    {
+        Path path = root.resolve(relative);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, content);
+    }
+
+    private CgroupCpuset.Result read()
+    {
+        return new CgroupCpuset(new SysfsFiles(root)).read();
+    }
+
+    @Test
+    void noCgroupMeansNoRestriction()
+    {
+        assertThat(read().cpus()).isEmpty();
+        assertThat(read().unknowns()).isEmpty();
+    }
+
+    @Test
+    void cgroupV2AtTheStandardMountPoint()
+            throws IOException
+    {
+        write("sys/fs/cgroup/cpuset.cpus.effective", "0-63\n");
+        write("sys/fs/cgroup/kubepods/pod1/cpuset.cpus.effective", "4-7\n");
+        write("proc/self/cgroup", "0::/kubepods/pod1\n");
+
+        CgroupCpuset.Result result = read();
+        assertThat(result.cpus()).hasValue(CpuSet.range(4, 7));
+        assertThat(result.file()).hasValue("sys/fs/cgroup/kubepods/pod1/cpuset.cpus.effective");
+    }
+
+    @Test
+    void cgroupV2FoundThroughMountinfoWithAnEscapedPath()
+            throws IOException
+    {
+        write("proc/self/mountinfo", """
+                22 1 0:21 / /proc rw,nosuid - proc proc rw
+                30 22 0:26 / /my\\040cgroups rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate
+                """);
+        write("my cgroups/cgroup.controllers", "cpu io memory cpuset pids\n");
+        write("my cgroups/job/cpuset.cpus.effective", "1,3\n");
+        write("proc/self/cgroup", "0::/job\n");
+
+        assertThat(read().cpus()).hasValue(CpuSet.of(1, 3));
+    }
+
+    @Test
+    void cgroupV2WithoutTheCpusetControllerIsIgnored()
+            throws IOException
+    {
+        write("proc/mounts", "none /cgroup/unified cgroup2 rw 0 0\n");
+        write("cgroup/unified/cgroup.controllers", "cpu memory\n");
+        write("proc/self/cgroup", "0::/\n");
+
+        assertThat(read().cpus()).isEmpty();
+    }
+
+    @Test
+    void cgroupV1CpusetLineOfProcSelfCgroup()
+            throws IOException
+    {
+        write("proc/mounts", "cgroup /sys/fs/cgroup/cpuset,cpuacct cgroup rw,nosuid,cpuset,cpuacct 0 0\n");
+        write("sys/fs/cgroup/cpuset,cpuacct/slurm/job9/cpuset.cpus", "8-11\n");
+        write("proc/self/cgroup", "12:memory:/slurm\n3:cpuset,cpuacct:/slurm/job9\n0::/user.slice\n");
+
+        assertThat(read().cpus()).hasValue(CpuSet.range(8, 11));
+    }
+
+    @Test
+    void missingCpusetFileIsAnUnknownAndGarbledOneAnError()
+            throws IOException
+    {
+        write("sys/fs/cgroup/cpuset.cpus.effective", "0-3\n");
+        write("proc/self/cgroup", "0::/gone\n");
+        assertThat(read().cpus()).isEmpty();
+        assertThat(read().unknowns()).containsExactly("cgroup cpuset: sys/fs/cgroup/gone/cpuset.cpus.effective is missing; assuming no restriction");
+
+        write("sys/fs/cgroup/gone/cpuset.cpus.effective", "three\n");
+        assertThatThrownBy(this::read)
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/fs/cgroup/gone/cpuset.cpus.effective: expected a cpulist");
+    }
+}

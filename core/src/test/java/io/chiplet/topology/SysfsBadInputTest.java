@@ -1,0 +1,293 @@
+package io.chiplet.topology;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.chiplet.topology.FakeSysfs.CPU;
+import static java.nio.file.Files.readString;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Damaged or unusual sysfs trees: each gives an error naming the file and what was expected, or a documented unknown. */
+class SysfsBadInputTest
+{
+    @TempDir
+    Path root;
+
+    private FakeSysfs machine()
+    {
+        return FakeSysfs.write(root, 2, 4, 2, 4);
+    }
+
+    @Test
+    void readsTheIntactSyntheticMachine()
+    {
+        Topology topology = machine().read();
+
+        assertThat(topology.online()).isEqualTo(CpuSet.range(0, 15));
+        assertThat(topology.packages()).hasSize(2);
+        assertThat(topology.cores()).hasSize(8);
+        assertThat(topology.cores().getFirst().cpus()).isEqualTo(CpuSet.of(0, 8));
+        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus)
+                .containsExactly(CpuSet.parseList("0-3,8-11"), CpuSet.parseList("4-7,12-15"));
+        assertThat(topology.chiplets()).extracting(Chiplet::basis).containsOnly(ChipletBasis.L3);
+        assertThat(topology.numaNodes().getFirst().distances()).containsEntry(1, 32);
+        assertThat(topology.unknowns()).isEmpty();
+    }
+
+    @Test
+    void garbledOnlineCpulistNamesTheFile()
+    {
+        machine().file(CPU + "online", "0-3,x");
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/cpu/online: ")
+                .hasMessageContaining("expected a cpulist");
+    }
+
+    @Test
+    void reversedRangeInNodeCpulistNamesTheFile()
+    {
+        machine().file("sys/devices/system/node/node1/cpulist", "7-4");
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/node/node1/cpulist: ")
+                .hasMessageContaining("reversed");
+    }
+
+    @Test
+    void garbledCpumaskNamesTheFile()
+    {
+        FakeSysfs fake = machine();
+        fake.delete(CPU + "cpu0/cache/index3/shared_cpu_list");
+        fake.file(CPU + "cpu0/cache/index3/shared_cpu_map", "0000zz0f");
+
+        assertThatThrownBy(fake::read)
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_map: ")
+                .hasMessageContaining("expected a cpumask of hex words");
+    }
+
+    @Test
+    void cpumaskIsUsedWhenTheListIsMissing()
+            throws IOException
+    {
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            String dir = CPU + "cpu" + cpu + "/cache/index3/";
+            CpuSet shared = CpuSet.parseList(readString(root.resolve(dir + "shared_cpu_list")));
+            fake.delete(dir + "shared_cpu_list").file(dir + "shared_cpu_map", shared.toMask());
+        }
+
+        assertThat(fake.read().cachesOfLevel(3)).extracting(Cache::cpus)
+                .containsExactly(CpuSet.parseList("0-3,8-11"), CpuSet.parseList("4-7,12-15"));
+    }
+
+    @Test
+    void garbledIntegerNamesTheFile()
+    {
+        machine().file(CPU + "cpu0/topology/physical_package_id", "zero");
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/cpu/cpu0/topology/physical_package_id: expected an integer but found \"zero\"");
+    }
+
+    @Test
+    void garbledCacheSizeAndTypeNameTheFile()
+    {
+        machine().file(CPU + "cpu0/cache/index2/size", "lots");
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/cpu/cpu0/cache/index2/size: expected a size like 32K but found \"lots\"");
+
+        machine().file(CPU + "cpu0/cache/index2/type", "Victim");
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/cpu/cpu0/cache/index2/type: expected Data, Instruction or Unified");
+    }
+
+    @Test
+    void missingRequiredNodeCpulistNamesTheFile()
+    {
+        machine().delete("sys/devices/system/node/node0/cpulist");
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/node/node0/cpulist: missing; expected the node's cpulist");
+    }
+
+    @Test
+    void unreadableFileNamesTheFile()
+            throws IOException
+    {
+        // tests may run as root, which ignores permission bits: a directory where a file should be is unreadable for anyone
+        FakeSysfs fake = machine();
+        fake.delete(CPU + "online");
+        Files.createDirectory(root.resolve(CPU + "online"));
+
+        assertThatThrownBy(fake::read)
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/cpu/online: could not be read");
+    }
+
+    @Test
+    void emptySysIsAClearError()
+            throws IOException
+    {
+        Files.createDirectories(root.resolve("sys"));
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/devices/system/cpu/: missing; expected the kernel's CPU directory");
+    }
+
+    @Test
+    void cpuDirectoryWithoutAnyCpuIsAClearError()
+            throws IOException
+    {
+        Files.createDirectories(root.resolve(CPU));
+
+        assertThatThrownBy(() -> read(root))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageContaining("expected an online or present cpulist or cpuN directories but found none");
+    }
+
+    @Test
+    void missingOnlineFallsBackToPresentAndSaysSo()
+    {
+        Topology topology = machine().delete(CPU + "online").read();
+
+        assertThat(topology.online()).isEqualTo(CpuSet.range(0, 15));
+        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("online CPUs: sys/devices/system/cpu/online is missing"));
+    }
+
+    @Test
+    void vmWithoutCacheDirectoriesFallsBackToNumaNodesAndSaysSo()
+    {
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.delete(CPU + "cpu" + cpu + "/cache");
+        }
+        Topology topology = fake.read();
+
+        assertThat(topology.caches()).isEmpty();
+        assertThat(topology.unknowns())
+                .contains("caches of CPUs 0-15: no sys/devices/system/cpu/cpuN/cache directory")
+                .anyMatch(unknown -> unknown.startsWith("no L3 information"));
+        // one node per package: the package is the domain
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus)
+                .containsExactly(CpuSet.parseList("0-3,8-11"), CpuSet.parseList("4-7,12-15"));
+        assertThat(topology.chiplets()).extracting(Chiplet::basis).containsOnly(ChipletBasis.PACKAGE);
+    }
+
+    @Test
+    void missingNodeDirectoryMeansOneNodeWithEveryOnlineCpu()
+    {
+        Topology topology = machine().delete("sys/devices/system/node").read();
+
+        assertThat(topology.numaNodes()).singleElement().satisfies(node -> {
+            assertThat(node.id()).isZero();
+            assertThat(node.cpus()).isEqualTo(topology.online());
+        });
+        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("NUMA nodes: no sys/devices/system/node/nodeN directory"));
+    }
+
+    @Test
+    void missingOptionalFactsBecomeUnknowns()
+    {
+        FakeSysfs fake = machine();
+        fake.delete("sys/devices/system/node/node1/meminfo");
+        fake.delete(CPU + "cpu3/topology/thread_siblings_list");
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.delete(CPU + "cpu" + cpu + "/topology/physical_package_id");
+        }
+        Topology topology = fake.read();
+
+        assertThat(topology.numaNode(1).orElseThrow().memoryBytes()).isEmpty();
+        assertThat(topology.packages()).isEmpty();
+        assertThat(topology.cores()).extracting(Core::cpus).contains(CpuSet.of(3), CpuSet.of(11));
+        assertThat(topology.chiplets()).extracting(Chiplet::packageId).containsOnly(-1);
+        assertThat(topology.unknowns()).contains(
+                "memory of NUMA node 1: sys/devices/system/node/node1/meminfo has no MemTotal",
+                "package of CPUs 0-15: no physical_package_id; they belong to no package",
+                "SMT siblings of CPUs 3: no thread_siblings_list or core_cpus_list; each counts as its own core");
+    }
+
+    @Test
+    void procSelfStatusRestrictsAllowedCpus()
+    {
+        Topology topology = machine().file("proc/self/status", "Name:\tx\nCpus_allowed_list:\t2-5\nMems_allowed:\t1\n").read();
+
+        assertThat(topology.allowed()).isEqualTo(CpuSet.range(2, 5));
+    }
+
+    @Test
+    void liveRootIntersectsTheInjectedAffinityMaskButASnapshotDoesNot()
+    {
+        AtomicInteger maskReads = new AtomicInteger();
+        AffinityMaskSource mask = () -> {
+            maskReads.incrementAndGet();
+            return Optional.of(CpuSet.of(0));
+        };
+        machine();
+        assertThat(SysfsTopologyReader.snapshot(root).read().allowed()).isEqualTo(CpuSet.range(0, 15));
+        assertThat(maskReads).hasValue(0);
+
+        assumeTrue(Files.isDirectory(Path.of("/sys/devices/system/cpu")), "the live test needs Linux sysfs");
+        Topology live = SysfsTopologyReader.live(mask).read();
+        assertThat(maskReads).hasValue(1);
+        assertThat(CpuSet.of(0).containsAll(live.allowed())).isTrue();
+    }
+
+    @Test
+    void machineWith4096Cpus()
+    {
+        // a large VM: 16 packages of 128 cores with 2 threads each, four NUMA nodes per package, no cache directories
+        FakeSysfs fake = FakeSysfs.writeLean(root, 16, 128, 2);
+        fake.file("sys/devices/system/node/possible", "0-63");
+        for (int node = 0; node < 64; node++) {
+            String dir = "sys/devices/system/node/node" + node + "/";
+            fake.file(dir + "cpulist", fake.coresCpus(node * 32, 32).toList());
+            fake.file(dir + "meminfo", "Node " + node + " MemTotal: 1048576 kB");
+            StringBuilder distance = new StringBuilder();
+            for (int other = 0; other < 64; other++) {
+                distance.append(other == 0 ? "" : " ").append(other == node ? 10 : other / 4 == node / 4 ? 12 : 32);
+            }
+            fake.file(dir + "distance", distance.toString());
+        }
+        Topology topology = fake.read();
+
+        assertThat(topology.online().size()).isEqualTo(4096);
+        assertThat(topology.online().toMask()).hasSize(128 * 9 - 1);
+        assertThat(topology.allowed()).isEqualTo(CpuSet.range(0, 4095));
+        assertThat(topology.packages()).hasSize(16);
+        assertThat(topology.packages().get(15).cpus()).isEqualTo(fake.coresCpus(1920, 128));
+        assertThat(topology.cores()).hasSize(2048);
+        assertThat(topology.cores().getLast().cpus()).isEqualTo(CpuSet.of(2047, 4095));
+        assertThat(topology.numaNodes()).hasSize(64);
+        assertThat(topology.numaNode(63).orElseThrow().distances()).hasSize(64).containsEntry(60, 12).containsEntry(0, 32);
+        assertThat(topology.caches()).isEmpty();
+        // no L3 information and four nodes per package: each node is a chiplet
+        assertThat(topology.chiplets()).hasSize(64);
+        assertThat(topology.chiplets()).extracting(Chiplet::basis).containsOnly(ChipletBasis.NUMA);
+        assertThat(topology.chiplets().get(63).cpus()).isEqualTo(fake.coresCpus(2016, 32));
+        assertThat(topology.chiplets().get(63).packageId()).isEqualTo(15);
+        assertThat(topology.chiplets().get(63).numaNode()).isEqualTo(63);
+        assertThat(topology.unknowns()).contains("caches of CPUs 0-4095: no sys/devices/system/cpu/cpuN/cache directory");
+    }
+
+    private static Topology read(Path root)
+    {
+        return SysfsTopologyReader.snapshot(root).read();
+    }
+}

@@ -1,0 +1,94 @@
+package io.chiplet.topology;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every snapshot under {@code snapshots/} that has hwloc's reading beside it must read the same through
+ * {@link SysfsTopologyReader}: online, present and allowed CPUs, packages, NUMA nodes and their memory, L3 instances and sizes,
+ * cores, and kinds of core in hwloc's rank order.
+ */
+class SysfsMatchesHwlocTest
+{
+    static List<String> snapshots()
+    {
+        return Snapshots.withHwlocReading();
+    }
+
+    @Test
+    void everyShippedSnapshotIsCompared()
+    {
+        assertThat(snapshots()).contains(
+                "20em64t-hybrid-1p6c2t+2ca4co1t",
+                "32amd64-4s2n4c-cgroup",
+                "64amd64-4s2n4ca2co",
+                "memorysidecaches",
+                "offline-cpu0-node0");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("snapshots")
+    void agreesWithHwloc(String name, @TempDir Path temp)
+    {
+        HwlocFacts hwloc = HwlocFacts.parse(Snapshots.hwlocReading(name));
+        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack(name, temp)).read();
+
+        assertThat(topology.online()).as("online CPUs").isEqualTo(hwloc.online());
+        assertThat(topology.present()).as("present CPUs (hwloc's complete cpuset)").isEqualTo(hwloc.complete());
+        assertThat(topology.allowed()).as("allowed CPUs").isEqualTo(hwloc.allowed());
+        assertThat(topology.packages().stream().collect(Collectors.toMap(CpuPackage::id, CpuPackage::cpus)))
+                .as("packages").isEqualTo(hwloc.packages());
+        assertThat(topology.numaNodes().stream().collect(Collectors.toMap(NumaNode::id, NumaNode::cpus)))
+                .as("NUMA nodes").isEqualTo(hwloc.numaNodes());
+        assertThat(topology.numaNodes().stream().filter(node -> node.memoryBytes().isPresent())
+                .collect(Collectors.toMap(NumaNode::id, node -> node.memoryBytes().getAsLong())))
+                .as("NUMA node memory").isEqualTo(hwloc.numaMemory());
+        assertThat(topology.cachesOfLevel(3).stream().map(cache -> new HwlocFacts.L3(cache.cpus(), cache.sizeBytes())).toList())
+                .as("L3 instances").isEqualTo(hwloc.l3s());
+        assertThat(topology.cores().stream().map(Core::cpus).toList()).as("cores").isEqualTo(hwloc.cores());
+        if (hwloc.kinds().size() <= 1) {
+            assertThat(topology.coreKinds()).as("kinds of core (all alike)").isEmpty();
+        }
+        else {
+            assertThat(topology.coreKinds().stream().map(CoreKind::cpus).toList()).as("kinds of core, most performant first").isEqualTo(hwloc.kinds());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("snapshots")
+    void chipletsPartitionOnlineCpusWithinPackagesL3sAndNodes(String name, @TempDir Path temp)
+    {
+        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack(name, temp)).read();
+
+        CpuSet union = CpuSet.empty();
+        for (Chiplet chiplet : topology.chiplets()) {
+            assertThat(union.intersects(chiplet.cpus())).as("chiplet %s overlaps another", chiplet.id()).isFalse();
+            union = union.union(chiplet.cpus());
+            for (CpuPackage cpuPackage : topology.packages()) {
+                assertThat(!cpuPackage.cpus().intersects(chiplet.cpus()) || cpuPackage.cpus().containsAll(chiplet.cpus()))
+                        .as("chiplet %s inside package %s", chiplet.id(), cpuPackage.id()).isTrue();
+            }
+            for (Cache l3 : topology.cachesOfLevel(3)) {
+                assertThat(!l3.cpus().intersects(chiplet.cpus()) || l3.cpus().containsAll(chiplet.cpus()))
+                        .as("chiplet %s inside an L3", chiplet.id()).isTrue();
+            }
+            for (NumaNode node : topology.numaNodes()) {
+                assertThat(!node.cpus().intersects(chiplet.cpus()) || node.cpus().containsAll(chiplet.cpus()))
+                        .as("chiplet %s inside node %s", chiplet.id(), node.id()).isTrue();
+            }
+        }
+        assertThat(union).isEqualTo(topology.online());
+        assertThat(topology.chiplets()).extracting(Chiplet::id).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(0, topology.chiplets().size()).boxed().toList());
+        assertThat(topology.chiplets()).isSortedAccordingTo(java.util.Comparator.comparingInt(chiplet -> chiplet.cpus().first()));
+    }
+}
