@@ -800,6 +800,30 @@ def vm_no_caches():
                    description="8-vCPU arm64 KVM guest without cache information")
 
 
+def two_chiplets():
+    """The live-test fixture: a 2-CPU machine (like the CI VM) whose two CPUs sit on separate 8 MiB L3s, so
+    placement across "chiplets" can be checked with real sched_setaffinity results on a 2-core box."""
+    cpus = []
+    for k in range(2):
+        caches = [
+            Cache(1, "Data", 32, 8, ("L1d", k), k),
+            Cache(1, "Instruction", 32, 8, ("L1i", k), k),
+            Cache(2, "Unified", 512, 8, ("L2", k), k),
+            Cache(3, "Unified", 8192, 16, ("L3", k), k),
+        ]
+        cpus.append(Cpu(k, 0, k, cluster_id=k * 2, apicid=k * 16, caches=caches, max_khz=2450000))
+    nodes = OrderedDict([(0, ({0, 1}, 24_600_000))])
+    info = x86_cpuinfo("AuthenticAMD", 25, 1, "AMD EPYC 7763 64-Core Processor", 1,
+                       "0xa0011d1", 2450.0, 512, AMD_FLAGS, AMD_BUGS, 4890.70, 16,
+                       "48 bits physical, 48 bits virtual",
+                       "ts ttp tm hwpstate cpb eff_freq_ro [13] [14]", 2, 2,
+                       tlb="2560 4K pages")
+    return Machine("two-cpus-two-chiplets", "x86_64", cpus, nodes, [[10]], info,
+                   cache_extra={"physical_line_partition": "1"},
+                   cpufreq_driver="acpi-cpufreq",
+                   description="2 CPUs, each on its own L3: this machine's two CPUs presented as two chiplets")
+
+
 MACHINES = OrderedDict([
     ("2xepyc7763-nps1", lambda: epyc7763(1)),
     ("2xepyc7763-nps4", lambda: epyc7763(4)),
@@ -809,6 +833,7 @@ MACHINES = OrderedDict([
     ("alderlake-i9-12900k", alderlake),
     ("container-cgroup2-cpuset", container),
     ("vm-no-caches", vm_no_caches),
+    ("two-cpus-two-chiplets", two_chiplets),
 ])
 
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.chiplet.topology.Snapshots;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -134,20 +135,15 @@ class ExecCommandTest
     }
 
     @Test
-    void withoutTopologyReaderChipletsAreRefusedClearly()
+    void chipletOfASnapshotIsReadThroughDiscoveryAndBindsTheChild(@TempDir Path temp)
     {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            // new ExecCommand() prints to the System.err of its construction; construct after redirecting.
-            ExecCommand command = new ExecCommand();
-            assertThat(new CommandLine(command).execute("--chiplet", "0", "--", "true")).isEqualTo(2);
-        }
-        finally {
-            System.setErr(saved);
-        }
-        assertThat(captured.toString(StandardCharsets.UTF_8)).startsWith("chiplet exec: --chiplet and --policy need the topology reader");
+        // The default command reads the topology through TopologyDiscovery: chiplet 1 of the two-chiplet snapshot
+        // is CPU 1, and the child's exit status says whether the kernel bound it there.
+        Path root = Snapshots.unpack("two-cpus-two-chiplets", temp);
+        ExecCommand command = new ExecCommand();
+        int status = new CommandLine(command).execute("--fs-root", root.toString(), "--chiplet", "1", "--",
+                "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*1$' /proc/self/status");
+        assertThat(status).isZero();
     }
 
     @ParameterizedTest

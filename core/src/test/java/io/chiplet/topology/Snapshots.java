@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * <p>Unpacking shells out to {@code tar xjf} rather than adding commons-compress: the reader is Linux-only, every
  * Linux build host has tar and bzip2, and a test dependency for one helper is not worth its weight.
  */
-final class Snapshots
+public final class Snapshots
 {
     private Snapshots() {}
 
@@ -57,7 +57,7 @@ final class Snapshots
     }
 
     /** Unpacks snapshot {@code name} into {@code target} and returns its filesystem root (the folder holding sys/). */
-    static Path unpack(String name, Path target)
+    public static Path unpack(String name, Path target)
     {
         Path tarball = directory().resolve(name + ".tar.bz2");
         try {
