@@ -1,12 +1,16 @@
 package io.chiplet.topology;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -48,7 +52,7 @@ final class SysfsFiles
     Optional<String> read(String relative)
     {
         try {
-            return Optional.of(Files.readString(root.resolve(relative)));
+            return Optional.of(readSmallFile(root.resolve(relative)));
         }
         catch (NoSuchFileException e) {
             return Optional.empty();
@@ -61,6 +65,32 @@ final class SysfsFiles
         }
         catch (IOException e) {
             throw new TopologyException(relative + ": could not be read (" + describe(e) + ")", e);
+        }
+    }
+
+    /**
+     * Reads a whole small file. Discovery opens about a thousand sysfs files on a large machine, so this skips what
+     * {@link Files#readString} adds per file (a size query, a second buffer) and decodes plain ASCII, which is all
+     * sysfs writes, directly; anything else goes through a strict UTF-8 decoder so bad bytes are still reported.
+     */
+    private static String readSmallFile(Path path)
+            throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer buffer = ByteBuffer.allocate(4096);
+            while (channel.read(buffer) >= 0) {
+                if (!buffer.hasRemaining()) {
+                    buffer = ByteBuffer.allocate(buffer.capacity() * 2).put(buffer.flip());
+                }
+            }
+            byte[] bytes = buffer.array();
+            int length = buffer.position();
+            for (int i = 0; i < length; i++) {
+                if (bytes[i] < 0) {
+                    return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+                }
+            }
+            return new String(bytes, 0, length, StandardCharsets.US_ASCII);
         }
     }
 

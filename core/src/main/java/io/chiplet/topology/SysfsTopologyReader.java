@@ -165,7 +165,7 @@ public final class SysfsTopologyReader
         }
 
         /** What a cache index number holds, the same on every CPU. */
-        private record CacheIndex(int level, CacheType type) {}
+        private record CacheIndex(int level, CacheType type, int lineSizeBytes) {}
 
         private record CpuSets(List<CpuPackage> packages, List<Die> dies, List<Cluster> clusters, List<Core> cores) {}
 
@@ -297,8 +297,9 @@ public final class SysfsTopologyReader
         /**
          * Reads each cache instance once, from the first online CPU it covers. The kernel numbers a CPU's cache
          * indexes in the same per-level order on every CPU (L1d, L1i, L2, L3), so an index's level and type are read
-         * once, on the first CPU that has it, and L1 and instruction indexes are never opened again; only the first
-         * thread of a core looks for indexes beyond those known.
+         * once, on the first CPU that has it, with its line size (the same for every instance of an index), and L1
+         * and instruction indexes are never opened again; only the first thread of a core looks for indexes beyond
+         * those known.
          */
         private List<Cache> readCaches(CpuSet online, List<Core> cores)
         {
@@ -325,7 +326,11 @@ public final class SysfsTopologyReader
                         }
                         int level = SysfsFiles.parseInt(dir + "level", files.readRequired(dir + "level", "a cache level"));
                         CacheType type = parseType(dir + "type", files.readRequired(dir + "type", "Data, Instruction or Unified"));
-                        layout.add(new CacheIndex(level, type));
+                        int lineSize = files.readInt(dir + "coherency_line_size").orElse(0);
+                        if (lineSize < 0) {
+                            throw new TopologyException(dir + "coherency_line_size: expected a non-negative byte count but found " + lineSize);
+                        }
+                        layout.add(new CacheIndex(level, type, lineSize));
                         coveredByIndex.add(new BitSet());
                     }
                     CacheIndex kind = layout.get(index);
@@ -350,11 +355,7 @@ public final class SysfsTopologyReader
                     shared.set(cpu);
                     covered.or(shared);
                     long sizeBytes = files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L);
-                    int lineSize = files.readInt(dir + "coherency_line_size").orElse(0);
-                    if (lineSize < 0) {
-                        throw new TopologyException(dir + "coherency_line_size: expected a non-negative byte count but found " + lineSize);
-                    }
-                    caches.add(new Cache(kind.level(), kind.type(), sizeBytes, lineSize, CpuSet.fromBitSet(shared)));
+                    caches.add(new Cache(kind.level(), kind.type(), sizeBytes, kind.lineSizeBytes(), CpuSet.fromBitSet(shared)));
                 }
             }
             if (!withoutCaches.isEmpty()) {
