@@ -86,7 +86,7 @@ public final class ChipletDriverPlugin
             case TopologyReport report -> {
                 log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
                         report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
-                        report.summary().coresPerChiplet(), SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+                        report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
                 reports.put(report.executorId(), report);
                 resize();
                 yield SpreadHints.NONE;

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,6 +25,7 @@ public final class ChipletExecutorPlugin
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
+    private final Supplier<TaskPlacement.TaskIdentity> currentTask;
     private final FailOpen guard = new FailOpen(log, "this executor");
     private final ThreadLocal<TaskPlacement.Handle> running = new ThreadLocal<>();
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
@@ -32,8 +34,20 @@ public final class ChipletExecutorPlugin
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
+        this(topologySource, placementFactory, ChipletExecutorPlugin::sparkTask);
+    }
+
+    ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory, Supplier<TaskPlacement.TaskIdentity> currentTask)
+    {
         this.topologySource = requireNonNull(topologySource, "topologySource is null");
         this.placementFactory = requireNonNull(placementFactory, "placementFactory is null");
+        this.currentTask = requireNonNull(currentTask, "currentTask is null");
+    }
+
+    private static TaskPlacement.TaskIdentity sparkTask()
+    {
+        TaskContext task = TaskContext.get();
+        return new TaskPlacement.TaskIdentity(task.stageId(), task.partitionId(), task.taskAttemptId());
     }
 
     @Override
@@ -91,8 +105,7 @@ public final class ChipletExecutorPlugin
     public void onTaskStart()
     {
         guard.run("onTaskStart", () -> {
-            TaskContext task = TaskContext.get();
-            TaskPlacement.Handle handle = placement.onTaskStart(new TaskPlacement.TaskIdentity(task.stageId(), task.partitionId(), task.taskAttemptId()));
+            TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
             running.set(handle);
             metrics.taskStarted(handle.chiplet());
         });
