@@ -20,8 +20,14 @@ public final class ChipletPlugin
     /** What Spark instantiates. */
     public ChipletPlugin()
     {
-        // Pinning (io.chiplet.affinity) and discovery (TopologyDiscovery) plug in here once merged.
-        this(new ProcessorCountTopologySource(), (settings, topology, metrics) -> new UnplacedTaskPlacement());
+        // Pinning (io.chiplet.affinity) plugs in here, discovery (TopologyDiscovery) in topologySource().
+        this(topologySource(), (settings, topology, metrics) -> new UnplacedTaskPlacement());
+    }
+
+    /** How executors read their machine; the demo prints the same. */
+    public static TopologySource topologySource()
+    {
+        return new ProcessorCountTopologySource();
     }
 
     ChipletPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
