@@ -1,0 +1,28 @@
+package io.chiplet.it;
+
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The plugin sizes only what the user left unset. */
+class DriverDefaultsTest
+{
+    @Test
+    void userSettingWinsAndTheRestIsSized()
+    {
+        int cores = Runtime.getRuntime().availableProcessors();
+        SparkSession spark = Spark.start(true, Map.of("spark.sql.shuffle.partitions", "5"));
+        try {
+            assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo("5");
+            assertThat(spark.sparkContext().getConf().get("spark.default.parallelism")).isEqualTo(Integer.toString(cores * 2));
+            assertThat(spark.sparkContext().defaultParallelism()).isEqualTo(cores * 2);
+            assertThat(spark.range(0, 1000, 1, 3).selectExpr("id % 11 AS k").groupBy("k").count().count()).isEqualTo(11);
+        }
+        finally {
+            Spark.stop(spark);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.chiplet.spark;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The driver's half: sizes partition settings to the chiplets the executors report, where the user has not set
+ * them, and answers executors' questions. Settings it sizes reach SparkSessions created after the report; in local
+ * mode the executor reports while the SparkContext starts, so before any session exists.
+ */
+public final class ChipletDriverPlugin
+        implements DriverPlugin
+{
+    /** Extra executor conf entry: the driver switched the plugin off and has warned already. */
+    static final String DISABLED_BY_DRIVER = "disabledByDriver";
+
+    private static final Logger log = LoggerFactory.getLogger(ChipletDriverPlugin.class);
+    private static final List<String> ADVISED_KEYS = List.of(
+            SparkPartitionAdvice.SHUFFLE_PARTITIONS,
+            SparkPartitionAdvice.DEFAULT_PARALLELISM,
+            SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
+            SparkPartitionAdvice.SKEW_THRESHOLD);
+
+    private final FailOpen guard = new FailOpen(log, "the driver");
+    private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
+    // Keys the user left unset at start, with the value the plugin last gave them; only those it may change.
+    private final Map<String, String> owned = new LinkedHashMap<>();
+    private volatile SparkConf conf;
+
+    @Override
+    public Map<String, String> init(SparkContext sparkContext, PluginContext context)
+    {
+        return guard.call("driver init", () -> start(context.conf()), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+    }
+
+    private Map<String, String> start(SparkConf sparkConf)
+    {
+        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
+        if (parsed instanceof ChipletSettings.Problem problem) {
+            guard.disable(problem.message());
+            return Map.of(DISABLED_BY_DRIVER, problem.message());
+        }
+        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        if (!settings.enabled()) {
+            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
+            return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
+        }
+        this.conf = sparkConf;
+        if (!settings.resizePartitions()) {
+            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
+            return Map.of();
+        }
+        synchronized (owned) {
+            for (String key : ADVISED_KEYS) {
+                if (sparkConf.contains(key)) {
+                    log.info("Chiplet plugin keeps {} = {}: set by the user", key, sparkConf.get(key));
+                }
+                else {
+                    owned.put(key, "");
+                }
+            }
+        }
+        return Map.of();
+    }
+
+    @Override
+    public Object receive(Object message)
+    {
+        return guard.call("driver receive", () -> answer(message), SpreadHints.NONE);
+    }
+
+    private Object answer(Object message)
+    {
+        return switch (message) {
+            case TopologyReport report -> {
+                log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
+                        report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
+                        report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+                reports.put(report.executorId(), report);
+                resize();
+                yield SpreadHints.NONE;
+            }
+            // Skew measurement per stage comes with the placement engine's SkewAnalysis.
+            case SpreadHintRequest _ -> SpreadHints.NONE;
+            default -> throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
+        };
+    }
+
+    private void resize()
+    {
+        SparkConf sparkConf = conf;
+        if (sparkConf == null) {
+            return;
+        }
+        List<SparkPartitionAdvice.Setting> advice = SparkPartitionAdvice.advise(cluster(reports.values()));
+        synchronized (owned) {
+            for (SparkPartitionAdvice.Setting setting : advice) {
+                String ours = owned.get(setting.key());
+                if (ours == null || ours.equals(setting.value())) {
+                    continue;
+                }
+                String current = sparkConf.get(setting.key(), "");
+                if (!current.equals(ours)) {
+                    // Someone else set it after the plugin started: theirs wins, now and later.
+                    owned.remove(setting.key());
+                    log.info("Chiplet plugin keeps {} = {}: set after the plugin started", setting.key(), current);
+                    continue;
+                }
+                sparkConf.set(setting.key(), setting.value());
+                owned.put(setting.key(), setting.value());
+                log.info("Chiplet plugin set {} = {}: {}", setting.key(), setting.value(), setting.reason());
+            }
+        }
+    }
+
+    /**
+     * All executors' chiplets as one: executors in task mode on one host share its chiplets (count the host once);
+     * in executor mode each holds its own leased chiplets.
+     */
+    static ChipletSummary cluster(Iterable<TopologyReport> reports)
+    {
+        Map<String, ChipletSummary> perHost = new HashMap<>();
+        List<ChipletSummary> summaries = new ArrayList<>();
+        for (TopologyReport report : reports) {
+            if (report.mode() == PlacementMode.TASK) {
+                perHost.put(report.host(), report.summary());
+            }
+            else {
+                summaries.add(report.summary());
+            }
+        }
+        summaries.addAll(perHost.values());
+        return ChipletSummary.combine(summaries);
+    }
+
+    @Override
+    public void shutdown()
+    {
+        guard.run("driver shutdown", reports::clear);
+    }
+}

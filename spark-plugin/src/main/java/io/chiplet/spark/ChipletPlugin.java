@@ -1,0 +1,50 @@
+package io.chiplet.spark;
+
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.ExecutorPlugin;
+import org.apache.spark.api.plugin.SparkPlugin;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Chiplet-aware Spark: {@code --conf spark.plugins=io.chiplet.spark.ChipletPlugin}. Settings are the
+ * {@code spark.chiplet.*} entries ({@link ChipletSettings}); any failure of the plugin leaves Spark running as
+ * without it.
+ */
+public final class ChipletPlugin
+        implements SparkPlugin
+{
+    private final TopologySource topologySource;
+    private final TaskPlacementFactory placementFactory;
+
+    /** What Spark instantiates. */
+    public ChipletPlugin()
+    {
+        // Pinning (io.chiplet.affinity) plugs in here, discovery (TopologyDiscovery) in topologySource().
+        this(topologySource(), (settings, topology, metrics) -> new UnplacedTaskPlacement());
+    }
+
+    /** How executors read their machine; the demo prints the same. */
+    public static TopologySource topologySource()
+    {
+        return new ProcessorCountTopologySource();
+    }
+
+    ChipletPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
+    {
+        this.topologySource = requireNonNull(topologySource, "topologySource is null");
+        this.placementFactory = requireNonNull(placementFactory, "placementFactory is null");
+    }
+
+    @Override
+    public DriverPlugin driverPlugin()
+    {
+        return new ChipletDriverPlugin();
+    }
+
+    @Override
+    public ExecutorPlugin executorPlugin()
+    {
+        return new ChipletExecutorPlugin(topologySource, placementFactory);
+    }
+}

@@ -1,0 +1,240 @@
+package io.chiplet.spark;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The plugin's settings, every one a {@code spark.chiplet.*} entry of the Spark configuration.
+ *
+ * @param policy a placement-engine policy name ({@link #POLICIES})
+ * @param fsRoot read the topology from this snapshot (a directory holding {@code sys/}) instead of {@code /};
+ *         pinning still acts on the live kernel
+ * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
+ * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
+ * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
+ */
+public record ChipletSettings(
+        boolean enabled,
+        String policy,
+        PlacementMode mode,
+        Optional<Path> fsRoot,
+        long adaptiveIntervalMs,
+        long remoteAccessThreshold,
+        boolean resizePartitions,
+        boolean bindMemory,
+        int virtualChipletCores,
+        Path leaseDir,
+        PinningBackend pinningBackend)
+{
+    public static final String PREFIX = "spark.chiplet.";
+    public static final String ENABLED = PREFIX + "enabled";
+    public static final String POLICY = PREFIX + "policy";
+    public static final String MODE = PREFIX + "mode";
+    public static final String FS_ROOT = PREFIX + "fsRoot";
+    public static final String ADAPTIVE_INTERVAL_MS = PREFIX + "adaptive.intervalMs";
+    public static final String REMOTE_ACCESS_THRESHOLD = PREFIX + "adaptive.remoteAccessThreshold";
+    public static final String PARTITIONS_RESIZE = PREFIX + "partitions.resize";
+    public static final String MEMORY_BIND = PREFIX + "memory.bind";
+    public static final String VIRTUAL_CHIPLET_CORES = PREFIX + "virtualChipletCores";
+    public static final String LEASE_DIR = PREFIX + "leaseDir";
+    public static final String PINNING_BACKEND = PREFIX + "pinning.backend";
+
+    public static final Set<String> KEYS = Set.of(
+            ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
+            MEMORY_BIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
+
+    // The placement engine's policy names (io.chiplet.placement.Policy); once it is merged, parse through it.
+    public static final List<String> POLICIES = List.of("auto", "adaptive", "wim", "win", "wicp-local", "wicp-mixed", "wic");
+
+    public ChipletSettings
+    {
+        requireNonNull(policy, "policy is null");
+        requireNonNull(mode, "mode is null");
+        requireNonNull(fsRoot, "fsRoot is null");
+        requireNonNull(leaseDir, "leaseDir is null");
+        requireNonNull(pinningBackend, "pinningBackend is null");
+    }
+
+    public static ChipletSettings defaults()
+    {
+        return ((Valid) parse(Map.of())).settings();
+    }
+
+    /** The outcome of reading the settings: valid ones, or the first bad setting. */
+    public sealed interface Parsed
+            permits Valid, Problem
+    {}
+
+    public record Valid(ChipletSettings settings)
+            implements Parsed
+    {
+        public Valid
+        {
+            requireNonNull(settings, "settings is null");
+        }
+    }
+
+    /** A setting the plugin cannot use: which one, the value given and what would have been accepted. */
+    public record Problem(String key, String value, String expected)
+            implements Parsed
+    {
+        public Problem
+        {
+            requireNonNull(key, "key is null");
+            requireNonNull(value, "value is null");
+            requireNonNull(expected, "expected is null");
+        }
+
+        public String message()
+        {
+            return "%s = '%s' is not usable: expected %s".formatted(key, value, expected);
+        }
+    }
+
+    /**
+     * Reads the settings from a Spark configuration's entries (other entries are ignored). A {@code spark.chiplet.*}
+     * key that is not a setting is a problem too: a misspelt setting silently falling back to its default would
+     * look like the plugin ignoring the user.
+     */
+    public static Parsed parse(Map<String, String> conf)
+    {
+        requireNonNull(conf, "conf is null");
+        Map<String, String> ours = new TreeMap<>();
+        conf.forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                ours.put(key, value.trim());
+            }
+        });
+        for (Map.Entry<String, String> entry : ours.entrySet()) {
+            if (!KEYS.contains(entry.getKey())) {
+                return new Problem(entry.getKey(), entry.getValue(), "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
+            }
+        }
+        try {
+            return new Valid(new ChipletSettings(
+                    read(ours, ENABLED, "true", ChipletSettings::parseBoolean),
+                    read(ours, POLICY, "auto", ChipletSettings::parsePolicy),
+                    read(ours, MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new BadValue("task or executor"))),
+                    Optional.ofNullable(ours.get(FS_ROOT)).map(value -> read(ours, FS_ROOT, value, ChipletSettings::parsePath)),
+                    read(ours, ADAPTIVE_INTERVAL_MS, "500", value -> parseLong(value, 1, "a whole number of milliseconds, at least 1")),
+                    read(ours, REMOTE_ACCESS_THRESHOLD, "300", value -> parseLong(value, 0, "a whole number of accesses per interval, 0 or more")),
+                    read(ours, PARTITIONS_RESIZE, "true", ChipletSettings::parseBoolean),
+                    read(ours, MEMORY_BIND, "true", ChipletSettings::parseBoolean),
+                    read(ours, VIRTUAL_CHIPLET_CORES, "0", value -> Math.toIntExact(parseLong(value, 0, "a whole number of cores, 0 (off) or more"))),
+                    read(ours, LEASE_DIR, Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases").toString(), ChipletSettings::parsePath),
+                    read(ours, PINNING_BACKEND, "ffm", value -> PinningBackend.fromConfigName(value).orElseThrow(() -> new BadValue("ffm or openhft")))));
+        }
+        catch (SettingException e) {
+            return e.problem;
+        }
+    }
+
+    /**
+     * The snapshot named by {@code fsRoot}, checked on the host that reads it (an executor's host, not
+     * necessarily the driver's).
+     */
+    public Optional<Problem> checkFsRoot()
+    {
+        return fsRoot.flatMap(root -> {
+            if (!Files.isDirectory(root) || !Files.isReadable(root)) {
+                return Optional.of(new Problem(FS_ROOT, root.toString(), "a readable directory holding a sysfs snapshot (sys/devices/system/cpu)"));
+            }
+            if (!Files.isDirectory(root.resolve("sys/devices/system/cpu"))) {
+                return Optional.of(new Problem(FS_ROOT, root.toString(), "a directory holding a sysfs snapshot: sys/devices/system/cpu is missing"));
+            }
+            return Optional.empty();
+        });
+    }
+
+    private static <T> T read(Map<String, String> conf, String key, String defaultValue, Function<String, T> parser)
+    {
+        String value = conf.getOrDefault(key, defaultValue);
+        try {
+            return parser.apply(value);
+        }
+        catch (BadValue e) {
+            throw new SettingException(new Problem(key, value, e.expected));
+        }
+    }
+
+    private static boolean parseBoolean(String value)
+    {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new BadValue("true or false");
+        };
+    }
+
+    private static String parsePolicy(String value)
+    {
+        String policy = value.toLowerCase(Locale.ROOT);
+        if (!POLICIES.contains(policy)) {
+            throw new BadValue("one of " + String.join(", ", POLICIES));
+        }
+        return policy;
+    }
+
+    private static long parseLong(String value, long minimum, String expected)
+    {
+        try {
+            long parsed = Long.parseLong(value);
+            if (parsed < minimum || parsed > Integer.MAX_VALUE) {
+                throw new BadValue(expected);
+            }
+            return parsed;
+        }
+        catch (NumberFormatException e) {
+            throw new BadValue(expected);
+        }
+    }
+
+    private static Path parsePath(String value)
+    {
+        if (value.isEmpty()) {
+            throw new BadValue("a file system path");
+        }
+        try {
+            return Path.of(value);
+        }
+        catch (InvalidPathException e) {
+            throw new BadValue("a file system path");
+        }
+    }
+
+    // Carries what a parser expected up to read(), which knows the key and the value.
+    private static final class BadValue
+            extends RuntimeException
+    {
+        private final String expected;
+
+        BadValue(String expected)
+        {
+            super(expected, null, false, false);
+            this.expected = expected;
+        }
+    }
+
+    private static final class SettingException
+            extends RuntimeException
+    {
+        private final Problem problem;
+
+        SettingException(Problem problem)
+        {
+            super(problem.message(), null, false, false);
+            this.problem = problem;
+        }
+    }
+}

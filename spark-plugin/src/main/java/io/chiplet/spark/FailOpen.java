@@ -1,0 +1,95 @@
+package io.chiplet.spark;
+
+import org.slf4j.Logger;
+
+import java.util.function.Supplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Keeps the plugin's failures out of Spark: every entry point runs through here, and the first failure (a bad
+ * setting, a missing sysfs, a refused syscall, a bug of ours) logs one warning and switches this side of the
+ * plugin off, leaving Spark as it would be without it. JVM errors (out of memory and the like) are not ours and
+ * pass through.
+ */
+final class FailOpen
+{
+    private final Logger log;
+    private final String where;
+    private volatile boolean disabled;
+
+    FailOpen(Logger log, String where)
+    {
+        this.log = requireNonNull(log, "log is null");
+        this.where = requireNonNull(where, "where is null");
+    }
+
+    boolean active()
+    {
+        return !disabled;
+    }
+
+    /** Switches off with the one warning a user sees. */
+    synchronized void disable(String cause)
+    {
+        if (!disabled) {
+            disabled = true;
+            log.warn("Chiplet plugin disabled on {}, Spark runs as without it: {}", where, cause);
+        }
+    }
+
+    /** Switches off without a warning: the user asked for it, or the driver already warned. */
+    synchronized void disableQuietly(String cause)
+    {
+        if (!disabled) {
+            disabled = true;
+            log.info("Chiplet plugin off on {}: {}", where, cause);
+        }
+    }
+
+    void run(String entryPoint, Runnable action)
+    {
+        call(entryPoint, () -> {
+            action.run();
+            return null;
+        }, null);
+    }
+
+    /**
+     * Runs even when switched off: undoing what an earlier call did (restoring a pinned thread, releasing a lease)
+     * must not be skipped because something failed in between.
+     */
+    void runAlways(String entryPoint, Runnable action)
+    {
+        try {
+            action.run();
+        }
+        catch (VirtualMachineError e) {
+            throw e;
+        }
+        catch (Throwable e) {
+            log.debug("Chiplet plugin failure in {}", entryPoint, e);
+            disable("%s failed: %s".formatted(entryPoint, e));
+        }
+    }
+
+    <T> T call(String entryPoint, Supplier<T> action, T whenOff)
+    {
+        if (disabled) {
+            return whenOff;
+        }
+        try {
+            return action.get();
+        }
+        catch (VirtualMachineError e) {
+            throw e;
+        }
+        catch (Throwable e) {
+            if (!disabled) {
+                log.debug("Chiplet plugin failure in {}", entryPoint, e);
+            }
+            disable("%s failed: %s".formatted(entryPoint, e));
+            return whenOff;
+        }
+    }
+}

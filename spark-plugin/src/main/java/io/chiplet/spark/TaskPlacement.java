@@ -1,0 +1,32 @@
+package io.chiplet.spark;
+
+import java.util.OptionalInt;
+
+/**
+ * Where an executor's tasks run. Called on the task's own thread: {@link #onTaskStart} before the task's code,
+ * {@link #onTaskEnd} after it, with the handle the start returned (executor threads are reused, so whatever the
+ * start changed on the thread the end must undo). Implementations must be thread-safe and cheap: both calls
+ * together run on every task.
+ */
+public interface TaskPlacement
+        extends AutoCloseable
+{
+    Handle onTaskStart(TaskIdentity task);
+
+    void onTaskEnd(Handle handle);
+
+    /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
+    @Override
+    default void close() {}
+
+    record TaskIdentity(int stageId, int partitionId, long taskAttemptId) {}
+
+    /** What one task's start did; an implementation keeps its restore state in its own handle type. */
+    interface Handle
+    {
+        Handle UNPLACED = OptionalInt::empty;
+
+        /** The chiplet the task was placed on, empty when it runs wherever the OS puts it. */
+        OptionalInt chiplet();
+    }
+}

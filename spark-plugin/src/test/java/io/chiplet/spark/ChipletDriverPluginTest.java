@@ -1,0 +1,86 @@
+package io.chiplet.spark;
+
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChipletDriverPluginTest
+{
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void sizesOnlyWhatTheUserLeftUnsetAndFollowsNewExecutors()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.sql.shuffle.partitions", "5"), message -> null);
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+        assertThat(driver.init(null, context)).isEmpty();
+        SparkConf conf = context.conf();
+
+        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)))).isEqualTo(SpreadHints.NONE);
+        assertThat(conf.get("spark.sql.shuffle.partitions")).isEqualTo("5");
+        assertThat(conf.get("spark.default.parallelism")).isEqualTo("128");
+        assertThat(conf.get("spark.sql.adaptive.advisoryPartitionSizeInBytes")).isEqualTo(Long.toString(32 * MIB));
+
+        // A second host doubles the chiplets; a second executor on the first host adds none.
+        driver.receive(new TopologyReport("2", "node-2", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        driver.receive(new TopologyReport("3", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        assertThat(conf.get("spark.default.parallelism")).isEqualTo("256");
+
+        // Set by someone else after start: theirs from then on.
+        conf.set("spark.default.parallelism", "17");
+        driver.receive(new TopologyReport("4", "node-3", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        assertThat(conf.get("spark.default.parallelism")).isEqualTo("17");
+        assertThat(conf.get("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes")).isEqualTo(Long.toString(128 * MIB));
+    }
+
+    @Test
+    void executorModeCountsEveryExecutorsLease()
+    {
+        ChipletSummary cluster = ChipletDriverPlugin.cluster(List.of(
+                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16)),
+                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16)),
+                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16))));
+
+        assertThat(cluster).isEqualTo(new ChipletSummary(3, 32 * MIB, 16));
+    }
+
+    @Test
+    void badSettingSwitchesExecutorsOffAndLeavesSparkAlone()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.adaptive.intervalMs", "-5"), message -> null);
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+
+        Map<String, String> extraConf = driver.init(null, context);
+
+        assertThat(extraConf).containsOnlyKeys(ChipletDriverPlugin.DISABLED_BY_DRIVER);
+        assertThat(extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER)).contains("spark.chiplet.adaptive.intervalMs", "-5");
+        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)))).isEqualTo(SpreadHints.NONE);
+        assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
+    }
+
+    @Test
+    void resizeOffLeavesPartitionSettingsAlone()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.partitions.resize", "false"), message -> null);
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+        assertThat(driver.init(null, context)).isEmpty();
+
+        driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+
+        assertThat(context.conf().contains("spark.sql.shuffle.partitions")).isFalse();
+        assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
+    }
+
+    @Test
+    void unexpectedMessageIsAnsweredNotThrown()
+    {
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+        driver.init(null, new FakePluginContext(Map.of(), message -> null));
+
+        assertThat(driver.receive("hello")).isEqualTo(SpreadHints.NONE);
+    }
+}

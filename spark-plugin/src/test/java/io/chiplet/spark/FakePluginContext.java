@@ -1,0 +1,76 @@
+package io.chiplet.spark;
+
+import com.codahale.metrics.MetricRegistry;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.resource.ResourceInformation;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/** A plugin context whose driver is a function: what an executor asks, and what it answered. */
+final class FakePluginContext
+        implements PluginContext
+{
+    private final SparkConf conf;
+    private final Function<Object, Object> driver;
+    private final MetricRegistry registry = new MetricRegistry();
+    private final List<Object> asked = new CopyOnWriteArrayList<>();
+
+    FakePluginContext(Map<String, String> conf, Function<Object, Object> driver)
+    {
+        this.conf = new SparkConf(false);
+        conf.forEach(this.conf::set);
+        this.driver = driver;
+    }
+
+    @Override
+    public MetricRegistry metricRegistry()
+    {
+        return registry;
+    }
+
+    @Override
+    public SparkConf conf()
+    {
+        return conf;
+    }
+
+    @Override
+    public String executorID()
+    {
+        return "7";
+    }
+
+    @Override
+    public String hostname()
+    {
+        return "node-1";
+    }
+
+    @Override
+    public Map<String, ResourceInformation> resources()
+    {
+        return Map.of();
+    }
+
+    @Override
+    public void send(Object message)
+    {
+        asked.add(message);
+    }
+
+    @Override
+    public Object ask(Object message)
+    {
+        asked.add(message);
+        return driver.apply(message);
+    }
+
+    List<Object> asked()
+    {
+        return List.copyOf(asked);
+    }
+}
