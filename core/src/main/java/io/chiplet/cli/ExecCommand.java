@@ -5,6 +5,10 @@ import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.CpuNodes;
 import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.placement.Assignment;
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Policy;
 import io.chiplet.affinity.PinnedThread;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
@@ -68,7 +72,8 @@ public final class ExecCommand
         List<Integer> chiplets;
 
         @Option(names = "--policy", paramLabel = "POLICY",
-                description = "wicp-local: one free chiplet, leased host-wide so concurrent runs spread out; wim: every allowed CPU")
+                description = "wicp-local: one free chiplet, leased host-wide so concurrent runs spread out; wim: every allowed CPU; "
+                        + "win, wicp-mixed, wic, auto, adaptive: where the planner puts one worker (win: a NUMA node, wic: one core)")
         String policy;
     }
 
@@ -137,9 +142,24 @@ public final class ExecCommand
         return switch (target.policy.strip().toLowerCase(Locale.ROOT)) {
             case "wim" -> launch(affinity, affinity.allowed().allowed(), Optional.empty());
             case "wicp-local" -> launchOnLeasedChiplet(affinity);
-            default -> throw new IllegalArgumentException("--policy " + target.policy
-                    + ": exec supports wicp-local (one leased chiplet) and wim (all allowed CPUs); other policies place several workers, see `chiplet plan`");
+            default -> launchPlanned(affinity, target.policy);
         };
+    }
+
+    /** Any other policy places the command as the planner places a single worker (win: one node, wic: one core, ...). */
+    private int launchPlanned(ThreadAffinity affinity, String policyName)
+    {
+        Policy policy;
+        try {
+            policy = Policy.parse(policyName);
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--policy " + policyName + ": " + e.getMessage(), e);
+        }
+        Topology topology = topologySource.read(Optional.ofNullable(fsRoot));
+        Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(affinity.allowed().allowed()))
+                .assignments().getFirst();
+        return launch(affinity, assignment.cpus(), Optional.of(List.of(assignment.numaNode())));
     }
 
     private int launchOnLeasedChiplet(ThreadAffinity affinity)

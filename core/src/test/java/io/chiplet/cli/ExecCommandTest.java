@@ -127,11 +127,27 @@ class ExecCommandTest
         assertThat(exec("--chiplet", "9", "--", "true")).isEqualTo(2);
         assertThat(errors()).startsWith("chiplet exec: --chiplet 9: no such chiplet (this machine has chiplets 0-1)");
         err.reset();
-        assertThat(exec("--policy", "wicp-mixed", "--", "true")).isEqualTo(2);
-        assertThat(errors()).startsWith("chiplet exec: --policy wicp-mixed: exec supports wicp-local");
+        assertThat(exec("--policy", "spread", "--", "true")).isEqualTo(2);
+        assertThat(errors()).startsWith("chiplet exec: --policy spread: unknown placement policy \"spread\"; expected one of wim, win, wicp-local");
         err.reset();
         assertThat(exec("--cpus", "1", "--", "/no/such/command")).isEqualTo(127);
         assertThat(errors()).startsWith("chiplet exec: cannot run /no/such/command:");
+    }
+
+    @Test
+    void plannerPoliciesPlaceTheCommandAsOneWorker(@TempDir Path temp)
+    {
+        // On the two-chiplet snapshot the planner gives one worker CPU 0 under wic (one core) and wicp-mixed
+        // (the first chiplet); win gives the one NUMA node, both CPUs.
+        Path root = Snapshots.unpack("two-cpus-two-chiplets", temp);
+        for (String policy : List.of("wic", "wicp-mixed")) {
+            int status = new CommandLine(new ExecCommand()).execute("--fs-root", root.toString(), "--policy", policy, "--",
+                    "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*0$' /proc/self/status");
+            assertThat(status).as(policy).isZero();
+        }
+        int status = new CommandLine(new ExecCommand()).execute("--fs-root", root.toString(), "--policy", "win", "--",
+                "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*0-1$' /proc/self/status");
+        assertThat(status).as("win").isZero();
     }
 
     @Test
