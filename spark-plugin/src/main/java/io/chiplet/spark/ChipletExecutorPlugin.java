@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -73,8 +74,9 @@ public final class ChipletExecutorPlugin
             return;
         }
         // The snapshot is read on this host, which may not be the driver's: check it here.
-        if (settings.checkFsRoot().isPresent()) {
-            guard.disable(settings.checkFsRoot().get().message());
+        Optional<ChipletSettings.Problem> snapshotProblem = settings.checkFsRoot();
+        if (snapshotProblem.isPresent()) {
+            guard.disable(snapshotProblem.get().message());
             return;
         }
         Topology topology = topologySource.read(settings);
