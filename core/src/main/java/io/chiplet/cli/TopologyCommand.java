@@ -53,22 +53,11 @@ public final class TopologyCommand
         }
     }
 
-    static final class Source
-    {
-        @Option(names = "--fs-root", paramLabel = "DIR", required = true,
-                description = "Read a snapshot whose sys/ and proc/ are under DIR (as hwloc's HWLOC_FSROOT); nothing of the live machine is consulted.")
-        Path fsRoot;
-
-        @Option(names = "--hwloc-xml", paramLabel = "FILE", required = true,
-                description = "Read an hwloc XML file (lstopo --of xml), e.g. of a production machine.")
-        Path hwlocXml;
-    }
-
     @Spec
     private CommandSpec spec;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
-    private Source source;
+    private TopologySourceOptions source;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = Format.Converter.class,
             description = "text (a chiplet map), json (the chiplet.topology/v1 document) or svg (a picture). Default: ${DEFAULT-VALUE}.")
@@ -111,8 +100,8 @@ public final class TopologyCommand
         if (virtualChipletCores < 0) {
             throw usageError("--virtual-chiplet-cores must be 0 (off) or a positive number of cores but was " + virtualChipletCores);
         }
-        Optional<Path> fsRoot = Optional.ofNullable(source).map(s -> s.fsRoot);
-        Optional<Path> hwlocXml = Optional.ofNullable(source).map(s -> s.hwlocXml);
+        Optional<Path> fsRoot = Optional.ofNullable(source).flatMap(TopologySourceOptions::fsRoot);
+        Optional<Path> hwlocXml = Optional.ofNullable(source).flatMap(TopologySourceOptions::hwlocXml);
         if (fsRoot.isPresent() && !Files.isDirectory(fsRoot.get())) {
             throw usageError("--fs-root " + fsRoot.get() + ": expected a directory holding sys/ and proc/ but "
                     + (Files.exists(fsRoot.get()) ? "it is not a directory" : "it does not exist"));
