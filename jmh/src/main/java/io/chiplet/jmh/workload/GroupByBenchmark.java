@@ -3,15 +3,11 @@ package io.chiplet.jmh.workload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.SplittableRandom;
@@ -28,26 +24,15 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GroupByBenchmark
+        extends PlacedWorkloadBenchmark
 {
-    @Param({"wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive"})
-    public String placement;
-
-    @Param({"below-l3", "between", "beyond"})
-    public String workingSet;
-
-    /** 0: as many workers as one chiplet has CPUs. */
-    @Param("0")
-    public int workers;
-
-    private WorkloadTrial trial;
     private long[][] keys;
     private long[][] values;
     private LongSumTable[] tables;
 
-    @Setup(Level.Trial)
-    public void setUp()
+    @Override
+    protected void prepare()
     {
-        trial = WorkloadTrial.start(placement, workingSet, workers);
         int rows = trial.elementsPerWorker(24);
         int groups = Math.max(1, rows / 4);
         keys = new long[trial.workers()][];
@@ -66,11 +51,5 @@ public class GroupByBenchmark
     public long aggregate()
     {
         return trial.run(worker -> GroupByAggregation.aggregate(keys[worker], values[worker], tables[worker]).checksum());
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown()
-    {
-        trial.close();
     }
 }

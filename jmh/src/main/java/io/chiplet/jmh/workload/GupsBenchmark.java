@@ -3,15 +3,11 @@ package io.chiplet.jmh.workload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
@@ -28,27 +24,16 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GupsBenchmark
+        extends PlacedWorkloadBenchmark
 {
     public static final int UPDATES_PER_OP = 1 << 22;
 
-    @Param({"wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive"})
-    public String placement;
-
-    @Param({"below-l3", "between", "beyond"})
-    public String workingSet;
-
-    /** 0: as many workers as one chiplet has CPUs. */
-    @Param("0")
-    public int workers;
-
-    private WorkloadTrial trial;
     private long[] table;
     private long[] streams;
 
-    @Setup(Level.Trial)
-    public void setUp()
+    @Override
+    protected void prepare()
     {
-        trial = WorkloadTrial.start(placement, workingSet, workers);
         int length = Integer.highestOneBit(trial.elementsPerWorker(Long.BYTES) * trial.workers());
         streams = new long[trial.workers()];
         for (int worker = 0; worker < streams.length; worker++) {
@@ -69,11 +54,5 @@ public class GupsBenchmark
             streams[worker] = Gups.update(table, streams[worker], updates);
             return streams[worker];
         });
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown()
-    {
-        trial.close();
     }
 }

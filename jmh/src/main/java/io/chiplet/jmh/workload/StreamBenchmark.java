@@ -3,15 +3,11 @@ package io.chiplet.jmh.workload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Arrays;
@@ -28,26 +24,15 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class StreamBenchmark
+        extends PlacedWorkloadBenchmark
 {
-    @Param({"wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive"})
-    public String placement;
-
-    @Param({"below-l3", "between", "beyond"})
-    public String workingSet;
-
-    /** 0: as many workers as one chiplet has CPUs. */
-    @Param("0")
-    public int workers;
-
-    private WorkloadTrial trial;
     private double[][] a;
     private double[][] b;
     private double[][] c;
 
-    @Setup(Level.Trial)
-    public void setUp()
+    @Override
+    protected void prepare()
     {
-        trial = WorkloadTrial.start(placement, workingSet, workers);
         int n = trial.elementsPerWorker(3 * Double.BYTES);
         a = new double[trial.workers()][];
         b = new double[trial.workers()][];
@@ -74,11 +59,5 @@ public class StreamBenchmark
     public long triad()
     {
         return trial.run(worker -> StreamKernels.triad(a[worker], b[worker], c[worker], 3.0));
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown()
-    {
-        trial.close();
     }
 }
