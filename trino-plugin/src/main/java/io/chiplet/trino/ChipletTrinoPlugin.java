@@ -1,7 +1,13 @@
 package io.chiplet.trino;
 
+import io.chiplet.trino.event.ChipletEventListenerFactory;
+import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Plugin;
+import io.trino.spi.eventlistener.EventListenerFactory;
+import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
+
+import java.util.List;
 
 /**
  * Trino's entry point for the chiplet plugin, installed as {@code plugin/chiplet/} on every node. Trino creates one
@@ -11,4 +17,16 @@ public final class ChipletTrinoPlugin
         implements Plugin
 {
     private final SkewHistory skewHistory = new SkewHistory(1024);
+
+    @Override
+    public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
+    {
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory));
+    }
+
+    @Override
+    public Iterable<EventListenerFactory> getEventListenerFactories()
+    {
+        return List.of(new ChipletEventListenerFactory(skewHistory));
+    }
 }

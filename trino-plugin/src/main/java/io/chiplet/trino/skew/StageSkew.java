@@ -3,17 +3,22 @@ package io.chiplet.trino.skew;
 import static java.util.Objects.requireNonNull;
 
 /**
- * How unevenly one stage of a completed query spread its work over its tasks, and the hint drawn from it.
+ * How unevenly one stage of a completed query spread its input over its tasks, and the hint drawn from it. Trino
+ * reports each stage's per-task input as a distribution (quantiles, max, mean), not task by task, so the measures
+ * are those a distribution gives exactly ({@code maxToMean}) or closely ({@code maxOverMedian}, {@code gini}; exact
+ * up to three tasks, see {@link StageSkewMeasure}).
  *
  * @param queryId the query's id
- * @param source the query's source (client tag of the application), empty when the client gave none
+ * @param source the query's source (the client application's name), empty when the client gave none
  * @param stageId the stage within the query
  * @param tasks how many tasks the stage ran
- * @param maxToMean the busiest task's input (rows) over the mean task's; 1.0 is perfectly even
- * @param coefficientOfVariation the standard deviation of the tasks' input over its mean
+ * @param inputRows the rows the stage's tasks processed, all together
+ * @param maxOverMedian the busiest task's input rows over the median task's; 1.0 is perfectly even
+ * @param maxToMean the busiest task's input rows over the mean task's; at most {@code tasks}
+ * @param gini 0 when every task had the same input, approaching 1 when one task had all of it
  * @param hint what later queries of the same source get: {@code spread}, {@code consolidate} or {@code none}
  */
-public record StageSkew(String queryId, String source, int stageId, int tasks, double maxToMean, double coefficientOfVariation, String hint)
+public record StageSkew(String queryId, String source, int stageId, int tasks, long inputRows, double maxOverMedian, double maxToMean, double gini, String hint)
 {
     public StageSkew
     {

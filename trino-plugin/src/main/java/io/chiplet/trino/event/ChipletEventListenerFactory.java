@@ -1,0 +1,49 @@
+package io.chiplet.trino.event;
+
+import io.chiplet.trino.skew.SkewHistory;
+import io.chiplet.trino.skew.StageSkewMeasure;
+import io.trino.spi.eventlistener.EventListener;
+import io.trino.spi.eventlistener.EventListenerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The {@code chiplet} event listener, enabled on the coordinator by {@code etc/event-listener.properties} with
+ * {@code event-listener.name=chiplet}. Creating it never fails: a setting that cannot be used is named in one
+ * warning and the listener records nothing.
+ */
+public final class ChipletEventListenerFactory
+        implements EventListenerFactory
+{
+    private static final Logger log = LoggerFactory.getLogger(SkewEventListener.class);
+
+    private final SkewHistory skewHistory;
+
+    public ChipletEventListenerFactory(SkewHistory skewHistory)
+    {
+        this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+    }
+
+    @Override
+    public String getName()
+    {
+        return "chiplet";
+    }
+
+    @Override
+    public EventListener create(Map<String, String> config, EventListenerContext context)
+    {
+        try {
+            StageSkewMeasure.Thresholds thresholds = SkewListenerSettings.parse(config);
+            return new SkewEventListener(skewHistory, thresholds, log);
+        }
+        catch (RuntimeException e) {
+            log.warn("Chiplet skew listener off, no skew is recorded: {}", e.getMessage());
+            return new EventListener() {};
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.chiplet.trino.event;
+
+import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.skew.SkewHint;
+import io.chiplet.trino.skew.SkewHistory;
+import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.StageSkewMeasure;
+import io.trino.spi.eventlistener.EventListener;
+import io.trino.spi.eventlistener.QueryCompletedEvent;
+import io.trino.spi.eventlistener.StageTaskStatistics;
+import org.slf4j.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Measures every completed query's skew per stage from its task statistics and records it in the plugin's
+ * {@link SkewHistory}, which {@code chiplet.runtime.skew} shows and the session defaults feed back to the source's
+ * later queries. Runs on the coordinator only, once per query, and does arithmetic on a handful of stages.
+ */
+final class SkewEventListener
+        implements EventListener
+{
+    private final SkewHistory history;
+    private final StageSkewMeasure.Thresholds thresholds;
+    private final Logger log;
+    private final FailOpen failOpen;
+
+    SkewEventListener(SkewHistory history, StageSkewMeasure.Thresholds thresholds, Logger log)
+    {
+        this.history = requireNonNull(history, "history is null");
+        this.thresholds = requireNonNull(thresholds, "thresholds is null");
+        this.log = requireNonNull(log, "log is null");
+        this.failOpen = new FailOpen(log, "Chiplet skew listener", "no skew is recorded");
+    }
+
+    @Override
+    public void queryCompleted(QueryCompletedEvent event)
+    {
+        if (!failOpen.active()) {
+            return;
+        }
+        try {
+            String queryId = event.getMetadata().getQueryId();
+            String source = event.getContext().getSource().orElse("");
+            List<StageSkew> stages = new ArrayList<>();
+            for (StageTaskStatistics stage : event.getStatistics().getTaskStatistics()) {
+                StageSkewMeasure.measure(queryId, source, stage, thresholds).ifPresent(stages::add);
+            }
+            history.record(stages);
+            logSkewed(queryId, source, stages);
+        }
+        catch (RuntimeException e) {
+            failOpen.disable("measuring a completed query failed: " + e);
+        }
+    }
+
+    private void logSkewed(String queryId, String source, List<StageSkew> stages)
+    {
+        List<String> skewed = stages.stream()
+                .filter(stage -> stage.hint().equals(SkewHint.SPREAD.configName()))
+                .map(stage -> String.format(Locale.ROOT, "stage %d over %d tasks max/median %.1f max/mean %.2f gini %.2f",
+                        stage.stageId(), stage.tasks(), stage.maxOverMedian(), stage.maxToMean(), stage.gini()))
+                .toList();
+        if (!skewed.isEmpty()) {
+            log.info("Query {} skewed: {}; {}", queryId, String.join(", ", skewed),
+                    Optional.of(source).filter(name -> !name.isEmpty())
+                            .map(name -> "later queries of source '" + name + "' get spread defaults")
+                            .orElse("no source, so no feedback"));
+        }
+    }
+}

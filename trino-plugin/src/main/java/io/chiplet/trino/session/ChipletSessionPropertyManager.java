@@ -1,0 +1,71 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.skew.SkewFeedback;
+import io.chiplet.trino.skew.SkewHint;
+import io.chiplet.trino.skew.StageSkew;
+import io.trino.spi.session.SessionConfigurationContext;
+import io.trino.spi.session.SessionPropertyConfigurationManager;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Trino asks this for every query's default session properties (user's own ones still win). It answers with the
+ * operator's matching rules, completed by the chiplet defaults where the rules set nothing. A failure of ours costs
+ * only the chiplet defaults, never the rules nor the query.
+ */
+final class ChipletSessionPropertyManager
+        implements SessionPropertyConfigurationManager
+{
+    private final SessionRules rules;
+    private final Optional<SessionDefaultsPolicy> defaults;
+    private final OptionalInt configuredWorkers;
+    private final int skewWindowQueries;
+    private final Supplier<List<StageSkew>> recentStages;
+    private final FailOpen failOpen;
+
+    /**
+     * @param defaults empty when the chiplet settings were not usable: the rules alone apply
+     * @param recentStages the skew history, read for the hint and, when not configured, the worker count
+     */
+    ChipletSessionPropertyManager(SessionRules rules, Optional<SessionDefaultsPolicy> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<StageSkew>> recentStages, FailOpen failOpen)
+    {
+        this.rules = requireNonNull(rules, "rules is null");
+        this.defaults = requireNonNull(defaults, "defaults is null");
+        this.configuredWorkers = requireNonNull(configuredWorkers, "configuredWorkers is null");
+        this.skewWindowQueries = skewWindowQueries;
+        this.recentStages = requireNonNull(recentStages, "recentStages is null");
+        this.failOpen = requireNonNull(failOpen, "failOpen is null");
+    }
+
+    @Override
+    public Map<String, String> getSystemSessionProperties(SessionConfigurationContext context)
+    {
+        Map<String, String> ruleProperties = rules.resolve(context).system();
+        if (defaults.isEmpty() || !failOpen.active()) {
+            return ruleProperties;
+        }
+        try {
+            List<StageSkew> recent = recentStages.get();
+            OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers : SkewFeedback.observedTaskNodes(recent);
+            SkewHint hint = skewWindowQueries == 0 ? SkewHint.NONE : SkewFeedback.hintFor(context.getSource().orElse(""), recent, skewWindowQueries);
+            return defaults.get().systemProperties(ruleProperties, workers, hint);
+        }
+        catch (RuntimeException e) {
+            failOpen.disable("computing the defaults of a query of user %s failed: %s".formatted(context.getUser(), e));
+            return ruleProperties;
+        }
+    }
+
+    @Override
+    public Map<String, Map<String, String>> getCatalogSessionProperties(SessionConfigurationContext context)
+    {
+        return rules.resolve(context).catalogs();
+    }
+}

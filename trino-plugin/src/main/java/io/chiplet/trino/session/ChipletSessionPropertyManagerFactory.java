@@ -1,0 +1,105 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.skew.SkewHistory;
+import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
+import io.trino.spi.session.SessionPropertyConfigurationManager;
+import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The {@code chiplet} session property manager, enabled on the coordinator by
+ * {@code etc/session-property-config.properties} with {@code session-property-config.configuration-manager=chiplet}.
+ * Trino's SPI tells a session property manager nothing about the cluster, so the workers' topology is read on the
+ * coordinator (its own machine, or the snapshot the settings name) and every worker host is taken to look alike.
+ * Creating the manager never fails: what cannot be used is named in one warning and left out.
+ */
+public final class ChipletSessionPropertyManagerFactory
+        implements SessionPropertyConfigurationManagerFactory
+{
+    private static final Logger log = LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class);
+
+    private final SkewHistory skewHistory;
+
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory)
+    {
+        this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+    }
+
+    @Override
+    public String getName()
+    {
+        return "chiplet";
+    }
+
+    @Override
+    public SessionPropertyConfigurationManager create(Map<String, String> config, SessionPropertyConfigurationManagerContext context)
+    {
+        requireNonNull(config, "config is null");
+        List<String> problems = new ArrayList<>();
+
+        SessionRules rules = SessionRules.NONE;
+        try {
+            Optional<Path> rulesFile = SessionManagerSettings.rulesFile(config);
+            if (rulesFile.isPresent()) {
+                rules = readRules(rulesFile.get());
+            }
+        }
+        catch (RuntimeException e) {
+            problems.add("the operator's rules are not applied: " + e.getMessage());
+        }
+
+        Optional<SessionDefaultsPolicy> defaults = Optional.empty();
+        OptionalInt workers = OptionalInt.empty();
+        int skewWindowQueries = 0;
+        try {
+            SessionManagerSettings settings = SessionManagerSettings.parse(config);
+            Topology topology = TopologyDiscovery.discover(settings.topology());
+            SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(topology, settings.workersPerHost(), settings.defaults());
+            defaults = Optional.of(policy);
+            workers = settings.workers();
+            skewWindowQueries = settings.skewWindowQueries();
+            log.info("Chiplet session defaults for {} on worker topology {}: task_concurrency {} ({}); hash partition counts fitted to {}",
+                    settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), topology.source(),
+                    policy.taskConcurrency(), policy.taskConcurrencyReason(),
+                    workers.isPresent() ? workers.getAsInt() + " nodes (" + SessionManagerSettings.WORKERS + ")" : "the nodes seen running tasks");
+        }
+        catch (RuntimeException | LinkageError e) {
+            // LinkageError: the live topology reader's native calls, refused by a JVM without native access.
+            problems.add("the chiplet defaults are not applied: " + e.getMessage());
+        }
+
+        FailOpen failOpen = new FailOpen(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply");
+        if (!problems.isEmpty()) {
+            log.warn("Chiplet session property manager: {}; queries run with what remains", String.join("; ", problems));
+        }
+        return new ChipletSessionPropertyManager(rules, defaults, workers, skewWindowQueries, skewHistory::recent, failOpen);
+    }
+
+    private static SessionRules readRules(Path file)
+    {
+        String json;
+        try {
+            json = Files.readString(file, StandardCharsets.UTF_8);
+        }
+        catch (IOException e) {
+            throw new IllegalArgumentException("%s = %s cannot be read: %s".formatted(SessionManagerSettings.RULES_FILE, file, e));
+        }
+        return SessionRulesParser.parse(json, file.toString());
+    }
+}

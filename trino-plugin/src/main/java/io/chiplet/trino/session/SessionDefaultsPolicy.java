@@ -1,0 +1,175 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.placement.Advice;
+import io.chiplet.placement.PartitionSizing;
+import io.chiplet.topology.Topology;
+import io.chiplet.trino.skew.SkewHint;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The chiplet session defaults for one query, and how they give way to the operator's rules. {@code task_concurrency}
+ * is fitted once to a worker's chiplets and cores; the hash partition counts to the number of workers, which may
+ * change while the coordinator runs. A source whose recent queries were skewed gets its defaults adjusted by the
+ * hint. Pure: the topology is read before, the worker count and the hint are passed in.
+ */
+public final class SessionDefaultsPolicy
+{
+    public static final String TASK_CONCURRENCY = "task_concurrency";
+    public static final String MIN_HASH_PARTITION_COUNT = "min_hash_partition_count";
+    public static final String MAX_HASH_PARTITION_COUNT = "max_hash_partition_count";
+    public static final Set<String> PROPERTIES = Set.of(TASK_CONCURRENCY, MIN_HASH_PARTITION_COUNT, MAX_HASH_PARTITION_COUNT);
+
+    /**
+     * Trino's own {@code query.min-hash-partition-count}. Trino fails a query whose minimum exceeds its maximum, and a
+     * user's {@code SET SESSION max_hash_partition_count} is invisible to a configuration manager: a minimum no
+     * higher than Trino's own keeps every maximum that works without the plugin working with it.
+     */
+    static final int TRINO_MIN_HASH_PARTITION_COUNT = 4;
+
+    /** Hash partition counts for a number of workers. */
+    record HashPartitions(int min, int max)
+    {
+        HashPartitions
+        {
+            if (min < 1 || max < min) {
+                throw new IllegalArgumentException("expected 1 <= min <= max but was " + min + ", " + max);
+            }
+        }
+    }
+
+    private final Topology workerTopology;
+    private final int taskConcurrency;
+    private final String taskConcurrencyReason;
+    private final Set<String> enabled;
+    private final Map<Integer, HashPartitions> hashPartitionsByWorkers = new ConcurrentHashMap<>();
+
+    private SessionDefaultsPolicy(Topology workerTopology, int taskConcurrency, String taskConcurrencyReason, Set<String> enabled)
+    {
+        this.workerTopology = workerTopology;
+        this.taskConcurrency = taskConcurrency;
+        this.taskConcurrencyReason = taskConcurrencyReason;
+        this.enabled = Set.copyOf(enabled);
+    }
+
+    /**
+     * @param workerTopology one worker host's topology; every worker host is taken to look alike
+     * @param workersPerHost Trino worker JVMs on each host, which share its cores
+     * @param enabled which of {@link #PROPERTIES} to default
+     */
+    public static SessionDefaultsPolicy fit(Topology workerTopology, int workersPerHost, Set<String> enabled)
+    {
+        requireNonNull(workerTopology, "workerTopology is null");
+        requireNonNull(enabled, "enabled is null");
+        if (!PROPERTIES.containsAll(enabled)) {
+            throw new IllegalArgumentException("expected a subset of " + PROPERTIES + " but was " + enabled);
+        }
+        Advice.Setting concurrency = setting(Advice.advise(Advice.Engine.TRINO, workerTopology, workerTopology.allowed(), OptionalInt.of(workersPerHost), OptionalLong.empty()), TASK_CONCURRENCY);
+        return new SessionDefaultsPolicy(workerTopology, Integer.parseInt(concurrency.value()), concurrency.reason(), enabled);
+    }
+
+    public int taskConcurrency()
+    {
+        return taskConcurrency;
+    }
+
+    public String taskConcurrencyReason()
+    {
+        return taskConcurrencyReason;
+    }
+
+    /**
+     * The system properties a query gets: the operator's rules as they are, and ours wherever they set nothing.
+     * Trino itself puts a user's own session properties above both.
+     *
+     * @param ruleProperties what the operator's matching rules set
+     * @param workers nodes taking part in queries; without it the hash partition counts stay Trino's
+     */
+    public Map<String, String> systemProperties(Map<String, String> ruleProperties, OptionalInt workers, SkewHint hint)
+    {
+        requireNonNull(ruleProperties, "ruleProperties is null");
+        requireNonNull(workers, "workers is null");
+        requireNonNull(hint, "hint is null");
+        Map<String, String> ours = new HashMap<>();
+        // More drivers per task split a task's input into more, smaller local partitions; fewer waste less on tiny input.
+        int concurrency = switch (hint) {
+            case SPREAD -> taskConcurrency * 2;
+            case CONSOLIDATE -> Math.max(1, taskConcurrency / 2);
+            case NONE -> taskConcurrency;
+        };
+        ours.put(TASK_CONCURRENCY, Integer.toString(concurrency));
+        if (workers.isPresent()) {
+            int count = workers.getAsInt();
+            HashPartitions fitted = hashPartitions(count);
+            int min = switch (hint) {
+                case CONSOLIDATE -> 1;
+                case SPREAD, NONE -> fitted.min();
+            };
+            long max = switch (hint) {
+                case SPREAD -> PartitionSizing.roundUpToMultiple(2L * fitted.max(), count);
+                case CONSOLIDATE, NONE -> fitted.max();
+            };
+            // Ours must not contradict the rules: Trino fails a query whose minimum exceeds its maximum.
+            OptionalInt ruleMax = parseCount(ruleProperties.get(MAX_HASH_PARTITION_COUNT));
+            OptionalInt ruleMin = parseCount(ruleProperties.get(MIN_HASH_PARTITION_COUNT));
+            if (ruleMax.isPresent()) {
+                min = Math.min(min, ruleMax.getAsInt());
+            }
+            if (ruleMin.isPresent()) {
+                max = Math.max(max, ruleMin.getAsInt());
+            }
+            ours.put(MIN_HASH_PARTITION_COUNT, Integer.toString(min));
+            ours.put(MAX_HASH_PARTITION_COUNT, Long.toString(Math.min(max, Integer.MAX_VALUE)));
+        }
+        Map<String, String> properties = new HashMap<>(ruleProperties);
+        ours.forEach((name, value) -> {
+            if (enabled.contains(name)) {
+                properties.putIfAbsent(name, value);
+            }
+        });
+        return Map.copyOf(properties);
+    }
+
+    /**
+     * Core's advice for that many workers (at least one partition per worker, Trino's scale rounded up to a multiple
+     * of them), with the minimum held to Trino's own.
+     */
+    HashPartitions hashPartitions(int workers)
+    {
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be positive: " + workers);
+        }
+        return hashPartitionsByWorkers.computeIfAbsent(workers, count -> {
+            List<Advice.Setting> advice = Advice.advise(Advice.Engine.TRINO, workerTopology, workerTopology.allowed(), OptionalInt.of(count), OptionalLong.empty());
+            int min = Integer.parseInt(setting(advice, MIN_HASH_PARTITION_COUNT).value());
+            int max = Integer.parseInt(setting(advice, MAX_HASH_PARTITION_COUNT).value());
+            return new HashPartitions(Math.min(min, TRINO_MIN_HASH_PARTITION_COUNT), max);
+        });
+    }
+
+    private static Advice.Setting setting(List<Advice.Setting> advice, String key)
+    {
+        return advice.stream()
+                .filter(setting -> setting.key().equals(key))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("core's Trino advice has no " + key));
+    }
+
+    private static OptionalInt parseCount(String value)
+    {
+        return Optional.ofNullable(value)
+                .map(String::trim)
+                .filter(text -> text.matches("[0-9]{1,9}"))
+                .map(text -> OptionalInt.of(Integer.parseInt(text)))
+                .orElse(OptionalInt.empty());
+    }
+}

@@ -1,0 +1,129 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.topology.DiscoveryOptions;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The settings of the {@code chiplet} session property manager, read from {@code etc/session-property-config.properties}
+ * (Trino passes every entry but {@code session-property-config.configuration-manager}).
+ *
+ * @param topology where to read a worker host's topology; every worker host is taken to look alike
+ * @param workersPerHost Trino worker JVMs per host
+ * @param workers nodes that run tasks; empty to learn it from the stages the event listener saw
+ * @param defaults which session properties get chiplet defaults
+ * @param skewWindowQueries how many of a source's latest queries its skew hint looks at; 0 turns the feedback off
+ */
+public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHost, OptionalInt workers, Set<String> defaults, int skewWindowQueries)
+{
+    public static final String RULES_FILE = "session-property-manager.config-file";
+    public static final String FS_ROOT = "chiplet.fs-root";
+    public static final String HWLOC_XML = "chiplet.hwloc-xml";
+    public static final String VIRTUAL_CHIPLET_CORES = "chiplet.virtual-chiplet-cores";
+    public static final String WORKERS_PER_HOST = "chiplet.workers-per-host";
+    public static final String WORKERS = "chiplet.workers";
+    public static final String DEFAULTS = "chiplet.session-defaults";
+    public static final String SKEW_WINDOW_QUERIES = "chiplet.skew-feedback.window-queries";
+
+    public static final Set<String> KEYS = Set.of(RULES_FILE, FS_ROOT, HWLOC_XML, VIRTUAL_CHIPLET_CORES, WORKERS_PER_HOST, WORKERS, DEFAULTS, SKEW_WINDOW_QUERIES);
+
+    public SessionManagerSettings
+    {
+        requireNonNull(topology, "topology is null");
+        requireNonNull(workers, "workers is null");
+        defaults = Set.copyOf(defaults);
+    }
+
+    /**
+     * The rules file, read apart from the other settings: a bad {@code chiplet.*} setting must not cost the operator
+     * their rules.
+     */
+    public static Optional<Path> rulesFile(Map<String, String> config)
+    {
+        return Optional.ofNullable(config.get(RULES_FILE)).map(String::trim).map(value -> path(RULES_FILE, value));
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the first setting that is not usable, its value and what was expected
+     */
+    public static SessionManagerSettings parse(Map<String, String> config)
+    {
+        requireNonNull(config, "config is null");
+        for (String key : new TreeSet<>(config.keySet())) {
+            if (!KEYS.contains(key)) {
+                throw new IllegalArgumentException("%s is not a setting of the chiplet session property manager: expected one of %s".formatted(key, String.join(", ", new TreeSet<>(KEYS))));
+            }
+        }
+        Optional<Path> fsRoot = Optional.ofNullable(config.get(FS_ROOT)).map(String::trim).map(value -> path(FS_ROOT, value));
+        Optional<Path> hwlocXml = Optional.ofNullable(config.get(HWLOC_XML)).map(String::trim).map(value -> path(HWLOC_XML, value));
+        if (fsRoot.isPresent() && hwlocXml.isPresent()) {
+            throw new IllegalArgumentException("%s and %s are exclusive: give at most one".formatted(FS_ROOT, HWLOC_XML));
+        }
+        int virtualChipletCores = count(config, VIRTUAL_CHIPLET_CORES, 0, 0, "a whole number of cores, 0 (off) or more");
+        int workersPerHost = count(config, WORKERS_PER_HOST, 1, 1, "a whole number of worker JVMs per host, at least 1");
+        OptionalInt workers = config.containsKey(WORKERS)
+                ? OptionalInt.of(count(config, WORKERS, 1, 1, "a whole number of nodes that run tasks, at least 1"))
+                : OptionalInt.empty();
+        Set<String> defaults = new LinkedHashSet<>();
+        String defaultsValue = config.getOrDefault(DEFAULTS, String.join(",", new TreeSet<>(SessionDefaultsPolicy.PROPERTIES)));
+        for (String name : Arrays.stream(defaultsValue.split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList()) {
+            if (!SessionDefaultsPolicy.PROPERTIES.contains(name)) {
+                throw bad(DEFAULTS, defaultsValue, "a comma-separated list of " + String.join(", ", new TreeSet<>(SessionDefaultsPolicy.PROPERTIES)) + " (empty for none)");
+            }
+            defaults.add(name);
+        }
+        int window = count(config, SKEW_WINDOW_QUERIES, 4, 0, "a whole number of queries, 0 (off) or more");
+        return new SessionManagerSettings(
+                new DiscoveryOptions(fsRoot, hwlocXml, virtualChipletCores),
+                workersPerHost,
+                workers,
+                defaults,
+                window);
+    }
+
+    private static int count(Map<String, String> config, String key, int defaultValue, int minimum, String expected)
+    {
+        String value = config.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed < minimum) {
+                throw bad(key, value, expected);
+            }
+            return parsed;
+        }
+        catch (NumberFormatException e) {
+            throw bad(key, value, expected);
+        }
+    }
+
+    private static Path path(String key, String value)
+    {
+        try {
+            if (value.isEmpty()) {
+                throw bad(key, value, "a file or directory path");
+            }
+            return Path.of(value);
+        }
+        catch (InvalidPathException e) {
+            throw bad(key, value, "a file or directory path");
+        }
+    }
+
+    private static IllegalArgumentException bad(String key, String value, String expected)
+    {
+        return new IllegalArgumentException("%s = '%s' is not usable: expected %s".formatted(key, value, expected));
+    }
+}
