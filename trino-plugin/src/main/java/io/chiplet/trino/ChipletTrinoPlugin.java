@@ -18,6 +18,12 @@ public final class ChipletTrinoPlugin
 {
     private final SkewHistory skewHistory = new SkewHistory(1024);
 
+    /** The history the coordinator's parts share; for tests in this package. */
+    SkewHistory skewHistory()
+    {
+        return skewHistory;
+    }
+
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {

@@ -30,6 +30,7 @@ import static java.util.Objects.requireNonNull;
 public final class SessionRulesParser
 {
     private static final JsonFactory JSON = new JsonFactory();
+    private static final List<String> FIELDS = List.of("user", "source", "queryType", "clientTags", "group", "sessionProperties", "catalogSessionProperties");
 
     private SessionRulesParser() {}
 
@@ -75,6 +76,9 @@ public final class SessionRulesParser
         Map<String, Map<String, String>> catalogSessionProperties = Map.of();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
+            if (!FIELDS.contains(field)) {
+                throw problem(parser, name, "one of the fields " + String.join(", ", FIELDS) + ", but found '" + field + "'");
+            }
             parser.nextToken();
             switch (field) {
                 case "user" -> user = Optional.of(pattern(parser, name, field));
@@ -84,7 +88,7 @@ public final class SessionRulesParser
                 case "clientTags" -> clientTags = strings(parser, name, field);
                 case "sessionProperties" -> sessionProperties = properties(parser, name, field);
                 case "catalogSessionProperties" -> catalogSessionProperties = catalogs(parser, name);
-                default -> throw problem(parser, name, "one of the fields user, source, queryType, clientTags, group, sessionProperties, catalogSessionProperties, but found '" + field + "'");
+                default -> throw new IllegalStateException("field not handled: " + field);
             }
         }
         return new SessionRule(user, source, clientTags, queryType, group, sessionProperties, catalogSessionProperties);

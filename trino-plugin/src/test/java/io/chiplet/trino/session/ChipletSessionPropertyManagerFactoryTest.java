@@ -1,0 +1,157 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.trino.RecordedWarnings;
+import io.chiplet.trino.skew.SkewHistory;
+import io.chiplet.trino.skew.StageSkew;
+import io.trino.spi.resourcegroups.ResourceGroupId;
+import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
+import io.trino.spi.session.SessionConfigurationContext;
+import io.trino.spi.session.SessionPropertyConfigurationManager;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChipletSessionPropertyManagerFactoryTest
+{
+    private static final SessionPropertyConfigurationManagerContext CONTEXT = new SessionPropertyConfigurationManagerContext() {};
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void rulesFirstThenFittedDefaults()
+            throws Exception
+    {
+        Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "3"));
+        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+
+            // The hybrid laptop has 14 physical cores: task_concurrency 8.
+            assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEqualTo(Map.of(
+                    "task_concurrency", "8", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+            assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of(
+                    "task_concurrency", "2", "query_max_execution_time", "1h", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+            assertThat(manager.getCatalogSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("tpch", Map.of("splits_per_node", "1")));
+            assertThat(recorded.warnings()).isEmpty();
+        }
+    }
+
+    @Test
+    void skewHistoryFeedsTheSourcesNextQueriesAndTheWorkerCount()
+            throws Exception
+    {
+        SkewHistory history = new SkewHistory(16);
+        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(history).create(config(Map.of()), CONTEXT);
+        assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of("task_concurrency", "8"));
+
+        history.record(List.of(
+                new StageSkew("q1", "dashboards", 1, 3, 60_000, 18.0, 2.7, 0.57, "spread"),
+                new StageSkew("q1", "dashboards", 2, 3, 60_000, 1.0, 1.0, 0.0, "none")));
+
+        assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of(
+                "task_concurrency", "16", "min_hash_partition_count", "3", "max_hash_partition_count", "204"));
+        assertThat(manager.getSystemSessionProperties(query("alice", "reports"))).isEqualTo(Map.of(
+                "task_concurrency", "8", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+    }
+
+    @Test
+    void badSettingLeavesTheRulesWithOneWarning()
+            throws Exception
+    {
+        Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "three"));
+        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+
+            assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEmpty();
+            assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "2", "query_max_execution_time", "1h"));
+            assertThat(recorded.warnings()).singleElement().asString()
+                    .contains("chiplet.workers = 'three' is not usable: expected a whole number of nodes that run tasks, at least 1")
+                    .contains("the chiplet defaults are not applied");
+        }
+    }
+
+    @Test
+    void unknownSettingAndMissingTopologyAreNamed()
+            throws Exception
+    {
+        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+            new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config(Map.of("chiplet.worker", "3")), CONTEXT);
+            Map<String, String> missing = config(Map.of());
+            missing.put(SessionManagerSettings.HWLOC_XML, directory.resolve("absent.xml").toString());
+            new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(missing, CONTEXT);
+
+            assertThat(recorded.warnings()).hasSize(2);
+            assertThat(recorded.warnings().get(0)).contains("chiplet.worker is not a setting of the chiplet session property manager");
+            assertThat(recorded.warnings().get(1)).contains("absent.xml");
+        }
+    }
+
+    @Test
+    void unreadableRulesLeaveOurDefaultsWithOneWarning()
+            throws Exception
+    {
+        Map<String, String> config = config(Map.of());
+        Files.writeString(Path.of(config.get(SessionManagerSettings.RULES_FILE)), "[{\"users\": \"bob\"}]");
+        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+
+            assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "8"));
+            assertThat(recorded.warnings()).singleElement().asString()
+                    .contains("the operator's rules are not applied")
+                    .contains("rules.json:1:3: expected one of the fields");
+        }
+    }
+
+    @Test
+    void noSettingsAtAllStillWork()
+    {
+        // The live machine's topology: whatever it is, task_concurrency is a power of two.
+        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(Map.of(), CONTEXT);
+
+        assertThat(manager.getSystemSessionProperties(query("alice", "cli")))
+                .containsOnlyKeys("task_concurrency")
+                .hasEntrySatisfying("task_concurrency", value -> assertThat(Integer.bitCount(Integer.parseInt(value))).isEqualTo(1));
+    }
+
+    private Map<String, String> config(Map<String, String> extra)
+            throws IOException, URISyntaxException
+    {
+        Path rules = directory.resolve("rules.json");
+        Files.writeString(rules, """
+                [
+                  {
+                    "user": "etl_.*",
+                    "sessionProperties": {"task_concurrency": "2", "query_max_execution_time": "1h"},
+                    "catalogSessionProperties": {"tpch": {"splits_per_node": "1"}}
+                  }
+                ]
+                """);
+        Map<String, String> config = new HashMap<>();
+        config.put(SessionManagerSettings.RULES_FILE, rules.toString());
+        config.put(SessionManagerSettings.HWLOC_XML, hybridLaptop().toString());
+        config.putAll(extra);
+        return config;
+    }
+
+    static Path hybridLaptop()
+            throws URISyntaxException
+    {
+        return Path.of(ChipletSessionPropertyManagerFactoryTest.class.getResource("/hwloc-xml/20em64t-hybrid-1p6c2t+2ca4co1t.xml").toURI());
+    }
+
+    private static SessionConfigurationContext query(String user, String source)
+    {
+        return new SessionConfigurationContext(user, Optional.of(source), Set.of(), Optional.of("SELECT"), new ResourceGroupId("global"));
+    }
+}
