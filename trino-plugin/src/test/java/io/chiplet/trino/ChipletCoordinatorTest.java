@@ -113,6 +113,22 @@ class ChipletCoordinatorTest
     }
 
     @Test
+    void anEvenScanIsNotTakenForSkew()
+            throws InterruptedException
+    {
+        rows(runner, session("even-scan"), "SELECT sum(extendedprice) FROM lineitem");
+
+        List<StageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("even-scan"));
+        // The scan: every node reads its own share of the TPC-H splits.
+        assertThat(stages).anySatisfy(stage -> {
+            assertThat(stage.tasks()).isEqualTo(3);
+            assertThat(stage.inputRows()).isEqualTo(60_175);
+            assertThat(stage.maxOverMedian()).isLessThan(1.5);
+        });
+        assertThat(stages).allSatisfy(stage -> assertThat(stage.hint()).isNotEqualTo("spread"));
+    }
+
+    @Test
     void aSkewedQueryIsRecordedAndItsSourceGetsSpreadDefaults()
             throws InterruptedException
     {

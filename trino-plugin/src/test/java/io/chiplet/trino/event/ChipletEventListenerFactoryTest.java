@@ -1,0 +1,69 @@
+package io.chiplet.trino.event;
+
+import io.chiplet.trino.RecordedWarnings;
+import io.chiplet.trino.skew.SkewHistory;
+import io.chiplet.trino.skew.StageSkewMeasure;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
+import io.trino.spi.eventlistener.EventListenerFactory;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ChipletEventListenerFactoryTest
+{
+    private static final EventListenerFactory.EventListenerContext CONTEXT = new EventListenerFactory.EventListenerContext()
+    {
+        @Override
+        public String getVersion()
+        {
+            return "483";
+        }
+
+        @Override
+        public OpenTelemetry getOpenTelemetry()
+        {
+            return OpenTelemetry.noop();
+        }
+
+        @Override
+        public Tracer getTracer()
+        {
+            return OpenTelemetry.noop().getTracer("test");
+        }
+    };
+
+    @Test
+    void settingsAndTheirDefaults()
+    {
+        assertThat(SkewListenerSettings.parse(Map.of())).isEqualTo(StageSkewMeasure.Thresholds.DEFAULT);
+        assertThat(SkewListenerSettings.parse(Map.of(
+                "chiplet.skew.max-over-median", "3.5",
+                "chiplet.skew.min-stage-rows", "0",
+                "chiplet.skew.consolidate-below-bytes", "0")))
+                .isEqualTo(new StageSkewMeasure.Thresholds(3.5, 0, 0));
+        assertThatThrownBy(() -> SkewListenerSettings.parse(Map.of("chiplet.skew.max-over-median", "1")))
+                .hasMessage("chiplet.skew.max-over-median = '1' is not usable: expected a ratio above 1, such as 2.0");
+        assertThatThrownBy(() -> SkewListenerSettings.parse(Map.of("chiplet.skew.min-stage-rows", "-1")))
+                .hasMessage("chiplet.skew.min-stage-rows = '-1' is not usable: expected a whole number of rows, 0 or more");
+        assertThatThrownBy(() -> SkewListenerSettings.parse(Map.of("chiplet.skew.threshold", "2")))
+                .hasMessageStartingWith("chiplet.skew.threshold is not a setting of the chiplet event listener");
+    }
+
+    @Test
+    void badSettingGivesOneWarningAndAListenerThatRecordsNothing()
+    {
+        try (RecordedWarnings recorded = RecordedWarnings.of(SkewEventListener.class)) {
+            assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
+                    .isNotInstanceOf(SkewEventListener.class);
+            assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of(), CONTEXT))
+                    .isInstanceOf(SkewEventListener.class);
+
+            assertThat(recorded.warnings()).singleElement().asString()
+                    .isEqualTo("Chiplet skew listener off, no skew is recorded: chiplet.skew.max-over-median = 'lots' is not usable: expected a ratio above 1, such as 2.0");
+        }
+    }
+}
