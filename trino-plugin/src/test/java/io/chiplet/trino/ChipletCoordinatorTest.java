@@ -21,6 +21,7 @@ import static io.chiplet.trino.CoordinatorQueryRunner.rows;
 import static io.chiplet.trino.CoordinatorQueryRunner.session;
 import static io.chiplet.trino.CoordinatorQueryRunner.shownValue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The coordinator parts inside a real Trino: session defaults under user settings and over nothing the operator
@@ -126,6 +127,20 @@ class ChipletCoordinatorTest
             assertThat(stage.maxOverMedian()).isLessThan(1.5);
         });
         assertThat(stages).allSatisfy(stage -> assertThat(stage.hint()).isNotEqualTo("spread"));
+    }
+
+    @Test
+    void failedQueriesAreNotMeasured()
+            throws InterruptedException
+    {
+        Session session = session("failing-job");
+        assertThatThrownBy(() -> runner.execute(session, "SELECT sum(1 / (orderkey - orderkey)) FROM lineitem"))
+                .hasMessageContaining("Division by zero");
+        rows(runner, session, "SELECT count(*) FROM lineitem");
+
+        List<StageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("failing-job"));
+        assertThat(stages).isNotEmpty();
+        assertThat(stages.stream().map(StageSkew::queryId).distinct()).hasSize(1);
     }
 
     @Test

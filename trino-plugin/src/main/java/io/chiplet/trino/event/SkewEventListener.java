@@ -18,7 +18,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Measures every completed query's skew per stage from its task statistics and records it in the plugin's
+ * Measures every successfully completed query's skew per stage from its task statistics and records it in the plugin's
  * {@link SkewHistory}, which {@code chiplet.runtime.skew} shows and the session defaults feed back to the source's
  * later queries. Runs on the coordinator only, once per query, and does arithmetic on a handful of stages.
  */
@@ -45,6 +45,10 @@ final class SkewEventListener
             return;
         }
         try {
+            // A failed or cancelled query's stages stopped part way: their spread says nothing about the data.
+            if (event.getFailureInfo().isPresent()) {
+                return;
+            }
             String queryId = event.getMetadata().getQueryId();
             String source = event.getContext().getSource().orElse("");
             List<StageSkew> stages = new ArrayList<>();
@@ -69,7 +73,7 @@ final class SkewEventListener
         if (!skewed.isEmpty()) {
             log.info("Query {} skewed: {}; {}", queryId, String.join(", ", skewed),
                     Optional.of(source).filter(name -> !name.isEmpty())
-                            .map(name -> "later queries of source '" + name + "' get spread defaults")
+                            .map(name -> "hint spread for later queries of source '" + name + "'")
                             .orElse("no source, so no feedback"));
         }
     }

@@ -19,8 +19,14 @@ public enum SkewHint
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** {@link #NONE} for a name that is none of ours: a hint we cannot read asks for nothing. */
     public static SkewHint fromConfigName(String name)
     {
-        return valueOf(name.toUpperCase(Locale.ROOT));
+        for (SkewHint hint : values()) {
+            if (hint.configName().equals(name)) {
+                return hint;
+            }
+        }
+        return NONE;
     }
 }

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * How unevenly one stage of a completed query spread its input over its tasks, and the hint drawn from it. Trino
  * reports each stage's per-task input as a distribution (quantiles, max, mean), not task by task, so the measures
- * are those a distribution gives exactly ({@code maxToMean}) or closely ({@code maxOverMedian}, {@code gini}; exact
- * up to three tasks, see {@link StageSkewMeasure}).
+ * are those a distribution gives exactly ({@code maxToMean}) or closely ({@code maxOverMedian}, {@code gini}, from
+ * per-task values rebuilt out of the quantiles, see {@link StageSkewMeasure}).
  *
  * @param queryId the query's id
  * @param source the query's source (the client application's name), empty when the client gave none

@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
  * Measures one stage's skew from the task statistics Trino attaches to a completed query. Trino gives each stage's
  * per-task input as a distribution (min, p25, p50, p75, p90, p95, p99, max, mean), not task by task. The measure
  * rebuilds one input per task from it (task i at quantile i/(tasks-1), interpolated between the reported
- * quantiles) and hands that to {@link SkewAnalysis}: exact up to three tasks (min, median, max), close beyond.
+ * quantiles) and hands that to {@link SkewAnalysis}: up to three tasks that is min, median and max, the tasks' own
+ * values as far as Trino's quantiles are exact; beyond, it follows the quantiles.
  * {@code maxToMean} needs no rebuilding and is always exact.
  */
 public final class StageSkewMeasure

@@ -49,6 +49,12 @@ class SkewFeedbackTest
     }
 
     @Test
+    void aHintThatIsNoneOfOursAsksForNothing()
+    {
+        assertThat(SkewFeedback.hintFor("etl", List.of(stage("q1", "etl", 3, "shuffle")), 4)).isEqualTo(SkewHint.NONE);
+    }
+
+    @Test
     void queriesWithoutSourceShareNoHint()
     {
         assertThat(SkewFeedback.hintFor("", List.of(stage("q1", "", 3, "spread")), 4)).isEqualTo(SkewHint.NONE);
