@@ -1,0 +1,76 @@
+package io.chiplet.spark;
+
+import io.chiplet.placement.Assignment;
+import io.chiplet.placement.Plan;
+import io.chiplet.topology.CpuSet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.IntPredicate;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Where each of an executor's task slots runs: one entry per slot, made from a plan (or, under the adaptive policy,
+ * from the spread locator). Immutable, so the adaptive controller replaces the whole table at once and a task always
+ * sees one consistent table.
+ */
+record SlotTable(List<Slot> slots)
+{
+    /**
+     * @param chiplet the chiplet holding all of {@code cpus}; empty when they span several
+     * @param memoryNode the node to prefer for the task's memory; empty to leave its memory policy alone
+     */
+    record Slot(CpuSet cpus, OptionalInt chiplet, OptionalInt memoryNode)
+    {
+        Slot
+        {
+            requireNonNull(cpus, "cpus is null");
+            requireNonNull(chiplet, "chiplet is null");
+            requireNonNull(memoryNode, "memoryNode is null");
+            if (cpus.isEmpty()) {
+                throw new IllegalArgumentException("a slot needs at least one CPU");
+            }
+        }
+    }
+
+    SlotTable
+    {
+        slots = List.copyOf(slots);
+        if (slots.isEmpty()) {
+            throw new IllegalArgumentException("a slot table needs at least one slot");
+        }
+    }
+
+    /**
+     * @param bindMemory whether memory follows the slot at all (the setting, and the plan's policy)
+     * @param usableNode the nodes a memory policy may name here (live and allowed for this process)
+     */
+    static SlotTable of(Plan plan, boolean bindMemory, IntPredicate usableNode)
+    {
+        requireNonNull(plan, "plan is null");
+        requireNonNull(usableNode, "usableNode is null");
+        List<Slot> slots = new ArrayList<>(plan.assignments().size());
+        boolean memory = bindMemory && plan.bindsMemory();
+        for (Assignment assignment : plan.assignments()) {
+            slots.add(new Slot(assignment.cpus(), assignment.chiplet(), memoryNode(memory, assignment.numaNode(), usableNode)));
+        }
+        return new SlotTable(slots);
+    }
+
+    static OptionalInt memoryNode(boolean bindMemory, int node, IntPredicate usableNode)
+    {
+        return bindMemory && node >= 0 && usableNode.test(node) ? OptionalInt.of(node) : OptionalInt.empty();
+    }
+
+    int size()
+    {
+        return slots.size();
+    }
+
+    Slot slot(int index)
+    {
+        return slots.get(index);
+    }
+}
