@@ -1,7 +1,8 @@
 package io.chiplet.spark;
 
+import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.MempolicySyscalls;
-import io.chiplet.affinity.PinnedThread;
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.CpuSet;
 
@@ -11,10 +12,15 @@ import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Pins through {@link ThreadAffinity} (whichever backend it was built with) and sets the memory policy with
- * {@code set_mempolicy}. Per call: {@code gettid}, {@code sched_getaffinity}, {@code sched_setaffinity}, and with a
- * node {@code get_mempolicy} and {@code set_mempolicy}; restoring is one or two calls more. The node is checked
- * against the process's allowed nodes once, when the plan is made, not here.
+ * Pins through the configured {@link PinningBackend} ({@code sched_setaffinity}) and sets the memory policy with
+ * {@code set_mempolicy}: one call to bind, one to restore, and with a node one more each. Nothing is allocated.
+ *
+ * <p>Why so few calls: the plan's CPUs are checked against the process's allowed CPUs once ({@link #check}), not per
+ * task; and a task thread's own mask, memory policy and thread id are read once, on its first task, and kept with the
+ * thread. Between two tasks the plugin is the last to have set them (it restored them at the end of the previous
+ * task), so they are what the thread has: reading them again per task would be two syscalls for no information. A
+ * thread's mask changed from outside between two of its tasks ({@code taskset -p} on an executor thread) is therefore
+ * not noticed: the end of its next task restores the mask it had at its first.
  *
  * <p>The policy is {@code MPOL_PREFERRED}, not {@code MPOL_BIND}: the executor's heap is shared by all its tasks, and a
  * task thread whose node runs out of memory must spill to another node rather than push the JVM into the OOM killer.
@@ -24,13 +30,18 @@ import static java.util.Objects.requireNonNull;
 final class LiveThreadBinder
         implements ThreadBinder
 {
-    private final ThreadAffinity affinity;
+    private final PinningBackend backend;
+    private final AllowedCpus allowed;
     // One node mask per node id, made once: set_mempolicy reads the mask, never keeps it.
     private final BitSet[] nodeMasks;
+    // One per task thread, reused as the binding of each of its tasks: a thread runs one task at a time.
+    private final ThreadLocal<ThreadState> threads = ThreadLocal.withInitial(this::readThread);
 
     LiveThreadBinder(ThreadAffinity affinity, int maxNode)
     {
-        this.affinity = requireNonNull(affinity, "affinity is null");
+        requireNonNull(affinity, "affinity is null");
+        this.backend = affinity.backend();
+        this.allowed = affinity.allowed();
         this.nodeMasks = new BitSet[maxNode + 1];
         for (int node = 0; node <= maxNode; node++) {
             BitSet mask = new BitSet();
@@ -40,42 +51,85 @@ final class LiveThreadBinder
     }
 
     @Override
-    public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+    public void check(CpuSet cpus)
     {
-        PinnedThread pinned = affinity.pinCurrentThread(cpus);
-        if (memoryNode.isEmpty()) {
-            return new Pinned(pinned, null);
-        }
-        try {
-            MempolicySyscalls.Policy previous = MempolicySyscalls.getMempolicy();
-            MempolicySyscalls.setMempolicy(MempolicySyscalls.MPOL_PREFERRED, nodeMasks[memoryNode.getAsInt()]);
-            return new Pinned(pinned, previous);
-        }
-        catch (RuntimeException e) {
-            pinned.close();
-            throw e;
-        }
+        allowed.check(cpus);
     }
 
-    private record Pinned(PinnedThread pinned, MempolicySyscalls.Policy previousMemory)
+    @Override
+    public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+    {
+        ThreadState thread = threads.get();
+        if (thread.bound) {
+            throw new IllegalStateException("thread " + thread.tid + " is bound already: a task started before the previous one ended");
+        }
+        // tid 0: the calling thread, no lookup.
+        backend.setAffinity(0, cpus);
+        thread.memoryBound = false;
+        if (memoryNode.isPresent()) {
+            try {
+                if (thread.memoryNodes == null) {
+                    MempolicySyscalls.Policy own = MempolicySyscalls.getMempolicy();
+                    thread.memoryMode = own.mode();
+                    thread.memoryNodes = own.nodes();
+                }
+                MempolicySyscalls.setMempolicy(MempolicySyscalls.MPOL_PREFERRED, nodeMasks[memoryNode.getAsInt()]);
+                thread.memoryBound = true;
+            }
+            catch (RuntimeException e) {
+                backend.setAffinity(0, thread.mask);
+                throw e;
+            }
+        }
+        thread.bound = true;
+        return thread;
+    }
+
+    private ThreadState readThread()
+    {
+        return new ThreadState(backend, backend.currentThreadId(), backend.getAffinity(0));
+    }
+
+    /** A task thread's own mask and memory policy, as it had them before its first task. */
+    private static final class ThreadState
             implements Binding
     {
+        private final PinningBackend backend;
+        private final int tid;
+        private final CpuSet mask;
+        private int memoryMode;
+        private BitSet memoryNodes;
+        private boolean memoryBound;
+        private boolean bound;
+
+        ThreadState(PinningBackend backend, int tid, CpuSet mask)
+        {
+            this.backend = backend;
+            this.tid = tid;
+            this.mask = mask;
+        }
+
         @Override
         public int tid()
         {
-            return pinned.tid();
+            return tid;
         }
 
         @Override
         public void restore()
         {
+            if (!bound) {
+                return;
+            }
+            bound = false;
             try {
-                if (previousMemory != null) {
-                    MempolicySyscalls.setMempolicy(previousMemory.mode(), previousMemory.nodes());
+                if (memoryBound) {
+                    memoryBound = false;
+                    MempolicySyscalls.setMempolicy(memoryMode, memoryNodes);
                 }
             }
             finally {
-                pinned.close();
+                backend.setAffinity(0, mask);
             }
         }
     }

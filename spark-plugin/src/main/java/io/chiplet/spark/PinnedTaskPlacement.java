@@ -27,8 +27,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Which free slot: under policies that fill chiplets in order ({@code wicp-local}, {@code wic}) the first in plan
  * order, so a half-busy executor keeps its tasks together in one L3; under the others the one on the chiplet running
- * the fewest tasks, ties taken in turn, so concurrent tasks spread evenly and a run of short tasks does not pile onto
- * the first chiplet.
+ * the fewest tasks, so concurrent tasks spread evenly. Among equally good slots a thread takes the one its previous
+ * task had: it still runs there (restoring its mask did not move it), so pinning it costs no migration and its
+ * private caches are warm; otherwise ties are taken in turn.
  *
  * <p>The hook is a short critical section over small int arrays plus the bind syscalls; the adaptive controller
  * changes where later tasks go by publishing a new {@link SlotTable}, never touching running tasks.
@@ -70,6 +71,8 @@ public final class PinnedTaskPlacement
     private final AtomicIntegerArray slotStage;
     private final AtomicIntegerArray slotTid;
     private volatile AutoCloseable controller = () -> {};
+    // The slot each task thread last ran in, -1 before its first task.
+    private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
     PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, ThreadBinder binder)
     {
@@ -139,10 +142,11 @@ public final class PinnedTaskPlacement
     public Handle onTaskStart(TaskIdentity task)
     {
         Layout current = layout;
+        int[] last = lastSlot.get();
         int slot;
         int group;
         synchronized (busySlot) {
-            slot = choose(current.groupOfSlot);
+            slot = choose(current.groupOfSlot, last[0]);
             group = current.groupOfSlot[slot];
             busySlot[slot]++;
             busyGroup[group]++;
@@ -158,6 +162,7 @@ public final class PinnedTaskPlacement
         }
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
+        last[0] = slot;
         return new Placed(slot, group, chosen.chiplet(), binding);
     }
 
@@ -173,19 +178,23 @@ public final class PinnedTaskPlacement
         }
     }
 
-    private int choose(int[] groupOfSlot)
+    private int choose(int[] groupOfSlot, int previous)
     {
         int slots = busySlot.length;
-        int start = selection == Selection.BALANCED ? cursor : 0;
+        boolean balanced = selection == Selection.BALANCED;
+        // Scanning from the thread's previous slot makes it win every tie.
+        int start = !balanced ? 0 : previous >= 0 && previous < slots ? previous : cursor;
         int best = start;
         for (int k = 1; k < slots; k++) {
             int slot = start + k < slots ? start + k : start + k - slots;
             if (busySlot[slot] < busySlot[best]
-                    || (selection == Selection.BALANCED && busySlot[slot] == busySlot[best] && busyGroup[groupOfSlot[slot]] < busyGroup[groupOfSlot[best]])) {
+                    || (balanced && busySlot[slot] == busySlot[best] && busyGroup[groupOfSlot[slot]] < busyGroup[groupOfSlot[best]])) {
                 best = slot;
             }
         }
-        cursor = best + 1 == slots ? 0 : best + 1;
+        if (best != previous) {
+            cursor = best + 1 == slots ? 0 : best + 1;
+        }
         return best;
     }
 
@@ -235,6 +244,7 @@ public final class PinnedTaskPlacement
     {
         int[] groupOfSlot = new int[table.size()];
         for (int slot = 0; slot < table.size(); slot++) {
+            binder.check(table.slot(slot).cpus());
             Integer group = groups.get(groupKey(table.slot(slot)));
             if (group == null) {
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");

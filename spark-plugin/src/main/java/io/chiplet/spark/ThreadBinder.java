@@ -11,6 +11,13 @@ import java.util.OptionalInt;
 interface ThreadBinder
 {
     /**
+     * Checks, once per plan rather than per task, that {@code cpus} may be bound to.
+     *
+     * @throws IllegalArgumentException naming the CPUs this process may not use
+     */
+    default void check(CpuSet cpus) {}
+
+    /**
      * @param memoryNode the node the thread's new pages should come from; empty leaves its memory policy alone
      * @return what restores the thread's previous mask and memory policy, on the same thread
      */

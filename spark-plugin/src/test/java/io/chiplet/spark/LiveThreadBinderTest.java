@@ -5,12 +5,14 @@ import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.nativeio.Native;
 import io.chiplet.topology.CpuSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The real kernel: this thread pinned and its memory policy set, then both given back exactly. */
@@ -44,6 +46,37 @@ class LiveThreadBinderTest
         assertThat(MemoryPolicy.ofCurrentThread()).isEqualTo(memoryBefore);
         pinnedOnly.restore();
         assertThat(current()).isEqualTo(maskBefore);
+        // Restoring twice restores once; binding again works as the first time.
+        pinnedOnly.restore();
+        ThreadBinder.Binding again = binder.bind(CpuSet.of(cpu), OptionalInt.of(0));
+        assertThat(current()).isEqualTo(CpuSet.of(cpu));
+        again.restore();
+        assertThat(current()).isEqualTo(maskBefore);
+        assertThat(MemoryPolicy.ofCurrentThread()).isEqualTo(memoryBefore);
+    }
+
+    @Test
+    void aSecondBindBeforeTheRestoreIsRefused()
+    {
+        assumeTrue(Native.isLinux(), "pinning needs Linux");
+        ThreadAffinity affinity = ThreadAffinity.live();
+        LiveThreadBinder binder = new LiveThreadBinder(affinity, 0);
+        CpuSet cpu = CpuSet.of(affinity.allowed().allowed().first());
+        ThreadBinder.Binding binding = binder.bind(cpu, OptionalInt.empty());
+        try {
+            assertThatThrownBy(() -> binder.bind(cpu, OptionalInt.empty())).hasMessageContaining("bound already");
+        }
+        finally {
+            binding.restore();
+        }
+    }
+
+    @Test
+    void planCpusOutsideTheProcessAreRefusedUpFront()
+    {
+        assumeTrue(Native.isLinux(), "pinning needs Linux");
+        LiveThreadBinder binder = new LiveThreadBinder(ThreadAffinity.live(), 0);
+        assertThatThrownBy(() -> binder.check(CpuSet.of(CpuSet.MAX_CPUS - 1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not allowed");
     }
 
     private static CpuSet current()

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -52,17 +53,37 @@ class PinnedTaskPlacementTest
     }
 
     @Test
-    void tasksOneAfterAnotherAlternateChiplets()
+    void aThreadKeepsItsSlotWhileThatIsAsGoodAsAny()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        List<CpuSet> cpus = new ArrayList<>();
+        for (int task = 0; task < 10; task++) {
+            end(placement, placement.onTaskStart(task(task)));
+            cpus.add(binder.bound().getLast().cpus());
+        }
+        // Restoring did not move the thread: its next task takes the CPUs it still runs on, no migration.
+        assertThat(cpus).containsOnly(cpus.getFirst());
+
+        // With its chiplet busier than another, it moves.
+        TaskPlacement.Handle other = onOtherThread(() -> placement.onTaskStart(task(10)));
+        TaskPlacement.Handle mine = placement.onTaskStart(task(11));
+        assertThat(mine.chiplet()).isNotEqualTo(other.chiplet());
+    }
+
+    @Test
+    void tasksOfNewThreadsOneAfterAnotherAlternateChiplets()
     {
         PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<Integer> chiplets = new ArrayList<>();
         for (int task = 0; task < 10; task++) {
-            TaskPlacement.Handle handle = placement.onTaskStart(task(task));
-            chiplets.add(handle.chiplet().getAsInt());
-            end(placement, handle);
+            int id = task;
+            chiplets.add(onOtherThread(() -> {
+                TaskPlacement.Handle handle = placement.onTaskStart(task(id));
+                end(placement, handle);
+                return handle;
+            }).chiplet().getAsInt());
         }
-        assertThat(chiplets).filteredOn(chiplet -> chiplet == 0).hasSize(5);
-        assertThat(chiplets).filteredOn(chiplet -> chiplet == 1).hasSize(5);
+        assertThat(chiplets).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
     }
 
     @Test
@@ -87,15 +108,19 @@ class PinnedTaskPlacementTest
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
         assertThat(binder.mask()).isEqualTo(plan.assignments().get(0).cpus()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
         assertThat(binder.memory()).hasValue(0);
-        end(placement, first);
-        assertThat(binder.mask()).isEqualTo(ALL);
-        assertThat(binder.memory()).isEmpty();
 
+        // The first still runs: the next goes to the other chiplet, with the other node's memory.
         TaskPlacement.Handle second = placement.onTaskStart(task(1));
         assertThat(binder.mask()).isEqualTo(TWO_NODES.chiplet(1).orElseThrow().cpus());
         assertThat(binder.memory()).hasValue(1);
+
+        // Each end restores exactly what its start found.
         end(placement, second);
+        assertThat(binder.mask()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
+        assertThat(binder.memory()).hasValue(0);
+        end(placement, first);
         assertThat(binder.mask()).isEqualTo(ALL);
+        assertThat(binder.memory()).isEmpty();
         assertThat(binder.restored()).isEqualTo(2);
     }
 
@@ -190,6 +215,16 @@ class PinnedTaskPlacementTest
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
         return new PinnedTaskPlacement(SlotTable.of(plan, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
                 TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
+    }
+
+    private static <T> T onOtherThread(Callable<T> action)
+    {
+        try (ExecutorService thread = Executors.newSingleThreadExecutor()) {
+            return thread.submit(action).get(10, TimeUnit.SECONDS);
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static TaskPlacement.TaskIdentity task(int partition)
