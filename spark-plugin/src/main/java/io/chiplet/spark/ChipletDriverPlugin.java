@@ -36,8 +36,19 @@ public final class ChipletDriverPlugin
     private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
     // Keys the user left unset at start, with the value the plugin last gave them; only those it may change.
     private final Map<String, String> owned = new LinkedHashMap<>();
-    private final StageSkew skew = new StageSkew();
+    private final StageSkew skew;
     private volatile SparkConf conf;
+
+    /** What Spark instantiates, through {@link ChipletPlugin}. */
+    public ChipletDriverPlugin()
+    {
+        this(new StageSkew());
+    }
+
+    ChipletDriverPlugin(StageSkew skew)
+    {
+        this.skew = skew;
+    }
 
     @Override
     public Map<String, String> init(SparkContext sparkContext, PluginContext context)
