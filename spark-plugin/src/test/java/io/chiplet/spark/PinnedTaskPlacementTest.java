@@ -11,6 +11,7 @@ import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -207,6 +208,19 @@ class PinnedTaskPlacementTest
         }
         finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void everyPolicyTheSettingsAcceptIsOneThePlannerKnows()
+    {
+        assertThat(ChipletSettings.POLICIES).containsExactlyInAnyOrderElementsOf(Arrays.stream(Policy.values()).map(Policy::cliName).toList());
+        for (String name : ChipletSettings.POLICIES) {
+            Policy policy = Policy.parse(name);
+            // Every policy yields one slot per task slot, each on allowed CPUs.
+            Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, 3));
+            assertThat(SlotTable.of(plan, true, node -> true).slots()).as(name).hasSize(3)
+                    .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus())).isTrue());
         }
     }
 
