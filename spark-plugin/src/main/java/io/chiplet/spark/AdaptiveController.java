@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * counters where the machine has them, the software fallback where it does not), steps a {@link SpreadController}
  * per slot against {@code spark.chiplet.adaptive.remoteAccessThreshold}, asks the driver for its skew hints (a stage
  * the driver names takes the hinted spread instead: heavy partitions wider, light ones 1), and lets a
- * {@link SpreadLocator} turn the spreads into CPUs. The result is published to the placement: tasks started after it
+ * {@link SpreadLocator} turn the spreads into chiplets. The result is published to the placement: tasks started after it
  * run there, running ones stay put.
  *
  * <p>One daemon thread per executor; everything but {@link #close} runs on it. When no signal can be opened it warns
@@ -61,17 +61,23 @@ final class AdaptiveController
     private final int[] spreads;
     private final int[] cpus;
     private final int[] chiplets;
+    // Each chiplet's allowed CPUs, by the locator's index: a slot is pinned to its whole chiplet.
+    private final CpuSet[] chipletCpus;
     private final Map<Integer, RemoteAccessSignal> signals = new HashMap<>();
     private boolean measuring = true;
     private boolean driverWarned;
     private SpreadHints hints = SpreadHints.NONE;
     private volatile Thread thread;
 
-    AdaptiveController(PinnedTaskPlacement placement, SpreadLocator locator, SpreadController.Settings settings, SignalOpener opener,
+    AdaptiveController(PinnedTaskPlacement placement, Topology topology, SpreadController.Settings settings, SignalOpener opener,
             Supplier<SpreadHints> driver, PlacementMetrics metrics, boolean bindMemory, IntPredicate usableNode)
     {
+        this.locator = SpreadLocator.of(topology, topology.allowed());
+        this.chipletCpus = new CpuSet[locator.chiplets()];
+        for (int index = 0; index < chipletCpus.length; index++) {
+            chipletCpus[index] = SlotTable.chipletCpus(topology, locator.chipletId(index));
+        }
         this.placement = requireNonNull(placement, "placement is null");
-        this.locator = requireNonNull(locator, "locator is null");
         this.opener = requireNonNull(opener, "opener is null");
         this.driver = requireNonNull(driver, "driver is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
@@ -106,7 +112,7 @@ final class AdaptiveController
             }
             return choice.signal();
         };
-        AdaptiveController controller = new AdaptiveController(placement, SpreadLocator.of(topology, topology.allowed()),
+        AdaptiveController controller = new AdaptiveController(placement, topology,
                 settings(context.settings(), placement.slots()), opener, context.driverHints(), context.metrics(), bindMemory, usableNode);
         Thread thread = Thread.ofPlatform()
                 .daemon()
@@ -162,7 +168,8 @@ final class AdaptiveController
         locator.locate(spreads, slots, cpus, chiplets);
         List<SlotTable.Slot> entries = new ArrayList<>(slots);
         for (int slot = 0; slot < slots; slot++) {
-            entries.add(new SlotTable.Slot(CpuSet.of(cpus[slot]), OptionalInt.of(locator.chipletId(chiplets[slot])),
+            // The locator's CPU only books the slot's share of its chiplet; the slot runs on the whole chiplet.
+            entries.add(new SlotTable.Slot(chipletCpus[chiplets[slot]], OptionalInt.of(locator.chipletId(chiplets[slot])),
                     SlotTable.memoryNode(bindMemory, locator.numaNodeOfChiplet(chiplets[slot]), usableNode)));
         }
         SlotTable table = new SlotTable(entries);

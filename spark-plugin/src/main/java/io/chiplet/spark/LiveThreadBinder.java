@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Pins through the configured {@link PinningBackend} ({@code sched_setaffinity}) and sets the memory policy with
- * {@code set_mempolicy}: one call to bind, one to restore, and with a node one more each. Nothing is allocated.
+ * {@code set_mempolicy}: one call to bind, one to restore, and with a node one more each; none where the slot is the
+ * thread's whole mask already. Nothing is allocated.
  *
  * <p>Why so few calls: the plan's CPUs are checked against the process's allowed CPUs once ({@link #check}), not per
  * task; and a task thread's own mask, memory policy and thread id are read once, on its first task, and kept with the
@@ -63,8 +64,12 @@ final class LiveThreadBinder
         if (thread.bound) {
             throw new IllegalStateException("thread " + thread.tid + " is bound already: a task started before the previous one ended");
         }
-        // tid 0: the calling thread, no lookup.
-        backend.setAffinity(0, cpus);
+        // A slot that is the whole of what the thread may use already (one chiplet on the machine) needs no call.
+        thread.pinned = !cpus.equals(thread.mask);
+        if (thread.pinned) {
+            // tid 0: the calling thread, no lookup.
+            backend.setAffinity(0, cpus);
+        }
         thread.memoryBound = false;
         if (memoryNode.isPresent()) {
             try {
@@ -77,7 +82,9 @@ final class LiveThreadBinder
                 thread.memoryBound = true;
             }
             catch (RuntimeException e) {
-                backend.setAffinity(0, thread.mask);
+                if (thread.pinned) {
+                    backend.setAffinity(0, thread.mask);
+                }
                 throw e;
             }
         }
@@ -100,6 +107,7 @@ final class LiveThreadBinder
         private int memoryMode;
         private BitSet memoryNodes;
         private boolean memoryBound;
+        private boolean pinned;
         private boolean bound;
 
         ThreadState(PinningBackend backend, int tid, CpuSet mask)
@@ -129,7 +137,10 @@ final class LiveThreadBinder
                 }
             }
             finally {
-                backend.setAffinity(0, mask);
+                if (pinned) {
+                    pinned = false;
+                    backend.setAffinity(0, mask);
+                }
             }
         }
     }

@@ -105,7 +105,7 @@ public final class PinnedTaskPlacement
         CpuSet memoryNodes = liveMemoryNodes();
         // On a single node there is no choice to make: skip the two extra syscalls per task.
         boolean bindMemory = settings.bindMemory() && memoryNodes.size() > 1;
-        SlotTable table = SlotTable.of(plan, bindMemory, memoryNodes::contains);
+        SlotTable table = SlotTable.of(plan, topology, bindMemory, memoryNodes::contains);
         ThreadAffinity affinity = ThreadAffinity.live(settings.pinningBackend().configName());
         List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
         PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,

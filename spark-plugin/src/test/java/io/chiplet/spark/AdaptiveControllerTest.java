@@ -6,7 +6,6 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.SpreadLocator;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -36,7 +35,7 @@ class AdaptiveControllerTest
     private volatile boolean driverDown;
     private final PlacementMetrics metrics = new PlacementMetrics(2);
     private final PinnedTaskPlacement placement = adaptivePlacement();
-    private final AdaptiveController controller = new AdaptiveController(placement, SpreadLocator.of(TOPOLOGY, TOPOLOGY.allowed()),
+    private final AdaptiveController controller = new AdaptiveController(placement, TOPOLOGY,
             AdaptiveController.settings(settings(), SLOTS), tid -> signal(), this::askDriver, metrics, true, node -> true);
 
     @Test
@@ -60,7 +59,7 @@ class AdaptiveControllerTest
         assertThat(metrics.remoteAccessRate()).isEqualTo(1000.0);
         assertThat(metrics.signalSource()).isEqualTo("software-fallback");
         // The running slot now costs two cores of chiplet 0: the last slot moves to chiplet 1, with its memory.
-        assertThat(placement.table().slot(3)).isEqualTo(new SlotTable.Slot(CpuSet.of(4), OptionalInt.of(1), OptionalInt.of(1)));
+        assertThat(placement.table().slot(3)).isEqualTo(new SlotTable.Slot(CpuSet.range(4, 7), OptionalInt.of(1), OptionalInt.of(1)));
 
         // Below the band the spread narrows again, and the later tasks come back.
         remoteEvents.set(0);
@@ -109,7 +108,7 @@ class AdaptiveControllerTest
     @Test
     void withoutASignalOnlyTheHintsSteer()
     {
-        AdaptiveController blind = new AdaptiveController(placement, SpreadLocator.of(TOPOLOGY, TOPOLOGY.allowed()),
+        AdaptiveController blind = new AdaptiveController(placement, TOPOLOGY,
                 AdaptiveController.settings(settings(), SLOTS), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
                 }, this::askDriver, metrics, true, node -> true);
@@ -169,7 +168,7 @@ class AdaptiveControllerTest
     private PinnedTaskPlacement adaptivePlacement()
     {
         Plan plan = PlacementPlanner.plan(TOPOLOGY, PlacementRequest.of(TOPOLOGY, Policy.ADAPTIVE, SLOTS));
-        return new PinnedTaskPlacement(SlotTable.of(plan, true, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+        return new PinnedTaskPlacement(SlotTable.of(plan, TOPOLOGY, true, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
                 TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 }

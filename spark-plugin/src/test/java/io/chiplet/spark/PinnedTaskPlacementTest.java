@@ -10,6 +10,7 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,8 +44,9 @@ class PinnedTaskPlacementTest
             running.add(placement.onTaskStart(task(task)));
         }
         assertThat(running).extracting(handle -> handle.chiplet().getAsInt()).containsExactly(0, 1, 0, 1, 0, 1);
-        // Every running task has a slot of its own.
-        assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus).doesNotHaveDuplicates();
+        // Every running task has a slot of its own, and runs on its whole chiplet.
+        assertThat(running).extracting(handle -> ((PinnedTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
+        assertThat(binder.bound()).allSatisfy(bound -> assertThat(bound.cpus()).isIn(CpuSet.range(0, 3), CpuSet.range(4, 7)));
 
         // Two tasks of chiplet 0 end: the next two go there, the less busy chiplet.
         end(placement, running.remove(0));
@@ -97,7 +99,22 @@ class PinnedTaskPlacementTest
         }
         assertThat(chiplets).containsExactly(0, 0, 0, 0, 1);
         assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus)
-                .containsExactly(CpuSet.of(0), CpuSet.of(1), CpuSet.of(2), CpuSet.of(3), CpuSet.of(4));
+                .containsExactly(CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(4, 7));
+    }
+
+    @Test
+    void chipletPoliciesPinToTheWholeChipletAndWicToItsCore()
+    {
+        Plan local = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_LOCAL, 3));
+        assertThat(SlotTable.of(local, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus).containsOnly(CpuSet.range(0, 3));
+        Plan wic = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIC, 3));
+        assertThat(SlotTable.of(wic, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(CpuSet.of(0), CpuSet.of(1), CpuSet.of(2));
+        // A chiplet partly outside the process: only its allowed CPUs.
+        Topology narrowed = DiscoveredTopologySource.restrictTo(TWO_NODES, CpuSet.of(1, 2, 5), Path.of("/snapshot"));
+        Plan mixed = PlacementPlanner.plan(narrowed, PlacementRequest.of(narrowed, Policy.WICP_MIXED, 2));
+        assertThat(SlotTable.of(mixed, narrowed, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(CpuSet.of(1, 2), CpuSet.of(5));
     }
 
     @Test
@@ -129,13 +146,13 @@ class PinnedTaskPlacementTest
     void memoryStaysAloneWhenBindingIsOffOrTheNodeIsNotUsableHere()
     {
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
-        assertThat(SlotTable.of(plan, false, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        assertThat(SlotTable.of(plan, TWO_NODES, false, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
         // A snapshot's node 1 that this machine does not have.
-        assertThat(SlotTable.of(plan, true, node -> node == 0).slots()).extracting(SlotTable.Slot::memoryNode)
+        assertThat(SlotTable.of(plan, TWO_NODES, true, node -> node == 0).slots()).extracting(SlotTable.Slot::memoryNode)
                 .containsExactly(OptionalInt.of(0), OptionalInt.empty());
         // wim only prefers memory round-robin; the plan says not to bind.
         Plan wim = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIM, 2));
-        assertThat(SlotTable.of(wim, true, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        assertThat(SlotTable.of(wim, TWO_NODES, true, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
     }
 
     @Test
@@ -198,7 +215,6 @@ class PinnedTaskPlacementTest
             while (binder.bound().size() < threads) {
                 Thread.onSpinWait();
             }
-            assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus).doesNotHaveDuplicates();
             assertThat(binder.bound()).extracting(bound -> TWO_NODES.chipletOf(bound.cpus().first()).map(Chiplet::id).orElseThrow())
                     .filteredOn(chiplet -> chiplet == 0).hasSize(threads / 2);
             checked.countDown();
@@ -219,7 +235,7 @@ class PinnedTaskPlacementTest
             Policy policy = Policy.parse(name);
             // Every policy yields one slot per task slot, each on allowed CPUs.
             Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, 3));
-            assertThat(SlotTable.of(plan, true, node -> true).slots()).as(name).hasSize(3)
+            assertThat(SlotTable.of(plan, TWO_NODES, true, node -> true).slots()).as(name).hasSize(3)
                     .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus())).isTrue());
         }
     }
@@ -227,7 +243,7 @@ class PinnedTaskPlacementTest
     private PinnedTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
     {
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
-        return new PinnedTaskPlacement(SlotTable.of(plan, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+        return new PinnedTaskPlacement(SlotTable.of(plan, TWO_NODES, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
                 TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
