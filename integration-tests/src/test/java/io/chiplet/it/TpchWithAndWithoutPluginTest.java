@@ -4,7 +4,8 @@ import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,15 +18,20 @@ class TpchWithAndWithoutPluginTest
 {
     private static final double SCALE = 0.01;
 
-    @Test
-    void allQueriesGiveIdenticalResults()
+    /**
+     * Each placement mode ({@code spark.chiplet.mode}). The hook for {@code mode=executor}: add {@code "executor"}
+     * here once ExecutorProcessPlacement is merged (spark-exec branch).
+     */
+    @ParameterizedTest(name = "mode={0}")
+    @ValueSource(strings = {"task"})
+    void allQueriesGiveIdenticalResults(String mode)
     {
         int cores = Runtime.getRuntime().availableProcessors();
         // Without the plugin, the partition count it would choose, so both runs do the same amount of work.
         Map<Integer, List<String>> without = runAll(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(cores * 3)));
         Map<Integer, List<String>> with;
         try (LogCapture log = LogCapture.capture()) {
-            with = runAll(true, Map.of());
+            with = runAll(true, Map.of("spark.chiplet.mode", mode));
             assertThat(log.warnings()).isEmpty();
         }
 

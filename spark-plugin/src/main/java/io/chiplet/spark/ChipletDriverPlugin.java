@@ -36,15 +36,27 @@ public final class ChipletDriverPlugin
     private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
     // Keys the user left unset at start, with the value the plugin last gave them; only those it may change.
     private final Map<String, String> owned = new LinkedHashMap<>();
+    private final StageSkew skew;
     private volatile SparkConf conf;
+
+    /** What Spark instantiates, through {@link ChipletPlugin}. */
+    public ChipletDriverPlugin()
+    {
+        this(new StageSkew());
+    }
+
+    ChipletDriverPlugin(StageSkew skew)
+    {
+        this.skew = skew;
+    }
 
     @Override
     public Map<String, String> init(SparkContext sparkContext, PluginContext context)
     {
-        return guard.call("driver init", () -> start(context.conf()), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+        return guard.call("driver init", () -> start(sparkContext, context.conf()), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
     }
 
-    private Map<String, String> start(SparkConf sparkConf)
+    private Map<String, String> start(SparkContext sparkContext, SparkConf sparkConf)
     {
         ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
         if (parsed instanceof ChipletSettings.Problem problem) {
@@ -57,6 +69,10 @@ public final class ChipletDriverPlugin
             return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
         }
         this.conf = sparkConf;
+        if (sparkContext != null) {
+            // Skew is measured from every stage's tasks; the hints go to executors in reply to their asks.
+            sparkContext.addSparkListener(new SkewListener(skew, guard));
+        }
         if (!settings.resizePartitions()) {
             log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
             return Map.of();
@@ -91,10 +107,21 @@ public final class ChipletDriverPlugin
                 resize();
                 yield SpreadHints.NONE;
             }
-            // Skew measurement per stage comes with the placement engine's SkewAnalysis.
-            case SpreadHintRequest _ -> SpreadHints.NONE;
+            case SpreadHintRequest _ -> hints();
             default -> throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
         };
+    }
+
+    /** Hints for the running stages, no wider than the largest executor's chiplets. */
+    private SpreadHints hints()
+    {
+        int maxChiplets = 1;
+        long l3 = Long.MAX_VALUE;
+        for (TopologyReport report : reports.values()) {
+            maxChiplets = Math.max(maxChiplets, report.summary().chiplets());
+            l3 = Math.min(l3, report.summary().l3BytesPerChiplet());
+        }
+        return skew.hints(maxChiplets, l3 == Long.MAX_VALUE ? 0 : l3);
     }
 
     private void resize()

@@ -1,5 +1,6 @@
 package io.chiplet.spark;
 
+import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
 import org.apache.spark.TaskFailedReason;
@@ -8,6 +9,7 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -81,13 +83,38 @@ public final class ChipletExecutorPlugin
         }
         Topology topology = topologySource.read(settings);
         ChipletSummary summary = ChipletSummary.of(topology);
-        PlacementMetrics placementMetrics = new PlacementMetrics(summary.chiplets());
+        PlacementMetrics placementMetrics = new PlacementMetrics(usableChipletIds(topology));
+        int taskSlots = ExecutorSlots.of(SparkConfs.toMap(context.conf()), topology.allowed().size());
+        placement = placementFactory.create(new PlacementContext(settings, topology, placementMetrics, taskSlots, context.executorID(), () -> askHints(context)));
         placementMetrics.register(context.metricRegistry());
-        placement = placementFactory.create(settings, topology, placementMetrics);
         metrics = placementMetrics;
-        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), mode {}, policy {}",
-                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), settings.mode().configName(), settings.policy());
+        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}",
+                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy());
         report(context, new TopologyReport(context.executorID(), context.hostname(), settings.mode(), summary));
+    }
+
+    private static List<Integer> usableChipletIds(Topology topology)
+    {
+        return topology.chiplets().stream()
+                .filter(chiplet -> chiplet.cpus().intersects(topology.allowed()))
+                .map(Chiplet::id)
+                .toList();
+    }
+
+    /** The adaptive controller's periodic question; on its thread, never a task's. */
+    private SpreadHints askHints(PluginContext context)
+    {
+        Object reply;
+        try {
+            reply = context.ask(new SpreadHintRequest(context.executorID()));
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("the driver did not answer: " + e, e);
+        }
+        if (reply instanceof SpreadHints latest) {
+            hints = latest;
+        }
+        return hints;
     }
 
     private void report(PluginContext context, TopologyReport report)
@@ -141,7 +168,7 @@ public final class ChipletExecutorPlugin
         });
     }
 
-    /** The driver's latest spread hints; the adaptive controller reads them once placement is wired in. */
+    /** The driver's latest spread hints: from the report's reply, then from the adaptive controller's asks. */
     SpreadHints hints()
     {
         return hints;

@@ -20,14 +20,13 @@ public final class ChipletPlugin
     /** What Spark instantiates. */
     public ChipletPlugin()
     {
-        // Pinning (io.chiplet.affinity) plugs in here, discovery (TopologyDiscovery) in topologySource().
-        this(topologySource(), (settings, topology, metrics) -> new UnplacedTaskPlacement());
+        this(topologySource(), TaskPlacementFactory.standard());
     }
 
     /** How executors read their machine; the demo prints the same. */
     public static TopologySource topologySource()
     {
-        return new ProcessorCountTopologySource();
+        return new DiscoveredTopologySource();
     }
 
     ChipletPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)

@@ -3,8 +3,13 @@ package io.chiplet.spark;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 
+import io.chiplet.perf.SignalSource;
+
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.stream.IntStream;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -15,19 +20,39 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class PlacementMetrics
 {
+    // Chiplet ids as the topology numbers them (ids need not be 0..n-1 once a snapshot is cut to the live CPUs).
+    private final int[] chipletIds;
+    private final int[] indexOfId;
     private final AtomicLongArray tasksPerChiplet;
     private final LongAdder unplacedTasks = new LongAdder();
     private final LongAdder failedTasks = new LongAdder();
     // Written by the adaptive controller; 0 and NaN until one runs.
     private volatile int spread;
     private volatile double remoteAccessRate = Double.NaN;
+    private volatile String signalSource = "n/a";
 
+    /** Chiplets numbered 0 to {@code chiplets - 1}. */
     public PlacementMetrics(int chiplets)
     {
-        if (chiplets < 1) {
-            throw new IllegalArgumentException("chiplets must be at least 1: " + chiplets);
+        this(IntStream.range(0, chiplets).boxed().toList());
+    }
+
+    public PlacementMetrics(List<Integer> chipletIds)
+    {
+        if (chipletIds.isEmpty()) {
+            throw new IllegalArgumentException("expected at least one chiplet");
         }
-        this.tasksPerChiplet = new AtomicLongArray(chiplets);
+        this.chipletIds = chipletIds.stream().mapToInt(Integer::intValue).toArray();
+        int maxId = Arrays.stream(this.chipletIds).max().getAsInt();
+        if (Arrays.stream(this.chipletIds).min().getAsInt() < 0 || maxId > 1 << 16) {
+            throw new IllegalArgumentException("chiplet ids must be between 0 and 65536: " + chipletIds);
+        }
+        this.indexOfId = new int[maxId + 1];
+        Arrays.fill(indexOfId, -1);
+        for (int index = 0; index < this.chipletIds.length; index++) {
+            indexOfId[this.chipletIds[index]] = index;
+        }
+        this.tasksPerChiplet = new AtomicLongArray(this.chipletIds.length);
     }
 
     public int chiplets()
@@ -37,8 +62,9 @@ public final class PlacementMetrics
 
     public void taskStarted(OptionalInt chiplet)
     {
-        if (chiplet.isPresent() && chiplet.getAsInt() >= 0 && chiplet.getAsInt() < tasksPerChiplet.length()) {
-            tasksPerChiplet.incrementAndGet(chiplet.getAsInt());
+        int id = chiplet.orElse(-1);
+        if (id >= 0 && id < indexOfId.length && indexOfId[id] >= 0) {
+            tasksPerChiplet.incrementAndGet(indexOfId[id]);
         }
         else {
             unplacedTasks.increment();
@@ -60,9 +86,31 @@ public final class PlacementMetrics
         this.remoteAccessRate = perInterval;
     }
 
+    /** Where the adaptive policy's signal comes from: hardware counters or the software fallback. */
+    public void signalSource(SignalSource source)
+    {
+        this.signalSource = source.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Tasks started on the chiplet with this id. */
     public long tasksOn(int chiplet)
     {
-        return tasksPerChiplet.get(chiplet);
+        return chiplet >= 0 && chiplet < indexOfId.length && indexOfId[chiplet] >= 0 ? tasksPerChiplet.get(indexOfId[chiplet]) : 0;
+    }
+
+    public int spread()
+    {
+        return spread;
+    }
+
+    public double remoteAccessRate()
+    {
+        return remoteAccessRate;
+    }
+
+    public String signalSource()
+    {
+        return signalSource;
     }
 
     public long unplacedTasks()
@@ -97,12 +145,12 @@ public final class PlacementMetrics
         registry.register("tasks", (Gauge<Long>) this::tasks);
         registry.register("tasks.unplaced", (Gauge<Long>) this::unplacedTasks);
         registry.register("tasks.failed", (Gauge<Long>) failedTasks::sum);
-        for (int chiplet = 0; chiplet < tasksPerChiplet.length(); chiplet++) {
-            int id = chiplet;
+        for (int id : chipletIds) {
             registry.register(MetricRegistry.name("tasks.chiplet", Integer.toString(id)), (Gauge<Long>) () -> tasksOn(id));
         }
         registry.register("spread", (Gauge<Integer>) () -> spread);
         registry.register("remoteAccessRate", (Gauge<Double>) () -> remoteAccessRate);
+        registry.register("remoteAccessSignal", (Gauge<String>) () -> signalSource);
         registry.register("skew", (Gauge<Double>) this::skew);
     }
 
@@ -110,10 +158,10 @@ public final class PlacementMetrics
     {
         StringBuilder perChiplet = new StringBuilder();
         for (int chiplet = 0; chiplet < tasksPerChiplet.length(); chiplet++) {
-            perChiplet.append(chiplet == 0 ? "" : " ").append(chiplet).append(':').append(tasksPerChiplet.get(chiplet));
+            perChiplet.append(chiplet == 0 ? "" : " ").append(chipletIds[chiplet]).append(':').append(tasksPerChiplet.get(chiplet));
         }
-        return String.format(Locale.ROOT, "chiplet placement: %d tasks (%d unplaced, %d failed), per chiplet [%s], skew %s, spread %s, remote accesses per interval %s",
-                tasks(), unplacedTasks(), failedTasks.sum(), perChiplet, format(skew()), spread == 0 ? "n/a" : Integer.toString(spread), format(remoteAccessRate));
+        return String.format(Locale.ROOT, "chiplet placement: %d tasks (%d unplaced, %d failed), per chiplet [%s], skew %s, spread %s, remote accesses per interval %s (signal %s)",
+                tasks(), unplacedTasks(), failedTasks.sum(), perChiplet, format(skew()), spread == 0 ? "n/a" : Integer.toString(spread), format(remoteAccessRate), signalSource);
     }
 
     private static String format(double value)

@@ -1,10 +1,18 @@
 package io.chiplet.spark;
 
-import io.chiplet.topology.Topology;
-
 /** Makes an executor's {@link TaskPlacement} once its settings and machine are known. */
 @FunctionalInterface
 public interface TaskPlacementFactory
 {
-    TaskPlacement create(ChipletSettings settings, Topology topology, PlacementMetrics metrics);
+    TaskPlacement create(PlacementContext context);
+
+    /** The plugin's own: the one place {@code spark.chiplet.mode} is decided. */
+    static TaskPlacementFactory standard()
+    {
+        return context -> switch (context.settings().mode()) {
+            case TASK -> PinnedTaskPlacement.live(context);
+            // mode=executor: ExecutorProcessPlacement (spark-exec branch)
+            case EXECUTOR -> new UnplacedTaskPlacement();
+        };
+    }
 }

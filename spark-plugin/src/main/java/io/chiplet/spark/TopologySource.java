@@ -2,10 +2,7 @@ package io.chiplet.spark;
 
 import io.chiplet.topology.Topology;
 
-/**
- * Reads the executor's machine. The seam for {@code TopologyDiscovery.discover(DiscoveryOptions)} (fsRoot,
- * virtualChipletCores); until that is merged, {@link ProcessorCountTopologySource}.
- */
+/** Reads the executor's machine: {@link DiscoveredTopologySource} in Spark, fixed topologies in tests. */
 @FunctionalInterface
 public interface TopologySource
 {

@@ -1,8 +1,7 @@
 package io.chiplet.spark;
 
 /**
- * Leaves every task where the OS schedules it. The placement when pinning is unavailable or not wanted, and,
- * until the native layer is wired in, the only one.
+ * Leaves every task where the OS schedules it: the placement where pinning is unavailable or not wanted.
  */
 public final class UnplacedTaskPlacement
         implements TaskPlacement

@@ -65,7 +65,7 @@ class ChipletExecutorPluginTest
                 placement.onTaskEnd(handle);
             }
         };
-        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, (settings, topology, metrics) -> failing, currentTask::get);
+        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, context -> failing, currentTask::get);
         plugin.init(new FakePluginContext(Map.of(), message -> SpreadHints.NONE), Map.of());
 
         currentTask.set(new TaskPlacement.TaskIdentity(0, 0, 1));
@@ -116,7 +116,7 @@ class ChipletExecutorPluginTest
 
     private ChipletExecutorPlugin plugin(TopologySource source)
     {
-        return new ChipletExecutorPlugin(source, (settings, topology, metrics) -> placement, currentTask::get);
+        return new ChipletExecutorPlugin(source, context -> placement, currentTask::get);
     }
 
     private void runTask(ChipletExecutorPlugin plugin, TaskPlacement.TaskIdentity task, boolean succeeds)

@@ -1,0 +1,33 @@
+package io.chiplet.spark;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ExecutorSlotsTest
+{
+    @Test
+    void localModeCountsItsThreads()
+    {
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "local[2]"), 16)).isEqualTo(2);
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "local[*]"), 16)).isEqualTo(16);
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "local"), 16)).isEqualTo(1);
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "local[4, 3]"), 16)).isEqualTo(4);
+        // local mode ignores spark.executor.cores, as Spark does
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "local[3]", "spark.executor.cores", "8"), 16)).isEqualTo(3);
+    }
+
+    @Test
+    void clusterModeReadsExecutorCoresPerTaskCpus()
+    {
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "spark://host:7077", "spark.executor.cores", "8"), 64)).isEqualTo(8);
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "yarn", "spark.executor.cores", "8", "spark.task.cpus", "2"), 64)).isEqualTo(4);
+        // standalone's default: all the worker's cores, here what the executor may use
+        assertThat(ExecutorSlots.of(Map.of("spark.master", "spark://host:7077"), 12)).isEqualTo(12);
+        // nonsense never yields fewer than one slot
+        assertThat(ExecutorSlots.of(Map.of("spark.executor.cores", "1", "spark.task.cpus", "4"), 12)).isEqualTo(1);
+        assertThat(ExecutorSlots.of(Map.of("spark.executor.cores", "zero"), 6)).isEqualTo(6);
+    }
+}
