@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * Threads and their number change (Trino starts runner threads lazily and may retire them), and moving a thread
  * costs its cache. A thread keeps its unit while that unit has room in the new plan; only threads beyond a unit's
  * share, and new threads, move, to the first units (in plan order) still short of theirs. So the counts always match
- * the plan, balanced as the policy balances workers, with the fewest moves.
+ * the plan, balanced as the policy balances workers, and threads move only where the counts require it.
  *
  * <p>{@code adaptive} places by CHARM's locator instead: each thread's spread (from the spread controller) decides
  * how many threads share its chiplet, threads taken in thread-id order.
