@@ -81,6 +81,9 @@ class ChipletClusterTest
     {
         if (cluster != null) {
             cluster.close();
+            // Closing the catalogs released the agent, which gave every thread it pinned its mask back: the reference
+            // cluster's runner threads (pinned too, being threads of this JVM) are unpinned again.
+            assertThat(queryThreadMasks()).isNotEmpty().allSatisfy((tid, mask) -> assertThat(mask).as("thread " + tid).isEqualTo(CpuSet.of(0, 1)));
         }
         if (plain != null) {
             plain.close();
@@ -194,6 +197,17 @@ class ChipletClusterTest
             return Optional.of("query threads' masks cover CPUs " + used + ", expected both chiplets' CPUs 0-1");
         }
         return Optional.empty();
+    }
+
+    private static Map<Integer, CpuSet> queryThreadMasks()
+    {
+        Map<Integer, CpuSet> masks = new TreeMap<>();
+        for (int tid : ThreadId.threadsOfThisProcess()) {
+            if (comm(tid).filter(QueryThreads::isQueryThread).isPresent()) {
+                ThreadId.cpusAllowed(tid).ifPresent(mask -> masks.put(tid, mask));
+            }
+        }
+        return masks;
     }
 
     private static Optional<String> comm(int tid)

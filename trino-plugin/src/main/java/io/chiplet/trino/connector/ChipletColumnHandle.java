@@ -1,7 +1,10 @@
 package io.chiplet.trino.connector;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.connector.ColumnHandle;
+
+import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,5 +15,12 @@ public record ChipletColumnHandle(@JsonProperty("name") String name, @JsonProper
     public ChipletColumnHandle
     {
         requireNonNull(name, "name is null");
+    }
+
+    /** Read back through a map on purpose: see {@link WireFormat}. */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static ChipletColumnHandle fromJson(Map<String, Object> json)
+    {
+        return new ChipletColumnHandle(WireFormat.string(json, "name"), WireFormat.integer(json, "index"));
     }
 }

@@ -7,6 +7,7 @@ import io.trino.spi.HostAddress;
 import io.trino.spi.connector.ConnectorSplit;
 
 import java.util.List;
+import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,23 +16,29 @@ import static java.util.Objects.requireNonNull;
  * answers for itself. The {@code skew} table's one split carries the coordinator's rows, taken when the coordinator
  * made the split: the skew history lives there, and the split may then run on any node. A class rather than a record,
  * as Trino's own splits are, so that the SPI's {@code getAddresses} is the one JSON property of that name.
+ * It is read back through a map: see {@link WireFormat}.
  */
 public final class ChipletSplit
         implements ConnectorSplit
 {
     private final RuntimeTable table;
     private final List<HostAddress> addresses;
-    private final List<StageSkew> skew;
+    private final List<SkewRow> skew;
 
-    @JsonCreator
-    public ChipletSplit(
-            @JsonProperty("table") RuntimeTable table,
-            @JsonProperty("addresses") List<HostAddress> addresses,
-            @JsonProperty("skew") List<StageSkew> skew)
+    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew)
     {
         this.table = requireNonNull(table, "table is null");
         this.addresses = List.copyOf(addresses);
         this.skew = List.copyOf(skew);
+    }
+
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static ChipletSplit fromJson(Map<String, Object> json)
+    {
+        return new ChipletSplit(
+                WireFormat.table(json, "table"),
+                WireFormat.list(json, "addresses").stream().map(address -> HostAddress.fromString(address.toString())).toList(),
+                WireFormat.list(json, "skew").stream().map(row -> SkewRow.fromJson(WireFormat.object(row))).toList());
     }
 
     public static ChipletSplit forNode(RuntimeTable table, HostAddress node)
@@ -41,7 +48,7 @@ public final class ChipletSplit
 
     public static ChipletSplit withSkew(List<StageSkew> skew)
     {
-        return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew);
+        return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew.stream().map(SkewRow::of).toList());
     }
 
     @JsonProperty
@@ -57,10 +64,15 @@ public final class ChipletSplit
         return addresses;
     }
 
-    @JsonProperty
-    public List<StageSkew> getSkew()
+    @JsonProperty("skew")
+    public List<SkewRow> getSkewRows()
     {
         return skew;
+    }
+
+    public List<StageSkew> getSkew()
+    {
+        return skew.stream().map(SkewRow::toStageSkew).toList();
     }
 
     @Override
@@ -79,5 +91,33 @@ public final class ChipletSplit
     public String toString()
     {
         return "chiplet " + table.tableName() + (addresses.isEmpty() ? "" : " on " + addresses);
+    }
+
+    /** A {@link StageSkew} on the wire. */
+    public record SkewRow(
+            @JsonProperty("queryId") String queryId,
+            @JsonProperty("source") String source,
+            @JsonProperty("stageId") int stageId,
+            @JsonProperty("tasks") int tasks,
+            @JsonProperty("maxToMean") double maxToMean,
+            @JsonProperty("coefficientOfVariation") double coefficientOfVariation,
+            @JsonProperty("hint") String hint)
+    {
+        static SkewRow of(StageSkew stage)
+        {
+            return new SkewRow(stage.queryId(), stage.source(), stage.stageId(), stage.tasks(), stage.maxToMean(), stage.coefficientOfVariation(), stage.hint());
+        }
+
+        static SkewRow fromJson(Map<String, Object> json)
+        {
+            return new SkewRow(WireFormat.string(json, "queryId"), WireFormat.string(json, "source"), WireFormat.integer(json, "stageId"),
+                    WireFormat.integer(json, "tasks"), WireFormat.number(json, "maxToMean"), WireFormat.number(json, "coefficientOfVariation"),
+                    WireFormat.string(json, "hint"));
+        }
+
+        StageSkew toStageSkew()
+        {
+            return new StageSkew(queryId, source, stageId, tasks, maxToMean, coefficientOfVariation, hint);
+        }
     }
 }
