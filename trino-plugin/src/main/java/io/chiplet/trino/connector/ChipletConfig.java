@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  * @param virtualChipletCores 0 for real chiplets; N splits every chiplet into virtual chiplets of N cores
  * @param leaseDirectory where the host-wide chiplet leases live
  * @param chipletsPerNode how many chiplets this node leases; empty for all of them (one Trino JVM per host)
- * @param rescanInterval how often the node's threads are scanned for new and retired query threads
+ * @param rescanInterval how often the node's threads are scanned for new and retired query threads (under
+ *         {@code adaptive}, the adaptive interval instead)
  */
 public record ChipletConfig(
         boolean enabled,

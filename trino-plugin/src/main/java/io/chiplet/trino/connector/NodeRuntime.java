@@ -120,9 +120,8 @@ public final class NodeRuntime
             PlacementAgent agent = new PlacementAgent(node, placement, new LiveThreadControl(affinity), config.adaptiveInterval(),
                     config.remoteAccessThreshold(), List.of(leased, leases));
             checkMemoryLocality(node, config, topology);
-            Duration period = config.policy() == Policy.ADAPTIVE && config.adaptiveInterval().compareTo(config.rescanInterval()) < 0
-                    ? config.adaptiveInterval()
-                    : config.rescanInterval();
+            // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
+            Duration period = config.policy() == Policy.ADAPTIVE ? config.adaptiveInterval() : config.rescanInterval();
             agent.start(period);
             log.info("Chiplet placement on node {}: policy {}, chiplets {} (CPUs {}) of {} from {}, rescan every {} ms",
                     node, config.policy(), leased.chiplets().stream().map(Chiplet::id).toList(), allowed, topology.chiplets().size(),

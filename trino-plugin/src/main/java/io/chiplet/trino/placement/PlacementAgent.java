@@ -29,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * Keeps a JVM's query threads placed: each pass lists the native threads, picks the query threads
  * ({@link QueryThreads}), asks {@link ThreadPlacement} where they go, pins those whose mask differs, and forgets
  * threads that ended. A thread that stops being a query thread while alive gets its old mask back. Passes run on one
- * daemon thread at the rescan interval (the adaptive interval when that is shorter and the policy is adaptive).
+ * daemon thread at the rescan interval, under {@code adaptive} at the adaptive interval: each pass is one step of the
+ * spread controller, whose threshold is per adaptive interval.
  *
  * <p>Fail open: the first failure that is not a thread ending under us logs one warning, gives every pinned thread its
  * mask back and stops the agent; Trino goes on as without it. {@link #close()} restores every pinned thread and
@@ -49,7 +50,8 @@ public final class PlacementAgent
     private final String name;
     private final ThreadPlacement placement;
     private final ThreadControl control;
-    private final SpreadController.Settings adaptiveSettings;
+    private final long adaptiveIntervalNanos;
+    private final double threshold;
     private final List<AutoCloseable> owned;
 
     // Guarded by this.
@@ -74,9 +76,8 @@ public final class PlacementAgent
         this.name = requireNonNull(name, "name is null");
         this.placement = requireNonNull(placement, "placement is null");
         this.control = requireNonNull(control, "control is null");
-        requireNonNull(adaptiveInterval, "adaptiveInterval is null");
-        // CHARM's dead band and confirmation (SpreadController.Settings.defaults) around the operator's threshold.
-        this.adaptiveSettings = new SpreadController.Settings(adaptiveInterval.toNanos(), threshold, 0.2, 2, 1);
+        this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
+        this.threshold = threshold;
         this.owned = List.copyOf(owned);
     }
 
@@ -186,7 +187,7 @@ public final class PlacementAgent
                 signals.computeIfAbsent(tid, this::openSignal);
             }
             adaptiveThreads = tids;
-            controller = tids.isEmpty() ? null : new SpreadController(tids.size(), placement.usableChiplets(), adaptiveSettings);
+            controller = tids.isEmpty() ? null : new SpreadController(tids.size(), placement.usableChiplets(), controllerSettings(tids.size()));
         }
         int[] spreads = new int[tids.size()];
         if (controller == null) {
@@ -202,6 +203,13 @@ public final class PlacementAgent
             spreads[i] = controller.spread(i);
         }
         return spreads;
+    }
+
+    /** CHARM's dead band, confirmation and move budget (as {@link SpreadController.Settings#defaults}) around the operator's interval and threshold. */
+    private SpreadController.Settings controllerSettings(int threads)
+    {
+        SpreadController.Settings charm = SpreadController.Settings.defaults(threads);
+        return new SpreadController.Settings(adaptiveIntervalNanos, threshold, charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
     }
 
     private Signal openSignal(int tid)
@@ -226,7 +234,7 @@ public final class PlacementAgent
             int tid = adaptiveThreads.get(i);
             Signal signal = signals.get(tid);
             rows.add(new ThreadAdaptation(tid, controller.spread(i),
-                    signal.last().map(sample -> sample.ratePer(adaptiveSettings.intervalNanos())),
+                    signal.last().map(sample -> sample.ratePer(adaptiveIntervalNanos)),
                     signal.signal().map(s -> s.signalSource().name()).orElse("NONE")));
         }
         return rows;
