@@ -58,6 +58,7 @@ public final class PlacementAgent
     private final Map<Integer, Pin> pins = new HashMap<>();
     private final Map<Integer, Signal> signals = new LinkedHashMap<>();
     private List<Integer> adaptiveThreads = List.of();
+    private List<Integer> placedThreads = List.of();
     private SpreadController controller;
     private ScheduledExecutorService executor;
     private boolean stopped;
@@ -145,6 +146,10 @@ public final class PlacementAgent
         if (placement.policy() == Policy.ADAPTIVE) {
             targets = placement.placeAdaptive(tids, adapt(tids));
         }
+        else if (tids.equals(placedThreads)) {
+            // The steady state: the same threads as last pass, all placed; the plan would not change.
+            targets = List.of();
+        }
         else {
             Map<Integer, CpuSet> current = new HashMap<>();
             pins.forEach((tid, pin) -> current.put(tid, pin.cpus()));
@@ -164,6 +169,7 @@ public final class PlacementAgent
             // A moved thread keeps the restore of its first pin: that is the mask it had before the agent.
             pins.put(target.tid(), new Pin(pin == null ? restore.get() : pin.restore(), target.chiplet(), target.cpus()));
         }
+        placedThreads = tids.stream().filter(pins::containsKey).toList();
         List<PlacedThread> placed = new ArrayList<>();
         for (int tid : tids) {
             Pin pin = pins.get(tid);
@@ -264,6 +270,7 @@ public final class PlacementAgent
             }
         }
         pins.clear();
+        placedThreads = List.of();
         signals.values().forEach(Signal::close);
         signals.clear();
         adaptiveThreads = List.of();
