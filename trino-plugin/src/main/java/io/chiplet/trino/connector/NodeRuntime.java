@@ -53,12 +53,27 @@ public final class NodeRuntime
         this.problem = problem;
     }
 
-    /** Reads the settings and the topology and joins (or starts) the JVM's placement agent. */
+    /**
+     * Reads the settings and the topology and joins (or starts) the JVM's placement agent. Never throws: a catalog that
+     * failed to load would fail Trino's start (static catalogs) or every query naming it.
+     */
     public static NodeRuntime start(String catalog, String node, Map<String, String> properties)
     {
         requireNonNull(catalog, "catalog is null");
         requireNonNull(node, "node is null");
         requireNonNull(properties, "properties is null");
+        try {
+            return tryStart(catalog, node, properties);
+        }
+        catch (RuntimeException | LinkageError e) {
+            // A bug of ours, or a class the JVM cannot link (a JDK without FFM): still no reason to take Trino down.
+            log.debug("Chiplet catalog failed to start", e);
+            return off(catalog, node, Optional.empty(), Optional.empty(), "the chiplet catalog failed to start: " + e);
+        }
+    }
+
+    private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties)
+    {
         ChipletConfig.Parsed parsed = ChipletConfig.parse(properties);
         if (parsed instanceof ChipletConfig.Problem bad) {
             return off(catalog, node, Optional.empty(), Optional.empty(), bad.message());
@@ -84,7 +99,7 @@ public final class NodeRuntime
             PlacementAgents.Registration registration = PlacementAgents.register(catalog, config, () -> startAgent(node, config, topology));
             return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.of(registration), Optional.empty());
         }
-        catch (RuntimeException e) {
+        catch (RuntimeException | LinkageError e) {
             log.debug("Chiplet placement failed to start", e);
             return off(catalog, node, Optional.of(config), Optional.of(topology), "thread placement could not start: " + e.getMessage());
         }
@@ -128,7 +143,7 @@ public final class NodeRuntime
                     topology.source(), period.toMillis());
             return agent;
         }
-        catch (RuntimeException e) {
+        catch (RuntimeException | LinkageError e) {
             leases.close();
             throw e;
         }
