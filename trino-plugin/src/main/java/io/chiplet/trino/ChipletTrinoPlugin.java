@@ -1,9 +1,11 @@
 package io.chiplet.trino;
 
+import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Plugin;
+import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.eventlistener.EventListenerFactory;
 import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
 
@@ -34,5 +36,11 @@ public final class ChipletTrinoPlugin
     public Iterable<EventListenerFactory> getEventListenerFactories()
     {
         return List.of(new ChipletEventListenerFactory(skewHistory));
+    }
+
+    @Override
+    public Iterable<ConnectorFactory> getConnectorFactories()
+    {
+        return List.of(new ChipletConnectorFactory(skewHistory));
     }
 }

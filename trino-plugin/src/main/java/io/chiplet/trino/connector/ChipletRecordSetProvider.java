@@ -1,0 +1,100 @@
+package io.chiplet.trino.connector;
+
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CoreKind;
+import io.chiplet.topology.Topology;
+import io.chiplet.trino.placement.AgentSnapshot;
+import io.chiplet.trino.skew.StageSkew;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorRecordSetProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/** Answers a split on the node it was addressed to, from that node's {@link NodeRuntime}. */
+final class ChipletRecordSetProvider
+        implements ConnectorRecordSetProvider
+{
+    private final NodeRuntime runtime;
+
+    ChipletRecordSetProvider(NodeRuntime runtime)
+    {
+        this.runtime = requireNonNull(runtime, "runtime is null");
+    }
+
+    @Override
+    public RecordSet getRecordSet(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorSplit split, ConnectorTableHandle table,
+            List<? extends ColumnHandle> columns)
+    {
+        ChipletSplit chipletSplit = (ChipletSplit) split;
+        List<List<Object>> rows = rows(chipletSplit.getTable(), runtime, chipletSplit.getSkew());
+        int[] indexes = columns.stream().mapToInt(column -> ((ChipletColumnHandle) column).index()).toArray();
+        List<ColumnMetadata> all = chipletSplit.getTable().columns();
+        List<List<Object>> projected = new ArrayList<>(rows.size());
+        for (List<Object> row : rows) {
+            // InMemoryRecordSet takes null cells; List.of does not.
+            projected.add(Arrays.asList(Arrays.stream(indexes).mapToObj(row::get).toArray()));
+        }
+        return new InMemoryRecordSet(Arrays.stream(indexes).mapToObj(i -> all.get(i).getType()).toList(), projected);
+    }
+
+    /** Every column of {@code table}'s rows on this node, in column order. */
+    static List<List<Object>> rows(RuntimeTable table, NodeRuntime runtime, List<StageSkew> skew)
+    {
+        String node = runtime.node();
+        AgentSnapshot placement = runtime.placement();
+        return switch (table) {
+            case TOPOLOGY -> runtime.topology().map(topology -> topologyRows(node, topology)).orElse(List.of());
+            case PLACEMENT -> placement.threads().stream()
+                    .map(thread -> row(node, thread.name(), (long) thread.tid(), thread.chiplet().isPresent() ? (long) thread.chiplet().getAsInt() : null,
+                            thread.cpus().toList()))
+                    .toList();
+            case ADAPTATION -> placement.adaptation().stream()
+                    .map(thread -> row(node, (long) thread.tid(), (long) thread.spread(), thread.remoteAccessRate().orElse(null), thread.signalSource()))
+                    .toList();
+            case SKEW -> skew.stream()
+                    .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
+                            stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
+                    .toList();
+            case STATUS -> List.of(row(node, runtime.catalog(), runtime.problem().isEmpty() && runtime.governingCatalog().isPresent(),
+                    runtime.config().map(config -> config.policy().cliName()).orElse(null),
+                    runtime.topology().map(Topology::source).orElse(null),
+                    (long) placement.threads().size(),
+                    runtime.problem().orElse(null)));
+        };
+    }
+
+    private static List<List<Object>> topologyRows(String node, Topology topology)
+    {
+        return topology.chiplets().stream()
+                .map(chiplet -> row(node, (long) chiplet.id(), chiplet.cpus().toList(), chiplet.numaNode() < 0 ? null : (long) chiplet.numaNode(),
+                        chiplet.l3Bytes(), coreKind(topology, chiplet)))
+                .toList();
+    }
+
+    /** The kinds of the chiplet's cores on a hybrid part, {@code null} where all cores are alike. */
+    private static String coreKind(Topology topology, Chiplet chiplet)
+    {
+        String kinds = topology.coreKinds().stream()
+                .filter(kind -> kind.cpus().intersects(chiplet.cpus()))
+                .map(CoreKind::name)
+                .collect(Collectors.joining(","));
+        return kinds.isEmpty() ? null : kinds;
+    }
+
+    private static List<Object> row(Object... cells)
+    {
+        return Arrays.asList(cells);
+    }
+}

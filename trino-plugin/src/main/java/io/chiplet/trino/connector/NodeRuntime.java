@@ -1,0 +1,217 @@
+package io.chiplet.trino.connector;
+
+import io.chiplet.affinity.ChipletLease;
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.placement.Policy;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.trino.placement.AgentSnapshot;
+import io.chiplet.trino.placement.LiveThreadControl;
+import io.chiplet.trino.placement.PlacementAgent;
+import io.chiplet.trino.placement.PlacementAgents;
+import io.chiplet.trino.placement.ThreadPlacement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the chiplet catalog knows and does on one node: the settings, the node's topology and its share of the JVM's
+ * placement agent. Starting never throws: a bad setting or any failure logs one warning naming the cause and leaves
+ * the catalog up with its tables (which report the problem in {@code runtime.status}) and nothing pinned.
+ */
+public final class NodeRuntime
+        implements AutoCloseable
+{
+    private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
+
+    private final String catalog;
+    private final String node;
+    private final Optional<ChipletConfig> config;
+    private final Optional<Topology> topology;
+    private final Optional<PlacementAgents.Registration> placement;
+    private final Optional<String> problem;
+
+    private NodeRuntime(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology,
+            Optional<PlacementAgents.Registration> placement, Optional<String> problem)
+    {
+        this.catalog = catalog;
+        this.node = node;
+        this.config = config;
+        this.topology = topology;
+        this.placement = placement;
+        this.problem = problem;
+    }
+
+    /**
+     * Reads the settings and the topology and joins (or starts) the JVM's placement agent. Never throws: a catalog that
+     * failed to load would fail Trino's start (static catalogs) or every query naming it.
+     */
+    public static NodeRuntime start(String catalog, String node, Map<String, String> properties)
+    {
+        requireNonNull(catalog, "catalog is null");
+        requireNonNull(node, "node is null");
+        requireNonNull(properties, "properties is null");
+        try {
+            return tryStart(catalog, node, properties);
+        }
+        catch (RuntimeException | LinkageError e) {
+            // A bug of ours, or a class the JVM cannot link (a JDK without FFM): still no reason to take Trino down.
+            log.debug("Chiplet catalog failed to start", e);
+            return off(catalog, node, Optional.empty(), Optional.empty(), "the chiplet catalog failed to start: " + e);
+        }
+    }
+
+    private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties)
+    {
+        ChipletConfig.Parsed parsed = ChipletConfig.parse(properties);
+        if (parsed instanceof ChipletConfig.Problem bad) {
+            return off(catalog, node, Optional.empty(), Optional.empty(), bad.message());
+        }
+        ChipletConfig config = ((ChipletConfig.Valid) parsed).config();
+        Topology topology;
+        try {
+            topology = TopologyDiscovery.discover(new DiscoveryOptions(config.fsRoot(), Optional.empty(), config.virtualChipletCores()));
+        }
+        catch (RuntimeException e) {
+            return off(catalog, node, Optional.of(config), Optional.empty(), "cannot read the topology"
+                    + config.fsRoot().map(root -> " from " + ChipletConfig.FS_ROOT + "=" + root).orElse("") + ": " + e.getMessage());
+        }
+        if (!config.enabled()) {
+            log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, ChipletConfig.ENABLED);
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(ChipletConfig.ENABLED + "=false"));
+        }
+        if (config.policy() == Policy.WIM) {
+            log.info("Chiplet catalog {} on node {}: policy wim places no thread", catalog, node);
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.empty());
+        }
+        try {
+            PlacementAgents.Registration registration = PlacementAgents.register(catalog, config, () -> startAgent(node, config, topology));
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.of(registration), Optional.empty());
+        }
+        catch (RuntimeException | LinkageError e) {
+            log.debug("Chiplet placement failed to start", e);
+            return off(catalog, node, Optional.of(config), Optional.of(topology), "thread placement could not start: " + e.getMessage());
+        }
+    }
+
+    private static NodeRuntime off(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology, String cause)
+    {
+        log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalog, node, cause);
+        return new NodeRuntime(catalog, node, config, topology, Optional.empty(), Optional.of(cause));
+    }
+
+    private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
+    {
+        ThreadAffinity affinity = ThreadAffinity.live();
+        // A snapshot may describe another machine: only CPUs the kernel lets this process use are ever handed out.
+        CpuSet processCpus = affinity.allowed().allowed();
+        List<Chiplet> usable = topology.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(processCpus)).toList();
+        if (usable.isEmpty()) {
+            throw new IllegalStateException("no chiplet of the topology from " + topology.source() + " holds a CPU this process may use ("
+                    + processCpus + ")" + config.fsRoot().map(_ -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""));
+        }
+        ChipletLeases leases = ChipletLeases.open(config.leaseDirectory(), usable);
+        try {
+            int count = Math.min(config.chipletsPerNode().orElse(usable.size()), usable.size());
+            ChipletLeases.LeaseSet leased = leases.acquire(count);
+            for (ChipletLease lease : leased.leases()) {
+                if (lease.shared()) {
+                    log.info("Chiplet placement on node {}: {}", node, lease.describe());
+                }
+            }
+            CpuSet allowed = leased.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union).intersect(processCpus);
+            ThreadPlacement placement = new ThreadPlacement(topology, config.policy(), allowed);
+            PlacementAgent agent = new PlacementAgent(node, placement, new LiveThreadControl(affinity), config.adaptiveInterval(),
+                    config.remoteAccessThreshold(), List.of(leased, leases));
+            checkMemoryLocality(node, config, topology);
+            // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
+            Duration period = config.policy() == Policy.ADAPTIVE ? config.adaptiveInterval() : config.rescanInterval();
+            agent.start(period);
+            log.info("Chiplet placement on node {}: policy {}, chiplets {} (CPUs {}) of {} from {}, rescan every {} ms",
+                    node, config.policy(), leased.chiplets().stream().map(Chiplet::id).toList(), allowed, topology.chiplets().size(),
+                    topology.source(), period.toMillis());
+            return agent;
+        }
+        catch (RuntimeException | LinkageError e) {
+            leases.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A thread's memory policy can only be set by the thread itself, and Trino's runner threads never run our code;
+     * so memory follows the threads by first touch (every mask lies in one NUMA node), and the Java heap does so only
+     * with {@code -XX:+UseNUMA}. Say so once where it matters: more than one node and the flag off.
+     */
+    private static void checkMemoryLocality(String node, ChipletConfig config, Topology topology)
+    {
+        if (!config.memoryBind() || topology.numaNodes().size() < 2) {
+            return;
+        }
+        try {
+            var diagnostics = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            if (!Boolean.parseBoolean(diagnostics.getVMOption("UseNUMA").getValue())) {
+                log.info("Chiplet placement on node {}: {} NUMA nodes but the JVM runs without -XX:+UseNUMA; query threads' native memory is node-local "
+                        + "by first touch, their Java heap allocations are not (add -XX:+UseNUMA to etc/jvm.config)", node, topology.numaNodes().size());
+            }
+        }
+        catch (RuntimeException e) {
+            log.debug("Cannot read the JVM's UseNUMA flag", e);
+        }
+    }
+
+    public String catalog()
+    {
+        return catalog;
+    }
+
+    public String node()
+    {
+        return node;
+    }
+
+    public Optional<ChipletConfig> config()
+    {
+        return config;
+    }
+
+    public Optional<Topology> topology()
+    {
+        return topology;
+    }
+
+    /** The problem that keeps placement off, or why it stopped; empty while the agent places threads. */
+    public Optional<String> problem()
+    {
+        return problem.or(() -> placement.flatMap(registration -> registration.agent().snapshot().stopped()));
+    }
+
+    /** The JVM's placement agent's latest pass; empty when this catalog places nothing. */
+    public AgentSnapshot placement()
+    {
+        return placement.map(registration -> registration.agent().snapshot()).orElse(AgentSnapshot.EMPTY);
+    }
+
+    /** The catalog whose settings the JVM's agent runs with (this one, or another chiplet catalog of the JVM). */
+    public Optional<String> governingCatalog()
+    {
+        return placement.map(PlacementAgents.Registration::governingCatalog);
+    }
+
+    @Override
+    public void close()
+    {
+        placement.ifPresent(PlacementAgents.Registration::close);
+    }
+}

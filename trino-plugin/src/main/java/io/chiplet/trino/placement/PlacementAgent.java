@@ -1,0 +1,355 @@
+package io.chiplet.trino.placement;
+
+import io.chiplet.perf.RemoteAccessSignal;
+import io.chiplet.placement.Policy;
+import io.chiplet.placement.SpreadController;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
+import io.chiplet.trino.placement.AgentSnapshot.ThreadAdaptation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Keeps a JVM's query threads placed: each pass lists the native threads, picks the query threads
+ * ({@link QueryThreads}), asks {@link ThreadPlacement} where they go, pins those whose mask differs, and forgets
+ * threads that ended. A thread that stops being a query thread while alive gets its old mask back. Passes run on one
+ * daemon thread at the rescan interval, under {@code adaptive} at the adaptive interval: each pass is one step of the
+ * spread controller, whose threshold is per adaptive interval.
+ *
+ * <p>Fail open: the first failure that is not a thread ending under us logs one warning, gives every pinned thread its
+ * mask back and stops the agent; Trino goes on as without it. {@link #close()} restores every pinned thread and
+ * releases what the agent owns (the chiplet leases).
+ *
+ * <p>Under {@code adaptive}, every query thread has a remote-access signal (hardware counters where the machine has
+ * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding CHARM's
+ * {@link SpreadController}. Trino's runner threads are started together and live as long as the node, so when the
+ * set of threads changes the controller starts afresh (every spread back to 1) rather than carry one thread's
+ * history over to another.
+ */
+public final class PlacementAgent
+        implements AutoCloseable
+{
+    private static final Logger log = LoggerFactory.getLogger(PlacementAgent.class);
+
+    private final String name;
+    private final ThreadPlacement placement;
+    private final ThreadControl control;
+    private final long adaptiveIntervalNanos;
+    private final double threshold;
+    private final List<AutoCloseable> owned;
+
+    // Guarded by this.
+    private final Map<Integer, Pin> pins = new HashMap<>();
+    private final Map<Integer, Signal> signals = new LinkedHashMap<>();
+    private List<Integer> adaptiveThreads = List.of();
+    private List<Integer> placedThreads = List.of();
+    private SpreadController controller;
+    private ScheduledExecutorService executor;
+    private boolean stopped;
+    private boolean closed;
+
+    private volatile AgentSnapshot snapshot = AgentSnapshot.EMPTY;
+
+    /**
+     * @param name names the agent in logs and its thread
+     * @param adaptiveInterval the interval of the remote-access threshold (used by {@code adaptive} only)
+     * @param threshold signal events per adaptive interval above which a thread spreads
+     * @param owned closed with the agent, after every thread is restored (the chiplet leases)
+     */
+    public PlacementAgent(String name, ThreadPlacement placement, ThreadControl control, Duration adaptiveInterval, double threshold, List<AutoCloseable> owned)
+    {
+        this.name = requireNonNull(name, "name is null");
+        this.placement = requireNonNull(placement, "placement is null");
+        this.control = requireNonNull(control, "control is null");
+        this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
+        this.threshold = threshold;
+        this.owned = List.copyOf(owned);
+    }
+
+    /** Runs a pass now and then every {@code period} on a daemon thread. */
+    public synchronized void start(Duration period)
+    {
+        requireNonNull(period, "period is null");
+        if (executor != null || closed) {
+            throw new IllegalStateException("agent " + name + " is already started or closed");
+        }
+        executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-placement-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.scheduleWithFixedDelay(this::pass, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public AgentSnapshot snapshot()
+    {
+        return snapshot;
+    }
+
+    public Policy policy()
+    {
+        return placement.policy();
+    }
+
+    /** One pass; the daemon thread calls it, tests call it directly. Never throws. */
+    public synchronized void pass()
+    {
+        if (stopped || closed) {
+            return;
+        }
+        try {
+            placeThreads();
+        }
+        catch (VirtualMachineError e) {
+            throw e;
+        }
+        catch (Throwable e) {
+            log.debug("Chiplet placement pass failed", e);
+            stop("placing query threads failed: " + e);
+        }
+    }
+
+    private void placeThreads()
+    {
+        List<NativeThread> threads = control.threads();
+        Map<Integer, String> query = threads.stream()
+                .filter(NativeThread::isQueryThread)
+                .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (a, _) -> a, LinkedHashMap::new));
+        Set<Integer> alive = threads.stream().map(NativeThread::tid).collect(Collectors.toSet());
+        // Ended threads need nothing; live ones that are no longer query threads get their mask back.
+        for (int tid : List.copyOf(pins.keySet())) {
+            if (!query.containsKey(tid)) {
+                Pin pin = pins.remove(tid);
+                if (alive.contains(tid)) {
+                    pin.restore().restore();
+                }
+            }
+        }
+        List<Integer> tids = query.keySet().stream().sorted().toList();
+        List<ThreadTarget> targets;
+        if (placement.policy() == Policy.ADAPTIVE) {
+            targets = placement.placeAdaptive(tids, adapt(tids));
+        }
+        else if (tids.equals(placedThreads)) {
+            // The steady state: the same threads as last pass, all placed; the plan would not change.
+            targets = List.of();
+        }
+        else {
+            Map<Integer, CpuSet> current = new HashMap<>();
+            pins.forEach((tid, pin) -> current.put(tid, pin.cpus()));
+            targets = placement.place(tids, current);
+        }
+        for (ThreadTarget target : targets) {
+            Pin pin = pins.get(target.tid());
+            if (pin != null && pin.cpus().equals(target.cpus())) {
+                continue;
+            }
+            Optional<ThreadControl.Restore> restore = control.pin(target.tid(), target.cpus());
+            if (restore.isEmpty()) {
+                // Ended since the listing: forget it.
+                pins.remove(target.tid());
+                continue;
+            }
+            // A moved thread keeps the restore of its first pin: that is the mask it had before the agent.
+            pins.put(target.tid(), new Pin(pin == null ? restore.get() : pin.restore(), target.chiplet(), target.cpus()));
+        }
+        placedThreads = tids.stream().filter(pins::containsKey).toList();
+        List<PlacedThread> placed = new ArrayList<>();
+        for (int tid : tids) {
+            Pin pin = pins.get(tid);
+            if (pin != null) {
+                placed.add(new PlacedThread(tid, query.get(tid), pin.chiplet(), pin.cpus()));
+            }
+        }
+        snapshot = new AgentSnapshot(placed, adaptation(), Optional.empty());
+    }
+
+    /** Samples every thread's signal, steps the controller and returns the spreads, in the order of {@code tids}. */
+    private int[] adapt(List<Integer> tids)
+    {
+        if (!tids.equals(adaptiveThreads)) {
+            for (int tid : List.copyOf(signals.keySet())) {
+                if (!tids.contains(tid)) {
+                    signals.remove(tid).close();
+                }
+            }
+            for (int tid : tids) {
+                signals.computeIfAbsent(tid, this::openSignal);
+            }
+            adaptiveThreads = tids;
+            controller = tids.isEmpty() ? null : new SpreadController(tids.size(), placement.usableChiplets(), controllerSettings(tids.size()));
+        }
+        int[] spreads = new int[tids.size()];
+        if (controller == null) {
+            return spreads;
+        }
+        controller.beginInterval();
+        for (int i = 0; i < tids.size(); i++) {
+            Signal signal = signals.get(tids.get(i));
+            Optional<RemoteAccessSignal.Sample> sample = signal.sample();
+            if (sample.isPresent() && sample.get().intervalNanos() > 0) {
+                controller.step(i, sample.get().remoteEvents(), sample.get().intervalNanos());
+            }
+            spreads[i] = controller.spread(i);
+        }
+        return spreads;
+    }
+
+    /** CHARM's dead band, confirmation and move budget (as {@link SpreadController.Settings#defaults}) around the operator's interval and threshold. */
+    private SpreadController.Settings controllerSettings(int threads)
+    {
+        SpreadController.Settings charm = SpreadController.Settings.defaults(threads);
+        return new SpreadController.Settings(adaptiveIntervalNanos, threshold, charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
+    }
+
+    private Signal openSignal(int tid)
+    {
+        try {
+            return new Signal(Optional.of(control.openSignal(tid)), Optional.empty());
+        }
+        catch (RuntimeException e) {
+            // Without a signal the thread keeps spread 1: CHARM's start, and what the planner gives it.
+            log.debug("No remote-access signal for thread {}: {}", tid, e.toString());
+            return new Signal(Optional.empty(), Optional.empty());
+        }
+    }
+
+    private List<ThreadAdaptation> adaptation()
+    {
+        if (placement.policy() != Policy.ADAPTIVE || controller == null) {
+            return List.of();
+        }
+        List<ThreadAdaptation> rows = new ArrayList<>();
+        for (int i = 0; i < adaptiveThreads.size(); i++) {
+            int tid = adaptiveThreads.get(i);
+            Signal signal = signals.get(tid);
+            rows.add(new ThreadAdaptation(tid, controller.spread(i),
+                    signal.last().map(sample -> sample.ratePer(adaptiveIntervalNanos)),
+                    signal.signal().map(s -> s.signalSource().name()).orElse("NONE")));
+        }
+        return rows;
+    }
+
+    /** Stops placing with the one warning an operator sees, and gives every thread its mask back. */
+    private void stop(String cause)
+    {
+        stopped = true;
+        log.warn("Chiplet placement stopped on {}, Trino runs as without it: {}", name, cause);
+        String restoreFailure = restoreAll();
+        snapshot = new AgentSnapshot(List.of(), List.of(), Optional.of(cause + restoreFailure));
+        if (executor != null) {
+            executor.shutdown();
+        }
+    }
+
+    private String restoreAll()
+    {
+        String failure = "";
+        for (Pin pin : pins.values()) {
+            try {
+                pin.restore().restore();
+            }
+            catch (RuntimeException e) {
+                failure = "; restoring a thread failed: " + e;
+            }
+        }
+        pins.clear();
+        placedThreads = List.of();
+        signals.values().forEach(Signal::close);
+        signals.clear();
+        adaptiveThreads = List.of();
+        controller = null;
+        return failure;
+    }
+
+    /** Restores every pinned thread, closes the signals and releases what the agent owns. */
+    @Override
+    public void close()
+    {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = executor;
+        }
+        if (running != null) {
+            running.shutdownNow();
+            try {
+                // A pass in progress holds the lock; let it finish before the restore.
+                running.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            String failure = restoreAll();
+            if (!failure.isEmpty()) {
+                log.warn("Chiplet placement on {} could not restore every thread{}", name, failure);
+            }
+            snapshot = new AgentSnapshot(List.of(), List.of(), Optional.of("closed"));
+        }
+        for (AutoCloseable resource : owned) {
+            try {
+                resource.close();
+            }
+            catch (Exception e) {
+                log.warn("Chiplet placement on {} could not release {}: {}", name, resource, e.toString());
+            }
+        }
+    }
+
+    private record Pin(ThreadControl.Restore restore, OptionalInt chiplet, CpuSet cpus) {}
+
+    /** A thread's signal, when one could be opened, and its latest sample. */
+    private static final class Signal
+    {
+        private final Optional<RemoteAccessSignal> signal;
+        private Optional<RemoteAccessSignal.Sample> last;
+
+        Signal(Optional<RemoteAccessSignal> signal, Optional<RemoteAccessSignal.Sample> last)
+        {
+            this.signal = signal;
+            this.last = last;
+        }
+
+        Optional<RemoteAccessSignal> signal()
+        {
+            return signal;
+        }
+
+        Optional<RemoteAccessSignal.Sample> last()
+        {
+            return last;
+        }
+
+        Optional<RemoteAccessSignal.Sample> sample()
+        {
+            last = signal.map(RemoteAccessSignal::sample);
+            return last;
+        }
+
+        void close()
+        {
+            signal.ifPresent(RemoteAccessSignal::close);
+        }
+    }
+}

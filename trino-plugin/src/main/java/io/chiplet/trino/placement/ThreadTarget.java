@@ -1,0 +1,26 @@
+package io.chiplet.trino.placement;
+
+import io.chiplet.topology.CpuSet;
+
+import java.util.OptionalInt;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Where one query thread is to run.
+ *
+ * @param chiplet the chiplet holding all of {@code cpus}; empty when they span several (a NUMA node under
+ *         {@code win})
+ * @param cpus the thread's affinity mask; never empty, only CPUs the process may use
+ */
+public record ThreadTarget(int tid, OptionalInt chiplet, CpuSet cpus)
+{
+    public ThreadTarget
+    {
+        requireNonNull(chiplet, "chiplet is null");
+        requireNonNull(cpus, "cpus is null");
+        if (cpus.isEmpty()) {
+            throw new IllegalArgumentException("thread " + tid + " has no CPUs");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.chiplet.trino.connector;
+
+import io.chiplet.trino.LogCapture;
+import io.chiplet.trino.TestingSnapshots;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class NodeRuntimeTest
+{
+    @Test
+    void badSettingLeavesTheCatalogUpWithOneWarning()
+    {
+        try (LogCapture log = LogCapture.of("io.chiplet.trino");
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of("connector.name", "chiplet", "chiplet.rescan-interval", "often"))) {
+            String expected = "chiplet.rescan-interval=often is not usable: expected a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms";
+            assertThat(runtime.problem()).contains(expected);
+            assertThat(runtime.governingCatalog()).isEmpty();
+            assertThat(runtime.placement().threads()).isEmpty();
+            assertThat(log.warnings()).containsExactly("Chiplet catalog chiplet on node node-1: no thread placement, Trino runs as without it: " + expected);
+        }
+    }
+
+    @Test
+    void unreadableSnapshotIsNamed(@TempDir Path temp)
+    {
+        Path missing = temp.resolve("no-such-snapshot");
+        try (LogCapture log = LogCapture.of("io.chiplet.trino");
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, missing.toString()))) {
+            assertThat(runtime.problem()).hasValueSatisfying(problem -> assertThat(problem).startsWith("cannot read the topology from chiplet.fs-root=" + missing + ": "));
+            assertThat(runtime.topology()).isEmpty();
+            assertThat(log.warnings()).hasSize(1);
+        }
+    }
+
+    @Test
+    void disabledReadsTheTopologyAndPinsNothing(@TempDir Path temp)
+    {
+        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        try (LogCapture log = LogCapture.of("io.chiplet.trino");
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.ENABLED, "false"))) {
+            assertThat(runtime.topology()).hasValueSatisfying(topology -> assertThat(topology.chiplets()).hasSize(2));
+            assertThat(runtime.problem()).contains("chiplet.enabled=false");
+            assertThat(runtime.governingCatalog()).isEmpty();
+            assertThat(log.warnings()).isEmpty();
+        }
+    }
+
+    @Test
+    void startsTheAgentOnTheSnapshotsChiplets(@TempDir Path temp)
+    {
+        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString());
+        try (NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties)) {
+            assertThat(runtime.problem()).isEmpty();
+            assertThat(runtime.governingCatalog()).contains("chiplet");
+            assertThat(ChipletRecordSetProvider.rows(RuntimeTable.STATUS, runtime, List.of()))
+                    .containsExactly(java.util.Arrays.asList("node-1", "chiplet", true, "auto", "sysfs:" + snapshot, 0L, null));
+            assertThat(ChipletRecordSetProvider.rows(RuntimeTable.TOPOLOGY, runtime, List.of()))
+                    .extracting(row -> row.get(1) + ":" + row.get(2))
+                    .containsExactly("0:0", "1:1");
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.chiplet.trino.placement;
+
+import io.chiplet.placement.Policy;
+import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlacementAgentTest
+{
+    // 2 chiplets of 2 cores, no SMT: chiplet 0 = CPUs 0-1, chiplet 1 = CPUs 2-3.
+    private static final Topology MACHINE = SyntheticTopologies.uniform("synthetic:4", 1, 2, 2, 1, 16L << 20, 1);
+    private static final CpuSet CHIPLET_0 = CpuSet.range(0, 1);
+    private static final CpuSet CHIPLET_1 = CpuSet.range(2, 3);
+
+    @Test
+    void pinsOnlyQueryThreadsBalancedAcrossChiplets()
+    {
+        FakeThreadControl threads = new FakeThreadControl()
+                .start(10, "main")
+                .start(11, "SplitRunner-0")
+                .start(12, "task-processor-")
+                .start(13, "20261123_111213")
+                .start(14, "SplitRunner-3")
+                .start(15, "http-worker-1");
+        PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
+        agent.pass();
+
+        assertThat(threads.mask(10)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(15)).isEqualTo(FakeThreadControl.ORIGINAL);
+        Map<CpuSet, Long> perChiplet = List.of(11, 12, 13, 14).stream().collect(Collectors.groupingBy(threads::mask, Collectors.counting()));
+        assertThat(perChiplet).containsOnly(Map.entry(CHIPLET_0, 2L), Map.entry(CHIPLET_1, 2L));
+        assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(11, 12, 13, 14);
+        assertThat(agent.snapshot().threads()).allSatisfy(thread -> assertThat(thread.cpus()).isEqualTo(threads.mask(thread.tid())));
+        assertThat(agent.snapshot().threads().get(2).name()).isEqualTo("20261123_111213");
+    }
+
+    @Test
+    void keepsUpAsThreadsComeAndGoWithoutRepinningTheRest()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
+        agent.pass();
+        threads.start(13, "SplitRunner-2").start(14, "SplitRunner-3");
+        threads.end(11);
+        agent.pass();
+        agent.pass();
+
+        assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(12, 13, 14);
+        assertThat(threads.pinCalls).containsEntry(12, 1).containsEntry(13, 1).containsEntry(14, 1);
+        assertThat(List.of(12, 13, 14).stream().map(threads::mask)).contains(CHIPLET_0, CHIPLET_1);
+    }
+
+    @Test
+    void aThreadThatStopsBeingAQueryThreadGetsItsMaskBack()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0");
+        PlacementAgent agent = agent(Policy.WICP_LOCAL, threads);
+        agent.pass();
+        assertThat(threads.mask(11)).isEqualTo(CHIPLET_0);
+        threads.rename(11, "pool-7-thread-1");
+        agent.pass();
+        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(agent.snapshot().threads()).isEmpty();
+    }
+
+    @Test
+    void closeRestoresEveryThreadAndReleasesWhatTheAgentOwns()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        AtomicBoolean released = new AtomicBoolean();
+        PlacementAgent agent = new PlacementAgent("test", new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads,
+                Duration.ofMillis(500), 300, List.of(() -> released.set(true)));
+        agent.start(Duration.ofMillis(20));
+        waitFor(() -> agent.snapshot().threads().size() == 2);
+        agent.close();
+
+        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(12)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(released).isTrue();
+        assertThat(agent.snapshot().stopped()).contains("closed");
+    }
+
+    @Test
+    void aFailureStopsPlacementAndRestoresWhatWasPinned()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0");
+        PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
+        agent.pass();
+        assertThat(threads.mask(11)).isNotEqualTo(FakeThreadControl.ORIGINAL);
+        threads.start(12, "SplitRunner-1").refuse(12);
+        agent.pass();
+
+        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(agent.snapshot().threads()).isEmpty();
+        assertThat(agent.snapshot().stopped()).hasValueSatisfying(cause -> assertThat(cause).contains("cannot pin thread 12: not permitted"));
+        // Stopped for good: later passes pin nothing.
+        agent.pass();
+        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+    }
+
+    @Test
+    void adaptiveSpreadsAThreadWhoseRemoteAccessesStayHigh()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        PlacementAgent agent = agent(Policy.ADAPTIVE, threads);
+        agent.pass();
+        // Spread 1 each: both threads share chiplet 0, as CHARM starts.
+        assertThat(threads.mask(11)).isEqualTo(CHIPLET_0);
+        assertThat(threads.mask(12)).isEqualTo(CHIPLET_0);
+        assertThat(agent.snapshot().adaptation()).allSatisfy(row -> {
+            assertThat(row.spread()).isEqualTo(1);
+            assertThat(row.signalSource()).isEqualTo("SOFTWARE_FALLBACK");
+        });
+
+        // Thread 11 faults far above the threshold (300 per interval, widen above 360) for two intervals in a row.
+        threads.remoteEvents(11, 1000);
+        agent.pass();
+        agent.pass();
+        assertThat(agent.snapshot().adaptation().getFirst().spread()).isEqualTo(2);
+        assertThat(agent.snapshot().adaptation().getFirst().remoteAccessRate()).contains(1000.0);
+        // At spread 2 thread 11 costs both cores of chiplet 0, so thread 12 moves to chiplet 1.
+        assertThat(threads.mask(11)).isEqualTo(CHIPLET_0);
+        assertThat(threads.mask(12)).isEqualTo(CHIPLET_1);
+
+        agent.close();
+        assertThat(threads.openSignals).isEmpty();
+    }
+
+    private static PlacementAgent agent(Policy policy, FakeThreadControl threads)
+    {
+        return new PlacementAgent("test", new ThreadPlacement(MACHINE, policy, MACHINE.allowed()), threads, Duration.ofMillis(500), 300, List.of());
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition)
+    {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
