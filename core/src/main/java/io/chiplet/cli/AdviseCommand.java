@@ -74,6 +74,7 @@ public final class AdviseCommand
     @Override
     public Integer call()
     {
+        OutputFormat.textOrJson(format, spec);
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
             Topology topology = loader.load(from.fsRoot(), from.hwlocXml());

@@ -67,6 +67,7 @@ public final class PlanCommand
         catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--policy: " + e.getMessage());
         }
+        OutputFormat.textOrJson(format, spec);
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
             Topology topology = loader.load(from.fsRoot(), from.hwlocXml());

@@ -105,6 +105,18 @@ class PlanAndAdviseCommandTest
     }
 
     @Test
+    void svgIsAFormatOnlyTheTopologyWrites()
+    {
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "1", "--format", "svg")).isEqualTo(2);
+        assertThat(err.toString()).contains("--format svg: plan writes text or json");
+        assertThat(out.toString()).isEmpty();
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(fixed(TestTopologies.twoChiplets())), "--engine", "spark", "--format", "xml")).isEqualTo(2);
+        assertThat(err.toString()).contains("expected text, json or svg but found 'xml'");
+    }
+
+    @Test
     void adviseSparkOnEpyc()
     {
         int status = run(new AdviseCommand(fixed(TestTopologies.dualEpyc7763())), "--engine", "spark", "--data-bytes", "10GiB");
