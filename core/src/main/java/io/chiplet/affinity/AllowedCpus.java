@@ -1,5 +1,6 @@
 package io.chiplet.affinity;
 
+import io.chiplet.topology.CgroupCpuset;
 import io.chiplet.topology.CpuSet;
 
 import java.io.IOException;
@@ -12,8 +13,9 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Which CPUs this process may be pinned to: the online CPUs within its cgroup v2 cpuset. A thread's own affinity
- * mask does not limit this: {@code sched_setaffinity} may widen it again up to the cpuset.
+ * Which CPUs this process may be pinned to: the online CPUs within its cgroup cpuset (v1 or v2, as
+ * {@link CgroupCpuset} finds it). A thread's own affinity mask does not limit this: {@code sched_setaffinity} may
+ * widen it again up to the cpuset.
  *
  * <p>Checked before every pin because the kernel is lenient in a way that hides mistakes: a mask that holds at least
  * one allowed CPU succeeds, silently dropping the others; only a mask with none fails, with a bare {@code EINVAL}.
@@ -36,7 +38,11 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
         return read(Path.of("/"));
     }
 
-    /** Reads {@code sys/devices/system/cpu/{present,online}} and the cgroup v2 cpuset under {@code fsRoot}. */
+    /**
+     * Reads {@code sys/devices/system/cpu/{present,online}} and the cgroup cpuset under {@code fsRoot}.
+     *
+     * @throws io.chiplet.topology.TopologyException naming the file when a cgroup file is garbled
+     */
     public static AllowedCpus read(Path fsRoot)
     {
         requireNonNull(fsRoot, "fsRoot is null");
@@ -44,7 +50,7 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
         CpuSet online = readList(cpuDir.resolve("online")).orElseThrow(() ->
                 new IllegalStateException("cannot read " + cpuDir.resolve("online") + ": expected a cpulist like 0-3"));
         CpuSet present = readList(cpuDir.resolve("present")).orElse(online);
-        CpuSet cpuset = cgroupCpuset(fsRoot).orElse(online);
+        CpuSet cpuset = CgroupCpuset.read(fsRoot).cpus().orElse(online);
         return new AllowedCpus(present, online, online.intersect(cpuset));
     }
 
@@ -76,29 +82,6 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
         }
         String subject = refused.size() == 1 ? "CPU " + cpu + " is" : "CPUs " + refused.toList() + " are";
         throw new IllegalArgumentException(subject + " not allowed for this process (allowed: " + allowed.toList() + ")" + why);
-    }
-
-    private static Optional<CpuSet> cgroupCpuset(Path fsRoot)
-    {
-        // cgroup v2: one line "0::/path". v1 hierarchies and hosts without cpuset fall back to "all online".
-        Optional<String> cgroups = readString(fsRoot.resolve("proc/self/cgroup"));
-        if (cgroups.isEmpty()) {
-            return Optional.empty();
-        }
-        for (String line : cgroups.get().split("\n")) {
-            if (line.startsWith("0::")) {
-                String relative = line.substring(3).strip().replaceFirst("^/+", "");
-                Path dir = fsRoot.resolve("sys/fs/cgroup").resolve(relative);
-                // Walk up: a cgroup without the cpuset controller enabled has no file, its parent's limit applies.
-                for (Path d = dir; d != null && d.startsWith(fsRoot.resolve("sys/fs/cgroup")); d = d.getParent()) {
-                    Optional<CpuSet> effective = readList(d.resolve("cpuset.cpus.effective"));
-                    if (effective.isPresent() && !effective.get().isEmpty()) {
-                        return effective;
-                    }
-                }
-            }
-        }
-        return Optional.empty();
     }
 
     private static Optional<CpuSet> readList(Path file)

@@ -2,7 +2,9 @@ package io.chiplet.cli;
 
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.PlanFormatter;
+import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,6 +17,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,7 +48,7 @@ public final class AdviseCommand
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
-    private final TopologyLoader loader;
+    private final Function<DiscoveryOptions, Topology> discovery;
 
     static final class EngineConverter
             implements CommandLine.ITypeConverter<Advice.Engine>
@@ -63,20 +66,21 @@ public final class AdviseCommand
 
     public AdviseCommand()
     {
-        this(TopologyLoader.discovery());
+        this(TopologyDiscovery::discover);
     }
 
-    AdviseCommand(TopologyLoader loader)
+    AdviseCommand(Function<DiscoveryOptions, Topology> discovery)
     {
-        this.loader = requireNonNull(loader, "loader is null");
+        this.discovery = requireNonNull(discovery, "discovery is null");
     }
 
     @Override
     public Integer call()
     {
+        OutputFormat.textOrJson(format, spec);
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-            Topology topology = loader.load(from.fsRoot(), from.hwlocXml());
+            Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
             List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(),
                     workersPerHost == null ? OptionalInt.empty() : OptionalInt.of(workersPerHost),
                     dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes));

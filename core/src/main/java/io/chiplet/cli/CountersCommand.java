@@ -51,11 +51,6 @@ import java.util.stream.Collectors;
 public final class CountersCommand
         implements Callable<Integer>
 {
-    enum Format
-    {
-        text, json
-    }
-
     @Spec
     private CommandSpec spec;
 
@@ -68,8 +63,9 @@ public final class CountersCommand
     @Option(names = "--count", paramLabel = "N", defaultValue = "3", description = "Number of intervals to print (default: ${DEFAULT-VALUE}; 0 lists availability only).")
     private int count;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    private Format format;
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.Converter.class,
+            description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
+    private OutputFormat format;
 
     @Option(names = "--fs-root", paramLabel = "DIR", defaultValue = "/", description = "Read proc/ and sys/ under DIR instead of / (a snapshot: no live counting).")
     private Path fsRoot;
@@ -143,7 +139,7 @@ public final class CountersCommand
 
         Report report = new Report(live, platform, catalog, target, statuses, signalHardware, signalDescription, intervals, liveProblem);
         try {
-            if (format == Format.json) {
+            if (format == OutputFormat.JSON) {
                 writeJson(out, report);
             }
             else {
@@ -159,6 +155,7 @@ public final class CountersCommand
 
     private void validate()
     {
+        OutputFormat.textOrJson(format, spec);
         if (intervalMillis <= 0) {
             throw new ParameterException(spec.commandLine(), "--interval-ms must be positive, was " + intervalMillis);
         }

@@ -1,18 +1,29 @@
 package io.chiplet.cli;
 
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 import java.util.Locale;
 
-/** {@code --format text|json}. */
+/** {@code --format}: what every command can print in; each command says which of them it writes. */
 enum OutputFormat
 {
-    TEXT, JSON;
+    TEXT, JSON, SVG;
 
     @Override
     public String toString()
     {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** For a command that writes text or JSON only: SVG is a usage error naming the option. */
+    static OutputFormat textOrJson(OutputFormat format, CommandSpec spec)
+    {
+        if (format == SVG) {
+            throw new ParameterException(spec.commandLine(), "--format svg: " + spec.name() + " writes text or json");
+        }
+        return format;
     }
 
     static final class Converter
@@ -21,11 +32,12 @@ enum OutputFormat
         @Override
         public OutputFormat convert(String value)
         {
-            return switch (value.strip().toLowerCase(Locale.ROOT)) {
-                case "text" -> TEXT;
-                case "json" -> JSON;
-                default -> throw new CommandLine.TypeConversionException("expected text or json but found \"" + value + "\"");
-            };
+            for (OutputFormat format : values()) {
+                if (format.name().equalsIgnoreCase(value.strip())) {
+                    return format;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected text, json or svg but found '" + value + "'");
         }
     }
 }

@@ -5,7 +5,9 @@ import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.Policy;
+import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,6 +17,7 @@ import picocli.CommandLine;
 
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,16 +48,16 @@ public final class PlanCommand
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
-    private final TopologyLoader loader;
+    private final Function<DiscoveryOptions, Topology> discovery;
 
     public PlanCommand()
     {
-        this(TopologyLoader.discovery());
+        this(TopologyDiscovery::discover);
     }
 
-    PlanCommand(TopologyLoader loader)
+    PlanCommand(Function<DiscoveryOptions, Topology> discovery)
     {
-        this.loader = requireNonNull(loader, "loader is null");
+        this.discovery = requireNonNull(discovery, "discovery is null");
     }
 
     @Override
@@ -67,9 +70,10 @@ public final class PlanCommand
         catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--policy: " + e.getMessage());
         }
+        OutputFormat.textOrJson(format, spec);
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-            Topology topology = loader.load(from.fsRoot(), from.hwlocXml());
+            Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
             Plan plan = PlacementPlanner.plan(topology, new PlacementRequest(parsed, workers, bytes, topology.allowed()));
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(plan) : PlanFormatter.text(plan));

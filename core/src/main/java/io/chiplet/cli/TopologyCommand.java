@@ -6,12 +6,10 @@ import io.chiplet.topology.TopologyDiscovery;
 import io.chiplet.topology.TopologyJson;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,35 +31,15 @@ import static java.util.Objects.requireNonNull;
 public final class TopologyCommand
         implements Callable<Integer>
 {
-    enum Format
-    {
-        TEXT, JSON, SVG;
-
-        static final class Converter
-                implements ITypeConverter<Format>
-        {
-            @Override
-            public Format convert(String value)
-            {
-                for (Format format : values()) {
-                    if (format.name().equalsIgnoreCase(value.strip())) {
-                        return format;
-                    }
-                }
-                throw new TypeConversionException("expected text, json or svg but found '" + value + "'");
-            }
-        }
-    }
-
     @Spec
     private CommandSpec spec;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     private TopologySourceOptions source;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = Format.Converter.class,
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.Converter.class,
             description = "text (a chiplet map), json (the chiplet.topology/v1 document) or svg (a picture). Default: ${DEFAULT-VALUE}.")
-    private Format format;
+    private OutputFormat format;
 
     @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0",
             description = "Split every chiplet into virtual chiplets of N cores, for large monolithic L3 parts "

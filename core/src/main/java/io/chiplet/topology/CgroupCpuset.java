@@ -1,5 +1,6 @@
 package io.chiplet.topology;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -7,15 +8,20 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Finds the CPUs this process's cpuset cgroup allows, the way hwloc does: the standard mount points first
- * ({@code /sys/fs/cgroup} for cgroup v2, {@code /sys/fs/cgroup/cpuset} for v1), else the first cgroup2 mount
- * with the cpuset controller or cgroup v1 mount with the cpuset option listed in {@code /proc/self/mountinfo}
- * (or {@code /proc/mounts}); the process's cgroup path comes from {@code /proc/self/cgroup} (the {@code 0::}
- * line for v2, the {@code cpuset} line for v1), else {@code /proc/self/cpuset}. It then reads
- * {@code cpuset.cpus.effective} (v2, already the AND of every ancestor) or {@code cpuset.cpus} (v1).
- * Every path is relative to the filesystem root given.
+ * The one place that knows the cpuset files of cgroup v1 and v2: which CPUs this process's cpuset cgroup allows.
+ * Topology discovery and {@link io.chiplet.affinity.AllowedCpus} (the check before every pin) both ask here.
+ *
+ * <p>The mount is found the way hwloc finds it: the standard mount points first ({@code /sys/fs/cgroup} for cgroup
+ * v2, {@code /sys/fs/cgroup/cpuset} for v1), else the first cgroup2 mount with the cpuset controller or cgroup v1
+ * mount with the cpuset option listed in {@code /proc/self/mountinfo} (or {@code /proc/mounts}); the process's
+ * cgroup path comes from {@code /proc/self/cgroup} (the {@code 0::} line for v2, the {@code cpuset} line for v1),
+ * else {@code /proc/self/cpuset}. It then reads {@code cpuset.cpus} (v1) or {@code cpuset.cpus.effective} (v2,
+ * already the AND of every ancestor). A v2 cgroup whose parent does not enable the cpuset controller has no such
+ * file, and an empty one means the cgroup sets no limit of its own: either way the nearest ancestor's non-empty
+ * {@code cpuset.cpus.effective} is the limit, so the lookup walks up to the mount point. Every path is relative to
+ * the filesystem root given.
  */
-final class CgroupCpuset
+public final class CgroupCpuset
 {
     enum Version
     {
@@ -24,14 +30,38 @@ final class CgroupCpuset
 
     record Mount(Version version, String mountPoint) {}
 
-    /** What the cgroup said: the allowed CPUs (empty when no cpuset cgroup applies) and the file it came from. */
-    record Result(Optional<CpuSet> cpus, Optional<String> file, List<String> unknowns) {}
+    /**
+     * What the cgroup said.
+     *
+     * @param cpus the CPUs the cpuset allows; empty when no cpuset cgroup applies
+     * @param file the file they came from, relative to the filesystem root
+     * @param unknowns what could not be told, each a short sentence, as in {@link Topology#unknowns()}
+     */
+    public record Result(Optional<CpuSet> cpus, Optional<String> file, List<String> unknowns)
+    {
+        public Result
+        {
+            requireNonNull(cpus, "cpus is null");
+            requireNonNull(file, "file is null");
+            unknowns = List.copyOf(unknowns);
+        }
+    }
 
     private final SysfsFiles files;
 
     CgroupCpuset(SysfsFiles files)
     {
         this.files = requireNonNull(files, "files is null");
+    }
+
+    /**
+     * The cpuset of this process's cgroup, every file read under {@code fsRoot} ({@code /} for the live machine).
+     *
+     * @throws TopologyException naming the file when a cgroup or mount file exists but is unreadable or garbled
+     */
+    public static Result read(Path fsRoot)
+    {
+        return new CgroupCpuset(new SysfsFiles(requireNonNull(fsRoot, "fsRoot is null"))).read();
     }
 
     Result read()
@@ -47,13 +77,12 @@ final class CgroupCpuset
                     + " but neither proc/self/cgroup nor proc/self/cpuset names this process's cgroup; assuming no restriction");
             return new Result(Optional.empty(), Optional.empty(), unknowns);
         }
-        String attribute = switch (mount.get().version()) {
-            case V2 -> "cpuset.cpus.effective";
-            case V1 -> "cpuset.cpus";
-            case LEGACY_CPUSET -> "cpus";
-        };
-        String directory = relative(mount.get().mountPoint()) + relative(path.get());
-        String file = directory + attribute;
+        String mountPoint = relative(mount.get().mountPoint());
+        String cgroup = relative(path.get());
+        if (mount.get().version() == Version.V2) {
+            return readEffective(mountPoint, cgroup, unknowns);
+        }
+        String file = mountPoint + cgroup + (mount.get().version() == Version.V1 ? "cpuset.cpus" : "cpus");
         Optional<String> text = files.read(file);
         if (text.isEmpty()) {
             unknowns.add("cgroup cpuset: " + file + " is missing; assuming no restriction");
@@ -62,9 +91,36 @@ final class CgroupCpuset
         return new Result(Optional.of(SysfsFiles.parseList(file, text.get())), Optional.of(file), unknowns);
     }
 
+    /** {@code cpuset.cpus.effective} of the cgroup, else of its nearest ancestor with a non-empty one. */
+    private Result readEffective(String mountPoint, String cgroup, List<String> unknowns)
+    {
+        String directory = cgroup;
+        while (true) {
+            String file = mountPoint + directory + "cpuset.cpus.effective";
+            Optional<CpuSet> cpus = files.readList(file);
+            if (cpus.isPresent() && !cpus.get().isEmpty()) {
+                return new Result(cpus, Optional.of(file), unknowns);
+            }
+            if (directory.isEmpty()) {
+                unknowns.add("cgroup cpuset: no non-empty cpuset.cpus.effective in " + mountPoint + cgroup + " or any parent up to "
+                        + (mountPoint.isEmpty() ? "the root" : mountPoint) + "; assuming no restriction");
+                return new Result(Optional.empty(), Optional.empty(), unknowns);
+            }
+            directory = parent(directory);
+        }
+    }
+
+    /** "a/b/" -> "a/", "a/" -> "". */
+    private static String parent(String directory)
+    {
+        int slash = directory.lastIndexOf('/', directory.length() - 2);
+        return slash < 0 ? "" : directory.substring(0, slash + 1);
+    }
+
     Optional<Mount> findMount()
     {
-        if (files.exists("sys/fs/cgroup/cpuset.cpus.effective")) {
+        // the same evidence of a cgroup2 mount with cpuset as for a mount found in the mount table below
+        if (files.exists("sys/fs/cgroup/cpuset.cpus.effective") || hasCpusetController("sys/fs/cgroup/")) {
             return Optional.of(new Mount(Version.V2, "/sys/fs/cgroup"));
         }
         if (files.exists("sys/fs/cgroup/cpuset/cpuset.cpus")) {
@@ -107,8 +163,7 @@ final class CgroupCpuset
             }
             switch (type) {
                 case "cgroup2" -> {
-                    Optional<String> controllers = files.read(relative(mountPoint) + "cgroup.controllers");
-                    if (controllers.isPresent() && List.of(controllers.get().strip().split("\\s+")).contains("cpuset")) {
+                    if (hasCpusetController(relative(mountPoint))) {
                         return Optional.of(new Mount(Version.V2, mountPoint));
                     }
                 }
@@ -125,6 +180,13 @@ final class CgroupCpuset
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether the cgroup2 directory's {@code cgroup.controllers} lists cpuset. */
+    private boolean hasCpusetController(String directory)
+    {
+        Optional<String> controllers = files.read(directory + "cgroup.controllers");
+        return controllers.isPresent() && List.of(controllers.get().strip().split("\\s+")).contains("cpuset");
     }
 
     private Optional<String> cgroupPath(Version version)

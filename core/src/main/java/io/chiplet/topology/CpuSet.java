@@ -68,6 +68,10 @@ public final class CpuSet
     public static CpuSet parseList(String text)
     {
         requireNonNull(text, "text is null");
+        BitSet canonical = parseCanonicalList(text);
+        if (canonical != null) {
+            return new CpuSet(canonical);
+        }
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
             return EMPTY;
@@ -92,6 +96,52 @@ public final class CpuSet
             }
         }
         return new CpuSet(bits);
+    }
+
+    /**
+     * The cpulist as the kernel writes it (ASCII digits, ascending {@code a-b} ranges, commas, a final newline) in one
+     * pass without allocating strings, since discovery parses hundreds of these; null for anything else, including
+     * every malformed list, which {@link #parseList} then parses (or refuses) the general way.
+     */
+    private static BitSet parseCanonicalList(String text)
+    {
+        int end = text.length();
+        while (end > 0 && (text.charAt(end - 1) == '\n' || text.charAt(end - 1) == ' ')) {
+            end--;
+        }
+        if (end == 0) {
+            return null;
+        }
+        BitSet bits = new BitSet();
+        int i = 0;
+        while (true) {
+            int from = 0;
+            int start = i;
+            while (i < end && text.charAt(i) >= '0' && text.charAt(i) <= '9' && i - start < 5) {
+                from = from * 10 + (text.charAt(i++) - '0');
+            }
+            if (i == start || from >= MAX_CPUS) {
+                return null;
+            }
+            int to = from;
+            if (i < end && text.charAt(i) == '-') {
+                start = ++i;
+                to = 0;
+                while (i < end && text.charAt(i) >= '0' && text.charAt(i) <= '9' && i - start < 5) {
+                    to = to * 10 + (text.charAt(i++) - '0');
+                }
+                if (i == start || to >= MAX_CPUS || to < from) {
+                    return null;
+                }
+            }
+            bits.set(from, to + 1);
+            if (i == end) {
+                return bits;
+            }
+            if (text.charAt(i++) != ',') {
+                return null;
+            }
+        }
     }
 
     /**

@@ -19,10 +19,20 @@ import static java.util.Objects.requireNonNull;
  * Reads the small text files of sysfs and procfs relative to a filesystem root, turning every failure into a
  * {@link TopologyException} that names the file relative to that root. A missing file is not an error here:
  * {@link #read} answers empty and the caller decides whether the fact was optional.
+ *
+ * <p>One discovery opens hundreds of files, so every read goes into one buffer kept for the life of this object:
+ * an instance serves one discovery at a time and is not safe for concurrent use.
  */
 final class SysfsFiles
 {
+    /** One page: a sysfs attribute never holds more, so a single read fills it; procfs tables grow the buffer. */
+    private static final int INITIAL_BUFFER_BYTES = 4096;
+
+    /** sysfs device attributes, which the kernel hands over whole in the first read. */
+    private static final String DEVICE_ATTRIBUTES = "sys/devices/";
+
     private final Path root;
+    private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
 
     SysfsFiles(Path root)
     {
@@ -52,7 +62,7 @@ final class SysfsFiles
     Optional<String> read(String relative)
     {
         try {
-            return Optional.of(readSmallFile(root.resolve(relative)));
+            return Optional.of(readSmallFile(root.resolve(relative), relative.startsWith(DEVICE_ATTRIBUTES)));
         }
         catch (NoSuchFileException e) {
             return Optional.empty();
@@ -69,18 +79,27 @@ final class SysfsFiles
     }
 
     /**
-     * Reads a whole small file. Discovery opens about a thousand sysfs files on a large machine, so this skips what
-     * {@link Files#readString} adds per file (a size query, a second buffer) and decodes plain ASCII, which is all
-     * sysfs writes, directly; anything else goes through a strict UTF-8 decoder so bad bytes are still reported.
+     * Reads a whole small file into the reused buffer. On this path the system calls are the cost (open, read, close
+     * take microseconds in a VM, the Java around them well under one), so it asks for no size and, for a device
+     * attribute, skips the read that would only report end-of-file: the kernel writes a sysfs attribute, newline
+     * included, in the first read, and a regular file (a snapshot) comes up short only at its end. procfs and cgroup
+     * tables can come up short at a line break mid-file (seq_file hands out a page at a time), so they are read until
+     * end-of-file. Plain ASCII, which is all sysfs writes, is decoded directly; anything else goes through a strict
+     * UTF-8 decoder so bad bytes are still reported.
      */
-    private static String readSmallFile(Path path)
+    private String readSmallFile(Path path, boolean deviceAttribute)
             throws IOException
     {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(4096);
-            while (channel.read(buffer) >= 0) {
+            ByteBuffer buffer = this.buffer.clear();
+            int read;
+            while ((read = channel.read(buffer)) >= 0) {
                 if (!buffer.hasRemaining()) {
                     buffer = ByteBuffer.allocate(buffer.capacity() * 2).put(buffer.flip());
+                    this.buffer = buffer;
+                }
+                else if (deviceAttribute && read > 0 && buffer.get(buffer.position() - 1) == '\n') {
+                    break;
                 }
             }
             byte[] bytes = buffer.array();

@@ -40,9 +40,14 @@ import static java.util.Objects.requireNonNull;
  * <li>online CPUs that no node lists: their chiplet's NUMA node is -1.</li>
  * </ul>
  *
- * <p>Speed matters (a planner may re-read the topology; 4096-CPU machines exist), so the reader reads each fact once
- * per group rather than per CPU where the kernel allows: a package's CPUs come from one {@code package_cpus_list},
- * a core's siblings share their core's facts, and a cache instance is read once by its first uncovered CPU. The
+ * <p>Clusters that are each exactly one core (x86 servers give every core a cluster, its L2) are not reported: they
+ * say nothing a core does not, and hwloc drops them too. Clusters are kept, all of them, when any one is not a core
+ * (ARM clusters, hybrid E-core modules). A cluster's CPUs are its {@code cluster_cpus_list}.
+ *
+ * <p>Speed matters (a planner may re-read the topology; 4096-CPU machines exist), and opening a file is the cost, so
+ * the reader reads each fact once per group rather than per CPU where the kernel allows: a package's CPUs come from
+ * one {@code package_cpus_list}, a core's siblings share their core's facts, a cluster is read once by its first
+ * CPU and its id only when clusters are reported, and a cache instance is read once by its first uncovered CPU. The
  * kernel's {@code offline} file is not read: it also lists possible CPUs that are not present, so offline CPUs are
  * {@code present - online}.
  */
@@ -51,13 +56,13 @@ public final class SysfsTopologyReader
     private static final String CPU_DIR = "sys/devices/system/cpu/";
     private static final String NODE_DIR = "sys/devices/system/node/";
 
-    private final SysfsFiles files;
+    private final Path root;
     private final boolean live;
     private final AffinityMaskSource affinity;
 
     private SysfsTopologyReader(Path root, boolean live, AffinityMaskSource affinity)
     {
-        this.files = new SysfsFiles(requireNonNull(root, "root is null"));
+        this.root = requireNonNull(root, "root is null");
         this.live = live;
         this.affinity = requireNonNull(affinity, "affinity is null");
     }
@@ -90,12 +95,16 @@ public final class SysfsTopologyReader
 
     private String source()
     {
-        return "sysfs:" + files.root();
+        return "sysfs:" + root;
     }
 
-    /** The state of one discovery: everything it learned, filled in one pass over the online CPUs. */
+    /**
+     * The state of one discovery: everything it learned, filled in one pass over the online CPUs. Its own
+     * {@link SysfsFiles} (which reuses one read buffer) lets several threads share a reader.
+     */
     private final class Discovery
     {
+        private final SysfsFiles files = new SysfsFiles(root);
         private final List<String> unknowns = new ArrayList<>();
 
         Topology run(int virtualChipletCores)
@@ -180,8 +189,8 @@ public final class SysfsTopologyReader
             BitSet inCore = new BitSet();
             Map<Integer, BitSet> packages = new TreeMap<>();
             Map<GroupKey, BitSet> dies = new HashMap<>();
-            Map<GroupKey, BitSet> clusters = new HashMap<>();
             BitSet inDie = new BitSet();
+            Map<Integer, BitSet> clusterByFirstCpu = new TreeMap<>();
             BitSet inCluster = new BitSet();
             List<Core> cores = new ArrayList<>();
             BitSet withoutPackage = new BitSet();
@@ -219,7 +228,7 @@ public final class SysfsTopologyReader
                     hasDies = readGroup(topology, "die_id", "die_cpus_list", cpu, packageOf, onlineBits, dies, inDie);
                 }
                 if (hasClusters && !inCluster.get(cpu)) {
-                    hasClusters = readGroup(topology, "cluster_id", "cluster_cpus_list", cpu, packageOf, onlineBits, clusters, inCluster);
+                    hasClusters = readClusterCpus(topology, cpu, onlineBits, clusterByFirstCpu, inCluster);
                 }
                 if (!inCore.get(cpu)) {
                     Optional<CpuSet> siblings = readGroupCpus(topology, "thread_siblings_list", "core_cpus_list");
@@ -258,10 +267,10 @@ public final class SysfsTopologyReader
             List<Die> dieList = hasDies
                     ? sortedGroups(dies).stream().map(entry -> new Die(entry.getKey().packageId(), entry.getKey().id(), CpuSet.fromBitSet(entry.getValue()))).toList()
                     : List.of();
-            List<Cluster> clusterList = hasClusters
-                    ? sortedGroups(clusters).stream().map(entry -> new Cluster(entry.getKey().packageId(), entry.getKey().id(), CpuSet.fromBitSet(entry.getValue()))).toList()
-                    : List.of();
             cores.sort(Comparator.comparingInt(Core::firstCpu));
+            List<Cluster> clusterList = hasClusters && !everyClusterIsACore(clusterByFirstCpu, cores)
+                    ? readClusterIds(clusterByFirstCpu, packageOf)
+                    : List.of();
             return new CpuSets(packageList, dieList, clusterList, List.copyOf(cores));
         }
 
@@ -288,6 +297,67 @@ public final class SysfsTopologyReader
             return true;
         }
 
+        /**
+         * Reads the CPUs of the cluster of {@code cpu} from {@code cluster_cpus_list}, leaving its id for
+         * {@link #readClusterIds}; false when the kernel has no cluster files. Without the list a CPU is a cluster of
+         * its own, provided it has a {@code cluster_id}.
+         */
+        private boolean readClusterCpus(String topology, int cpu, BitSet online, Map<Integer, BitSet> clusterByFirstCpu, BitSet grouped)
+        {
+            BitSet members = bits(cpu);
+            Optional<CpuSet> list = files.readList(topology + "cluster_cpus_list");
+            if (list.isPresent()) {
+                members.or(list.get().toBitSet());
+            }
+            else if (files.read(topology + "cluster_id").isEmpty()) {
+                if (!grouped.isEmpty()) {
+                    throw new TopologyException(topology + "cluster_id: missing although other CPUs have one; expected an integer id");
+                }
+                return false;
+            }
+            members.and(online);
+            members.andNot(grouped);
+            members.set(cpu);
+            grouped.or(members);
+            clusterByFirstCpu.put(cpu, members);
+            return true;
+        }
+
+        /**
+         * x86 servers report one cluster per core (the CPUs sharing an L2): such clusters tell nothing a core does
+         * not, hwloc drops them as well, and their ids need not be read. Clusters are kept when any one of them is
+         * not a core (ARM clusters, hybrid E-core modules).
+         */
+        private static boolean everyClusterIsACore(Map<Integer, BitSet> clusterByFirstCpu, List<Core> cores)
+        {
+            Map<Integer, BitSet> coreByFirstCpu = new HashMap<>();
+            for (Core core : cores) {
+                coreByFirstCpu.put(core.firstCpu(), core.cpus().toBitSet());
+            }
+            return clusterByFirstCpu.entrySet().stream().allMatch(cluster -> cluster.getValue().equals(coreByFirstCpu.get(cluster.getKey())));
+        }
+
+        /** The {@code cluster_id} of each cluster's first CPU; clusters with one id in one package are one cluster. */
+        private List<Cluster> readClusterIds(Map<Integer, BitSet> clusterByFirstCpu, int[] packageOf)
+        {
+            Map<GroupKey, BitSet> clusters = new HashMap<>();
+            for (Map.Entry<Integer, BitSet> cluster : clusterByFirstCpu.entrySet()) {
+                int cpu = cluster.getKey();
+                String file = CPU_DIR + "cpu" + cpu + "/topology/cluster_id";
+                Optional<Integer> id = files.readInt(file);
+                if (id.isEmpty()) {
+                    if (clusters.isEmpty()) {
+                        return List.of();
+                    }
+                    throw new TopologyException(file + ": missing although other CPUs have one; expected an integer id");
+                }
+                clusters.computeIfAbsent(new GroupKey(packageOf[cpu], id.get()), _ -> new BitSet()).or(cluster.getValue());
+            }
+            return sortedGroups(clusters).stream()
+                    .map(entry -> new Cluster(entry.getKey().packageId(), entry.getKey().id(), CpuSet.fromBitSet(entry.getValue())))
+                    .toList();
+        }
+
         private Optional<CpuSet> readGroupCpus(String topology, String name, String fallback)
         {
             Optional<CpuSet> list = files.readList(topology + name);
@@ -298,8 +368,9 @@ public final class SysfsTopologyReader
          * Reads each cache instance once, from the first online CPU it covers. The kernel numbers a CPU's cache
          * indexes in the same per-level order on every CPU (L1d, L1i, L2, L3), so an index's level and type are read
          * once, on the first CPU that has it, with its line size (the same for every instance of an index), and L1
-         * and instruction indexes are never opened again; only the first thread of a core looks for indexes beyond
-         * those known.
+         * and instruction indexes are never opened again. Only the first thread of a core looks for indexes beyond
+         * those known, and only when it has just read a new instance of the deepest one: a cache further out serves
+         * every CPU the deepest known cache serves, so one look per instance of that cache finds it.
          */
         private List<Cache> readCaches(CpuSet online, List<Core> cores)
         {
@@ -315,10 +386,12 @@ public final class SysfsTopologyReader
 
             for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
                 String cacheDir = CPU_DIR + "cpu" + cpu + "/cache/index";
+                // whether this CPU read the instance of the previous index itself (L1 and instruction indexes count as read)
+                boolean readPrevious = true;
                 for (int index = 0; ; index++) {
                     String dir = cacheDir + index + "/";
                     if (index == layout.size()) {
-                        if (!firstThreads.get(cpu) || !files.exists(dir + "level")) {
+                        if (!firstThreads.get(cpu) || !readPrevious || !files.exists(dir + "level")) {
                             if (index == 0) {
                                 withoutCaches.set(cpu);
                             }
@@ -335,9 +408,15 @@ public final class SysfsTopologyReader
                     }
                     CacheIndex kind = layout.get(index);
                     BitSet covered = coveredByIndex.get(index);
-                    if (kind.level() < 2 || kind.type() == CacheType.INSTRUCTION || covered.get(cpu)) {
+                    if (kind.level() < 2 || kind.type() == CacheType.INSTRUCTION) {
+                        readPrevious = true;
                         continue;
                     }
+                    if (covered.get(cpu)) {
+                        readPrevious = false;
+                        continue;
+                    }
+                    readPrevious = true;
                     Optional<CpuSet> list = files.readList(dir + "shared_cpu_list")
                             .or(() -> files.read(dir + "shared_cpu_map").map(text -> SysfsFiles.parseMask(dir + "shared_cpu_map", text)));
                     if (list.isEmpty()) {

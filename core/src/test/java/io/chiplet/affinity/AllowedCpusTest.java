@@ -31,6 +31,8 @@ class AllowedCpusTest
         write("sys/devices/system/cpu/present", "0-7\n");
         write("sys/devices/system/cpu/online", "0-5\n");
         write("proc/self/cgroup", "0::/job/executor\n");
+        // the cgroup2 mount offers the cpuset controller (the fixture leaves out the mount's own cpuset files)
+        write("sys/fs/cgroup/cgroup.controllers", "cpuset cpu memory\n");
         // The leaf has no cpuset controller; its parent's limit applies.
         write("sys/fs/cgroup/job/cpuset.cpus.effective", "2-3,5\n");
         Files.createDirectories(root.resolve("sys/fs/cgroup/job/executor"));
@@ -48,6 +50,18 @@ class AllowedCpusTest
                 .hasMessage("CPUs 9,12 are not allowed for this process (allowed: 2-3,5); this machine has no such CPU");
         assertThatThrownBy(() -> allowed.check(CpuSet.empty()))
                 .hasMessage("cannot pin to an empty CPU set (allowed: 2-3,5)");
+    }
+
+    @Test
+    void cgroupV1CpusetLimitsOnlineCpusToo()
+            throws IOException
+    {
+        write("sys/devices/system/cpu/online", "0-7\n");
+        write("sys/fs/cgroup/cpuset/cpuset.cpus", "0-7\n");
+        write("sys/fs/cgroup/cpuset/slurm/job9/cpuset.cpus", "4-5\n");
+        write("proc/self/cgroup", "5:memory:/slurm\n3:cpuset:/slurm/job9\n0::/\n");
+
+        assertThat(AllowedCpus.read(root).allowed()).isEqualTo(CpuSet.range(4, 5));
     }
 
     @Test

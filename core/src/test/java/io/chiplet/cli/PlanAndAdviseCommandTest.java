@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.chiplet.placement.TestTopologies;
+import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,9 +33,9 @@ class PlanAndAdviseCommandTest
         return commandLine.execute(args);
     }
 
-    private static TopologyLoader fixed(Topology topology)
+    private static Function<DiscoveryOptions, Topology> fixed(Topology topology)
     {
-        return (fsRoot, hwlocXml) -> topology;
+        return options -> topology;
     }
 
     @Test
@@ -68,11 +70,11 @@ class PlanAndAdviseCommandTest
     void planPassesTheSourceOptionsAndParsesByteSizes()
     {
         AtomicReference<Optional<Path>> seen = new AtomicReference<>();
-        TopologyLoader loader = (fsRoot, hwlocXml) -> {
-            seen.set(fsRoot);
+        Function<DiscoveryOptions, Topology> discovery = options -> {
+            seen.set(options.fsRoot());
             return TestTopologies.dualEpyc7763();
         };
-        int status = run(new PlanCommand(loader), "--policy", "auto", "--workers", "8", "--working-set", "16MiB", "--fs-root", "/snap");
+        int status = run(new PlanCommand(discovery), "--policy", "auto", "--workers", "8", "--working-set", "16MiB", "--fs-root", "/snap");
         assertThat(status).as(err.toString()).isZero();
         assertThat(seen.get()).contains(Path.of("/snap"));
         assertThat(out.toString()).startsWith("policy: wicp-local (requested auto)").contains("16 MiB");
@@ -97,11 +99,23 @@ class PlanAndAdviseCommandTest
         assertThat(err.toString()).contains("mutually exclusive");
 
         err.getBuffer().setLength(0);
-        TopologyLoader broken = (fsRoot, hwlocXml) -> {
+        Function<DiscoveryOptions, Topology> broken = options -> {
             throw new IllegalArgumentException("/snap/sys/devices/system/cpu/online: expected a cpulist");
         };
         assertThat(run(new PlanCommand(broken), "--policy", "wic", "--workers", "1")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("chiplet plan: /snap/sys/devices/system/cpu/online: expected a cpulist");
+    }
+
+    @Test
+    void svgIsAFormatOnlyTheTopologyWrites()
+    {
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "1", "--format", "svg")).isEqualTo(2);
+        assertThat(err.toString()).contains("--format svg: plan writes text or json");
+        assertThat(out.toString()).isEmpty();
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(fixed(TestTopologies.twoChiplets())), "--engine", "spark", "--format", "xml")).isEqualTo(2);
+        assertThat(err.toString()).contains("expected text, json or svg but found 'xml'");
     }
 
     @Test

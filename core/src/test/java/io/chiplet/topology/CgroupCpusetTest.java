@@ -86,17 +86,74 @@ class CgroupCpusetTest
     }
 
     @Test
-    void missingCpusetFileIsAnUnknownAndGarbledOneAnError()
+    void cgroupV2WithoutItsOwnCpusetTakesTheNearestAncestorsAndAGarbledOneIsAnError()
+            throws IOException
+    {
+        // the leaf's parent does not enable the cpuset controller: no file in the leaf, the nearest ancestor's limit applies
+        write("sys/fs/cgroup/cpuset.cpus.effective", "0-63\n");
+        write("sys/fs/cgroup/kubepods/cpuset.cpus.effective", "8-15\n");
+        Files.createDirectories(root.resolve("sys/fs/cgroup/kubepods/pod1/container"));
+        write("proc/self/cgroup", "0::/kubepods/pod1/container\n");
+        CgroupCpuset.Result result = read();
+        assertThat(result.cpus()).hasValue(CpuSet.range(8, 15));
+        assertThat(result.file()).hasValue("sys/fs/cgroup/kubepods/cpuset.cpus.effective");
+        assertThat(result.unknowns()).isEmpty();
+
+        // an empty file sets no limit of its own either
+        write("sys/fs/cgroup/kubepods/pod1/cpuset.cpus.effective", "\n");
+        assertThat(read().cpus()).hasValue(CpuSet.range(8, 15));
+
+        write("sys/fs/cgroup/kubepods/pod1/container/cpuset.cpus.effective", "three\n");
+        assertThatThrownBy(this::read)
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/fs/cgroup/kubepods/pod1/container/cpuset.cpus.effective: expected a cpulist");
+    }
+
+    @Test
+    void cgroupV2AtTheStandardMountPointKnownByItsControllers()
+            throws IOException
+    {
+        // as for a cgroup2 mount found in the mount table, cgroup.controllers listing cpuset is enough
+        write("sys/fs/cgroup/cgroup.controllers", "cpu cpuset memory\n");
+        write("sys/fs/cgroup/job/cpuset.cpus.effective", "2-3\n");
+        write("proc/self/cgroup", "0::/job\n");
+
+        assertThat(read().cpus()).hasValue(CpuSet.range(2, 3));
+    }
+
+    @Test
+    void cgroupV2WithNoCpusetUpToTheMountIsAnUnknown()
+            throws IOException
+    {
+        write("proc/mounts", "none /cgroup/unified cgroup2 rw 0 0\n");
+        write("cgroup/unified/cgroup.controllers", "cpuset memory\n");
+        Files.createDirectories(root.resolve("cgroup/unified/gone"));
+        write("proc/self/cgroup", "0::/gone\n");
+
+        CgroupCpuset.Result result = read();
+        assertThat(result.cpus()).isEmpty();
+        assertThat(result.unknowns()).containsExactly(
+                "cgroup cpuset: no non-empty cpuset.cpus.effective in cgroup/unified/gone/ or any parent up to cgroup/unified/; assuming no restriction");
+    }
+
+    @Test
+    void readFromAFilesystemRootAsAllowedCpusDoes()
             throws IOException
     {
         write("sys/fs/cgroup/cpuset.cpus.effective", "0-3\n");
-        write("proc/self/cgroup", "0::/gone\n");
-        assertThat(read().cpus()).isEmpty();
-        assertThat(read().unknowns()).containsExactly("cgroup cpuset: sys/fs/cgroup/gone/cpuset.cpus.effective is missing; assuming no restriction");
+        write("proc/self/cgroup", "0::/\n");
 
-        write("sys/fs/cgroup/gone/cpuset.cpus.effective", "three\n");
-        assertThatThrownBy(this::read)
-                .isInstanceOf(TopologyException.class)
-                .hasMessageStartingWith("sys/fs/cgroup/gone/cpuset.cpus.effective: expected a cpulist");
+        assertThat(CgroupCpuset.read(root).cpus()).hasValue(CpuSet.range(0, 3));
+    }
+
+    @Test
+    void cgroupV1CpusetFileMissingIsAnUnknown()
+            throws IOException
+    {
+        write("sys/fs/cgroup/cpuset/cpuset.cpus", "0-7\n");
+        write("proc/self/cgroup", "4:cpuset:/gone\n");
+
+        assertThat(read().cpus()).isEmpty();
+        assertThat(read().unknowns()).containsExactly("cgroup cpuset: sys/fs/cgroup/cpuset/gone/cpuset.cpus is missing; assuming no restriction");
     }
 }

@@ -13,6 +13,7 @@ import static io.chiplet.topology.FakeSysfs.CPU;
 import static java.nio.file.Files.readString;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Damaged or unusual sysfs trees: each gives an error naming the file and what was expected, or a documented unknown. */
@@ -62,6 +63,60 @@ class SysfsBadInputTest
                 .isInstanceOf(TopologyException.class)
                 .hasMessageStartingWith("sys/devices/system/node/node1/cpulist: ")
                 .hasMessageContaining("reversed");
+    }
+
+    @Test
+    void aCacheBeyondTheL3IsFoundOnEveryL3()
+    {
+        // an L4 per package, beyond the known indexes: looked for once per L3 instance, not once per core
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            String dir = CPU + "cpu" + cpu + "/cache/index4/";
+            CpuSet pkg = fake.coresCpus(cpu % fake.cores() / fake.coresPerPackage * fake.coresPerPackage, fake.coresPerPackage);
+            fake.file(dir + "level", "4").file(dir + "type", "Unified").file(dir + "size", "131072K").file(dir + "shared_cpu_list", pkg.toList());
+        }
+
+        assertThat(fake.read().cachesOfLevel(4)).extracting(Cache::cpus, Cache::sizeBytes).containsExactly(
+                tuple(CpuSet.parseList("0-3,8-11"), 128L << 20),
+                tuple(CpuSet.parseList("4-7,12-15"), 128L << 20));
+    }
+
+    @Test
+    void clustersOfSeveralCoresAreReadWithTheirIds()
+    {
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            int core = cpu % fake.cores();
+            fake.file(CPU + "cpu" + cpu + "/topology/cluster_id", String.valueOf(10 + core / 2))
+                    .file(CPU + "cpu" + cpu + "/topology/cluster_cpus_list", fake.coresCpus(core / 2 * 2, 2).toList());
+        }
+
+        assertThat(fake.read().clusters()).containsExactly(
+                new Cluster(0, 10, CpuSet.parseList("0-1,8-9")),
+                new Cluster(0, 11, CpuSet.parseList("2-3,10-11")),
+                new Cluster(1, 12, CpuSet.parseList("4-5,12-13")),
+                new Cluster(1, 13, CpuSet.parseList("6-7,14-15")));
+
+        fake.file(CPU + "cpu2/topology/cluster_id", "two");
+        assertThatThrownBy(fake::read)
+                .isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/cpu/cpu2/topology/cluster_id: expected an integer but found \"two\"");
+    }
+
+    @Test
+    void clustersThatAreEachOneCoreAreLeftOut()
+    {
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            int core = cpu % fake.cores();
+            fake.file(CPU + "cpu" + cpu + "/topology/cluster_id", String.valueOf(2 * core))
+                    .file(CPU + "cpu" + cpu + "/topology/cluster_cpus_list", fake.coreCpus(core).toList());
+        }
+
+        Topology topology = fake.read();
+
+        assertThat(topology.clusters()).isEmpty();
+        assertThat(topology.unknowns()).isEmpty();
     }
 
     @Test

@@ -68,6 +68,18 @@ class SysfsSnapshotGoldenTest
     }
 
     @Test
+    void clustersThatAreEachOneCoreAreNotReported()
+    {
+        // x86 servers give every core a cluster (its L2); hwloc shows none either
+        assertThat(read("2xepyc7763-nps1").clusters()).isEmpty();
+        assertThat(read("2xspr8480-snc4").clusters()).isEmpty();
+        // a hybrid's E-core modules are clusters of four cores, so every cluster stays, those of one P-core too
+        assertThat(read("alderlake-i9-12900k").clusters()).extracting(Cluster::cpus)
+                .hasSize(10)
+                .contains(CpuSet.of(0, 1), CpuSet.range(16, 19), CpuSet.range(20, 23));
+    }
+
+    @Test
     void virtualChipletsKeepSmtSiblingsTogetherAndShareTheL3()
     {
         Topology topology = read("20em64t-hybrid-1p6c2t+2ca4co1t", 4);

@@ -37,8 +37,11 @@ import java.util.stream.Stream;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class DiscoveryBenchmark
 {
-    /** Snapshots bundled as resources: a dual EPYC 7763 (256 CPUs) and a dual Sapphire Rapids in SNC4 (224 CPUs). */
-    @Param({"2xepyc7763-nps1", "2xspr8480-snc4"})
+    /**
+     * Snapshots bundled as resources: a dual EPYC 7763 in NPS1 and in NPS4 (256 CPUs; NPS4 adds six NUMA nodes to
+     * read) and a dual Sapphire Rapids in SNC4 (224 CPUs).
+     */
+    @Param({"2xepyc7763-nps1", "2xepyc7763-nps4", "2xspr8480-snc4"})
     public String snapshot;
 
     private Path unpacked;
