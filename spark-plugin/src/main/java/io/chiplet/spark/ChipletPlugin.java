@@ -1,5 +1,7 @@
 package io.chiplet.spark;
 
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.TopologyDiscovery;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.SparkPlugin;
@@ -21,13 +23,19 @@ public final class ChipletPlugin
     public ChipletPlugin()
     {
         // Pinning (io.chiplet.affinity) plugs in here, discovery (TopologyDiscovery) in topologySource().
-        this(topologySource(), (settings, topology, metrics) -> new UnplacedTaskPlacement());
+        this(topologySource(), (settings, topology, metrics) -> switch (settings.mode()) {
+            case TASK -> new UnplacedTaskPlacement();
+            // mode=executor: ExecutorProcessPlacement (spark-exec branch)
+            case EXECUTOR -> ExecutorProcessPlacement.create(settings, topology);
+        });
     }
 
     /** How executors read their machine; the demo prints the same. */
     public static TopologySource topologySource()
     {
-        return new ProcessorCountTopologySource();
+        // spark-exec branch: mode=executor needs the snapshot (fsRoot) read; the spark-task branch's source replaces this.
+        return settings -> TopologyDiscovery.discover(settings.fsRoot().map(DiscoveryOptions::fsRoot).orElseGet(DiscoveryOptions::live)
+                .withVirtualChipletCores(settings.virtualChipletCores()));
     }
 
     ChipletPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
