@@ -87,7 +87,7 @@ public final class ChipletExecutorPlugin
         metrics = placementMetrics;
         log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), mode {}, policy {}",
                 context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), settings.mode().configName(), settings.policy());
-        report(context, new TopologyReport(context.executorID(), context.hostname(), settings.mode(), summary));
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
     }
 
     private void report(PluginContext context, TopologyReport report)
