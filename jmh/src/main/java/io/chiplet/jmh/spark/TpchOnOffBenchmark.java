@@ -28,9 +28,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * All 22 TPC-H queries in embedded Spark ({@code local[*]}), plugin on against plugin off, interleaved: round after
- * round, each a fresh SparkContext with the plugin and one without (alternating which goes first), every query run
- * once per context. Each query's time is the median over rounds; the figure is the geometric mean of the per-query
+ * All 22 TPC-H queries in embedded Spark ({@code local[*]}), plugin on against plugin off, interleaved: after one
+ * untimed warm-up context, round after round, each a fresh SparkContext with the plugin and one without (alternating
+ * which goes first), every query run once per context. Each query's time is the median over rounds; the figure is the geometric mean of the per-query
  * ratios on/off. The tables are generated once into Parquet and read (and cached) by every context, so generation
  * is neither timed nor repeated. Both sides run with the partition settings the plugin chose, so the comparison is
  * of the plugin's placement and overhead, not of Spark's default of 200 shuffle partitions.
@@ -100,6 +100,10 @@ public final class TpchOnOffBenchmark
 
     public static void main(String[] args)
     {
+        if (System.getProperty("log4j2.configurationFile") == null) {
+            // Spark's warnings and the plugin's choices, not Spark's INFO chatter.
+            System.setProperty("log4j2.configurationFile", "classpath:io/chiplet/spark/demo/demo-log4j2.properties");
+        }
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);
@@ -113,21 +117,19 @@ public final class TpchOnOffBenchmark
         Path data = arguments.root().resolve("jmh/target/tpch-sf" + arguments.scaleFactor());
         generateOnce(data, arguments.scaleFactor());
 
-        Map<String, String> chosen = new LinkedHashMap<>();
+        // Untimed: whichever side ran first in a cold JVM would pay for class loading and JIT compilation. With the
+        // plugin, so the plugin's classes warm up too, and so its partition settings are known before any side runs.
+        System.out.println("warm-up (untimed), plugin on ...");
+        Map<String, String> chosen = new LinkedHashMap<>(runContext(true, data, arguments.queries(), Map.of()).settings());
         List<Map<Integer, Double>> on = new ArrayList<>();
         List<Map<Integer, Double>> off = new ArrayList<>();
         double peakLoad = -1;
         for (int round = 0; round < arguments.rounds(); round++) {
             boolean onFirst = round % 2 == 0;
             for (boolean plugin : onFirst ? List.of(true, false) : List.of(false, true)) {
-                if (!plugin && chosen.isEmpty()) {
-                    // The plugin-off side needs the plugin's sizing: take it from a context that has it.
-                    chosen.putAll(runContext(true, data, List.of(), Map.of()).settings());
-                }
                 System.out.printf(Locale.ROOT, "round %d/%d, plugin %s ...%n", round + 1, arguments.rounds(), plugin ? "on" : "off");
                 Timed timed = runContext(plugin, data, arguments.queries(), plugin ? Map.of() : chosen);
                 if (plugin) {
-                    chosen.putAll(timed.settings());
                     on.add(timed.seconds());
                 }
                 else {
@@ -137,13 +139,14 @@ public final class TpchOnOffBenchmark
             }
         }
 
-        String body = render(arguments, chosen, on, off, start, peakLoad);
+        String body = render(arguments, chosen, on, off, start, Duration.between(start, Instant.now()), peakLoad, Runtime.getRuntime().availableProcessors());
         System.out.println();
         System.out.println(body);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
             try {
                 Optional<String> existing = Files.exists(report) ? Optional.of(Files.readString(report)) : Optional.empty();
+                Files.createDirectories(report.toAbsolutePath().getParent());
                 Files.writeString(report, PerformanceReport.merge(existing, sectionName(arguments.scaleFactor()), body));
             }
             catch (IOException e) {
@@ -233,15 +236,20 @@ public final class TpchOnOffBenchmark
     }
 
     /** The section's markdown: per-query medians, ratios and their geometric mean. Pure. */
-    static String render(Arguments arguments, Map<String, String> settings, List<Map<Integer, Double>> on, List<Map<Integer, Double>> off, Instant start, double peakLoad)
+    static String render(Arguments arguments, Map<String, String> settings, List<Map<Integer, Double>> on, List<Map<Integer, Double>> off,
+            Instant start, Duration took, double peakLoad, int cpus)
     {
         StringBuilder md = new StringBuilder();
         md.append("## ").append(sectionName(arguments.scaleFactor())).append("\n\n");
         md.append(String.format(Locale.ROOT, "Measured %s: `bin/chiplet bench --tpch-sf %s --rounds %d`, %d queries, %d interleaved rounds "
-                        + "(a fresh `local[*]` SparkContext per side and round, alternating which side goes first), JDK %s, %d s%s.%n%n",
+                        + "(after an untimed warm-up, a fresh `local[*]` SparkContext per side and round, alternating which side goes first), JDK %s, %d s%s.%n%n",
                 start.truncatedTo(ChronoUnit.SECONDS), scale(arguments.scaleFactor()), arguments.rounds(), arguments.queries().size(), arguments.rounds(),
-                Runtime.version(), Duration.between(start, Instant.now()).toSeconds(),
-                peakLoad < 0 ? "" : String.format(Locale.ROOT, ", system load average up to %.1f on %d CPUs", peakLoad, Runtime.getRuntime().availableProcessors())));
+                Runtime.version(), took.toSeconds(),
+                peakLoad < 0 ? "" : String.format(Locale.ROOT, ", system load average up to %.1f on %d CPUs", peakLoad, cpus)));
+        if (peakLoad > 2.0 * cpus) {
+            // Spark keeps every CPU busy itself; more than twice that means other processes ran too.
+            md.append("**Other processes competed for the CPUs during this run, so the ratios below are mostly noise.**\n\n");
+        }
         md.append("Both sides use the partition settings the plugin chose (");
         md.append(String.join(", ", settings.entrySet().stream().map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").toList()));
         md.append("), so the ratio measures the plugin's placement and per-task overhead. Times are each query's median over the rounds.\n\n");

@@ -3,6 +3,7 @@ package io.chiplet.jmh.spark;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ class TpchOnOffBenchmarkTest
         // q1: medians 2.0 on, 1.0 off (ratio 2); q6: medians 1.0 on, 2.0 off (ratio 0.5): geometric mean exactly 1.
         List<Map<Integer, Double>> on = List.of(Map.of(1, 2.0, 6, 1.0), Map.of(1, 9.0, 6, 0.5), Map.of(1, 1.5, 6, 1.2));
         List<Map<Integer, Double>> off = List.of(Map.of(1, 1.0, 6, 2.0), Map.of(1, 0.9, 6, 2.5), Map.of(1, 1.1, 6, 1.0));
-        String section = TpchOnOffBenchmark.render(arguments, Map.of("spark.sql.shuffle.partitions", "6"), on, off, Instant.parse("2026-11-23T12:00:00Z"), 1.5);
+        String section = TpchOnOffBenchmark.render(arguments, Map.of("spark.sql.shuffle.partitions", "6"), on, off, Instant.parse("2026-11-23T12:00:00Z"),
+                Duration.ofSeconds(300), 1.5, 2);
 
         assertThat(section)
                 .startsWith("## Spark TPC-H SF 1: plugin on vs off\n")
@@ -28,7 +30,11 @@ class TpchOnOffBenchmarkTest
                 .contains("| q1 | 2.000 | 1.000 | 2.000 |")
                 .contains("| q6 | 1.000 | 2.000 | 0.500 |")
                 .contains("**Geometric mean of the on/off ratios: 1.000**")
-                .contains("system load average up to 1.5");
+                .contains("JDK " + Runtime.version() + ", 300 s, system load average up to 1.5 on 2 CPUs")
+                .doesNotContain("mostly noise");
+
+        String busy = TpchOnOffBenchmark.render(arguments, Map.of(), on, off, Instant.EPOCH, Duration.ofSeconds(300), 4.5, 2);
+        assertThat(busy).contains("system load average up to 4.5 on 2 CPUs").contains("the ratios below are mostly noise");
     }
 
     @Test

@@ -33,7 +33,7 @@ import java.util.TreeMap;
 public final class ChipletDemo
 {
     // Small enough for all 22 queries, twice, in a minute or two on a two-core machine.
-    private static final double DEFAULT_SCALE = 0.05;
+    private static final double DEFAULT_SCALE = 0.01;
     private static final String USAGE = "usage: chiplet demo [--scale-factor SF (default " + DEFAULT_SCALE + ")] [--queries 1,3,... (default all 22)] "
             + "[--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
     private static final String METRICS_SOURCE = "plugin." + ChipletPlugin.class.getName();
@@ -184,13 +184,13 @@ public final class ChipletDemo
             return;
         }
         machineChiplets = topology.chiplets().size();
-        out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), settings.policy());
         out.printf(Locale.ROOT, "Machine (%s): %d chiplets%n", topology.source(), topology.chiplets().size());
         for (Chiplet chiplet : topology.chiplets()) {
             out.printf(Locale.ROOT, "  chiplet %d: CPUs %s, NUMA node %d, L3 %s (%s)%n", chiplet.id(), chiplet.cpus().toList(), chiplet.numaNode(),
                     chiplet.l3Bytes() == 0 ? "unknown" : (chiplet.l3Bytes() >> 20) + " MiB", chiplet.basis().jsonName());
         }
         topology.unknowns().forEach(unknown -> out.println("  note: " + unknown));
+        out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), settings.policy());
     }
 
     private Run runOnce(boolean withPlugin, double scaleFactor, boolean print)
@@ -272,7 +272,7 @@ public final class ChipletDemo
                 out.printf(Locale.ROOT, "  chiplet %s: %d tasks%n", name.substring("tasks.chiplet.".length()), count);
             }
         });
-        out.printf(Locale.ROOT, "  not pinned: %d tasks%n", with.tasks().getOrDefault("tasks.unplaced", 0L));
+        out.printf(Locale.ROOT, "  not pinned (left where the OS schedules them): %d tasks%n", with.tasks().getOrDefault("tasks.unplaced", 0L));
     }
 
     private void printTimings(Run with, Run without)
