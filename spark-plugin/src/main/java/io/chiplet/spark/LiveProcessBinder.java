@@ -21,7 +21,10 @@ import static java.util.Objects.requireNonNull;
  * thread that initialises the plugin, and threads created after it inherit it. Threads that already exist (and
  * pages already touched) keep the system default, which allocates on the node of the CPU that faults a page in,
  * and since every thread now runs on the chiplet's CPUs, that is the chiplet's node too. The policy is
- * {@code MPOL_PREFERRED}, not {@code MPOL_BIND}: a full node spills instead of invoking the OOM killer.
+ * {@code MPOL_PREFERRED}, not {@code MPOL_BIND}: a full node spills instead of invoking the OOM killer. Closing
+ * resets the policy only when it runs on the thread that bound (a policy can only be set from its own thread); in
+ * local mode Spark may stop the executor from another thread, and the thread that started the SparkContext then keeps
+ * preferring the chiplet's node, which changes nothing once its CPUs are free again except where that node fills up.
  */
 final class LiveProcessBinder
         implements ProcessBinder
