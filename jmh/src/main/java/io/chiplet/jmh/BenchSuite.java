@@ -52,6 +52,7 @@ public final class BenchSuite
     private static final String WORKLOADS = "io\\.chiplet\\.jmh\\.workload\\.(Stream|HashJoin|GroupBy|Scan|Gups)Benchmark\\.";
     private static final String LATENCY = "io\\.chiplet\\.jmh\\.workload\\.CoreToCoreBenchmark\\.";
     private static final String MICRO = "io\\.chiplet\\.jmh\\.(?!workload\\.)";
+    private static final String SPARK_TASK_HOOK = "io\\.chiplet\\.jmh\\.SparkTaskHookBenchmark\\.";
     private static final String[] QUICK_POLICIES = {"wim", "wicp-local", "wicp-mixed"};
     private static final String[] ALL_POLICIES = {"wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive"};
     private static final int QUICK_MAX_PAIRS = 8;
@@ -192,6 +193,10 @@ public final class BenchSuite
         Path micro = target.resolve("jmh-micro.json");
         // capped like the others, so that a micro-benchmark left at JMH's defaults (5 forks of 10 x 10 s) cannot eat the budget
         ChainedOptionsBuilder microOptions = base(jvm, micro).include(MICRO);
+        if (!sparkOnClassPath()) {
+            System.err.println("chiplet bench: Spark is not on the class path, skipping SparkTaskHookBenchmark (bin/chiplet bench puts it there)");
+            microOptions.exclude(SPARK_TASK_HOOK);
+        }
         timing(microOptions, arguments.quick(), 2, 3);
         runIfAny(microOptions, micro, results);
         sampleLoad(loads);
@@ -242,6 +247,19 @@ public final class BenchSuite
         }
         if (Files.isRegularFile(result)) {
             results.add(result);
+        }
+    }
+
+    /** The Spark plugin's hook benchmark needs Spark, which benchmarks.jar does not carry. */
+    static boolean sparkOnClassPath()
+    {
+        try {
+            Class.forName("org.apache.spark.api.plugin.ExecutorPlugin", false, BenchSuite.class.getClassLoader());
+            Class.forName("io.chiplet.spark.TaskHooks", false, BenchSuite.class.getClassLoader());
+            return true;
+        }
+        catch (ClassNotFoundException e) {
+            return false;
         }
     }
 

@@ -82,15 +82,15 @@ public final class ChipletExecutorPlugin
             return;
         }
         Topology topology = topologySource.read(settings);
-        ChipletSummary summary = ChipletSummary.of(topology);
         PlacementMetrics placementMetrics = new PlacementMetrics(usableChipletIds(topology));
         int taskSlots = ExecutorSlots.of(SparkConfs.toMap(context.conf()), topology.allowed().size());
         placement = placementFactory.create(new PlacementContext(settings, topology, placementMetrics, taskSlots, context.executorID(), () -> askHints(context)));
         placementMetrics.register(context.metricRegistry());
         metrics = placementMetrics;
+        ChipletSummary summary = placement.summary(topology);
         log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}",
                 context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy());
-        report(context, new TopologyReport(context.executorID(), context.hostname(), settings.mode(), summary));
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
     }
 
     private static List<Integer> usableChipletIds(Topology topology)

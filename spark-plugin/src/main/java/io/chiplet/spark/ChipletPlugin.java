@@ -4,6 +4,8 @@ import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.SparkPlugin;
 
+import java.util.function.Supplier;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -45,5 +47,11 @@ public final class ChipletPlugin
     public ExecutorPlugin executorPlugin()
     {
         return new ChipletExecutorPlugin(topologySource, placementFactory);
+    }
+
+    /** The executor side with each task's identity from {@code currentTask} instead of Spark's TaskContext ({@link TaskHooks}). */
+    ChipletExecutorPlugin executorPlugin(Supplier<TaskPlacement.TaskIdentity> currentTask)
+    {
+        return new ChipletExecutorPlugin(topologySource, placementFactory, currentTask);
     }
 }

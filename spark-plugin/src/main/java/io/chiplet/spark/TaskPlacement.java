@@ -1,5 +1,7 @@
 package io.chiplet.spark;
 
+import io.chiplet.topology.Topology;
+
 import java.util.OptionalInt;
 
 /**
@@ -14,6 +16,15 @@ public interface TaskPlacement
     Handle onTaskStart(TaskIdentity task);
 
     void onTaskEnd(Handle handle);
+
+    /**
+     * The chiplets this executor works on, as the driver should count them when it sizes partitions: all the
+     * usable ones of the machine, unless the placement confines the executor to fewer.
+     */
+    default ChipletSummary summary(Topology topology)
+    {
+        return ChipletSummary.of(topology);
+    }
 
     /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
     @Override

@@ -11,8 +11,7 @@ public interface TaskPlacementFactory
     {
         return context -> switch (context.settings().mode()) {
             case TASK -> PinnedTaskPlacement.live(context);
-            // mode=executor: ExecutorProcessPlacement (spark-exec branch)
-            case EXECUTOR -> new UnplacedTaskPlacement();
+            case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology());
         };
     }
 }
