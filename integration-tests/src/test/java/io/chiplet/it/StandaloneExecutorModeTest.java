@@ -53,7 +53,7 @@ class StandaloneExecutorModeTest
     static void startCluster()
             throws Exception
     {
-        fsRoot = Snapshot.unpack("two-cpus-two-chiplets", Files.createDirectories(temp.resolve("snapshot")));
+        fsRoot = Snapshots.unpack("two-cpus-two-chiplets", Files.createDirectories(temp.resolve("snapshot")));
         cluster = StandaloneCluster.start(temp, 2, 1, "1g");
     }
 

@@ -64,7 +64,7 @@ class TpchWithAndWithoutPluginTest
     void executorModeGivesIdenticalResultsAndGivesTheProcessBack(@TempDir Path temp)
             throws Exception
     {
-        Path fsRoot = Snapshot.unpack("two-cpus-two-chiplets", temp);
+        Path fsRoot = Snapshots.unpack("two-cpus-two-chiplets", temp);
         Path leaseDir = temp.resolve("leases");
         Map<Integer, CpuSet> before = threadMasks();
         Map<String, String> conf = new HashMap<>();
