@@ -39,7 +39,7 @@ class TpchWithAndWithoutPluginTest
     {
         int cores = Runtime.getRuntime().availableProcessors();
         // Without the plugin, the partition count it would choose, so both runs do the same amount of work.
-        without = runAll(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(cores * 3)), _ -> {});
+        without = runAll(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(cores * 3)), 0, _ -> {});
     }
 
     /** Task mode; executor mode binds the whole JVM and has its own test below. */
@@ -49,7 +49,8 @@ class TpchWithAndWithoutPluginTest
     {
         Map<Integer, List<String>> with;
         try (LogCapture log = LogCapture.capture()) {
-            with = runAll(true, Map.of("spark.chiplet.mode", mode), _ -> {});
+            // The machine's usable CPUs, three partitions each.
+            with = runAll(true, Map.of("spark.chiplet.mode", mode), Runtime.getRuntime().availableProcessors() * 3, _ -> {});
             assertThat(log.warnings()).isEmpty();
         }
         assertSameAnswers(with);
@@ -73,7 +74,8 @@ class TpchWithAndWithoutPluginTest
         conf.put("spark.chiplet.leaseDir", leaseDir.toString());
         Map<Integer, List<String>> with;
         try (LogCapture log = LogCapture.capture()) {
-            with = runAll(true, conf, spark -> assertThat(threadMasks().values()).as("every thread while Spark runs").containsOnly(CpuSet.of(0)));
+            // The driver counts the executor's one leased chiplet of one CPU, not the host's two: three partitions.
+            with = runAll(true, conf, 3, spark -> assertThat(threadMasks().values()).as("every thread while Spark runs").containsOnly(CpuSet.of(0)));
             assertThat(log.warnings()).isEmpty();
         }
         assertSameAnswers(with);
@@ -96,15 +98,13 @@ class TpchWithAndWithoutPluginTest
         }
     }
 
-    private static Map<Integer, List<String>> runAll(boolean withPlugin, Map<String, String> conf, Consumer<SparkSession> whileRunning)
+    private static Map<Integer, List<String>> runAll(boolean withPlugin, Map<String, String> conf, int expectedShufflePartitions, Consumer<SparkSession> whileRunning)
     {
-        // Before Spark starts: in executor mode the JVM's own count follows its binding to one chiplet.
-        int cores = Runtime.getRuntime().availableProcessors();
         SparkSession spark = Spark.start(withPlugin, conf);
         try {
             if (withPlugin) {
                 // The executor reported its chiplets while the context started: the session sees the sizing.
-                assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo(Integer.toString(cores * 3));
+                assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo(Integer.toString(expectedShufflePartitions));
             }
             whileRunning.accept(spark);
             TpchTables.register(spark, SCALE);
