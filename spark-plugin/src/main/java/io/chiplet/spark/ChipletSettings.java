@@ -1,23 +1,26 @@
 package io.chiplet.spark;
 
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.placement.Policy;
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.SettingsReader;
+import io.chiplet.settings.UnusableValueException;
+
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The plugin's settings, every one a {@code spark.chiplet.*} entry of the Spark configuration.
  *
- * @param policy a placement-engine policy name ({@link #POLICIES})
+ * @param policy how task slots spread over the executor's chiplets
  * @param fsRoot read the topology from this snapshot (a directory holding {@code sys/}) instead of {@code /};
  *         pinning still acts on the live kernel
  * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
@@ -26,7 +29,7 @@ import static java.util.Objects.requireNonNull;
  */
 public record ChipletSettings(
         boolean enabled,
-        String policy,
+        Policy policy,
         PlacementMode mode,
         Optional<Path> fsRoot,
         long adaptiveIntervalMs,
@@ -53,9 +56,6 @@ public record ChipletSettings(
     public static final Set<String> KEYS = Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
             MEMORY_BIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
-
-    // The placement engine's policy names (io.chiplet.placement.Policy); once it is merged, parse through it.
-    public static final List<String> POLICIES = List.of("auto", "adaptive", "wim", "win", "wicp-local", "wicp-mixed", "wic");
 
     public ChipletSettings
     {
@@ -121,22 +121,23 @@ public record ChipletSettings(
                 return new Problem(entry.getKey(), entry.getValue(), "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
             }
         }
+        SettingsReader settings = new SettingsReader(ours);
         try {
             return new Valid(new ChipletSettings(
-                    read(ours, ENABLED, "true", ChipletSettings::parseBoolean),
-                    read(ours, POLICY, "auto", ChipletSettings::parsePolicy),
-                    read(ours, MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new BadValue("task or executor"))),
-                    Optional.ofNullable(ours.get(FS_ROOT)).map(value -> read(ours, FS_ROOT, value, ChipletSettings::parsePath)),
-                    read(ours, ADAPTIVE_INTERVAL_MS, "500", value -> parseLong(value, 1, "a whole number of milliseconds, at least 1")),
-                    read(ours, REMOTE_ACCESS_THRESHOLD, "300", value -> parseLong(value, 0, "a whole number of accesses per interval, 0 or more")),
-                    read(ours, PARTITIONS_RESIZE, "true", ChipletSettings::parseBoolean),
-                    read(ours, MEMORY_BIND, "true", ChipletSettings::parseBoolean),
-                    read(ours, VIRTUAL_CHIPLET_CORES, "0", value -> Math.toIntExact(parseLong(value, 0, "a whole number of cores, 0 (off) or more"))),
-                    read(ours, LEASE_DIR, Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases").toString(), ChipletSettings::parsePath),
-                    read(ours, PINNING_BACKEND, "ffm", value -> PinningBackend.fromConfigName(value).orElseThrow(() -> new BadValue("ffm or openhft")))));
+                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
+                    settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
+                    settings.read(MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("task or executor"))),
+                    settings.readIfSet(FS_ROOT, SettingValues::parsePath),
+                    settings.read(ADAPTIVE_INTERVAL_MS, "500", value -> SettingValues.parseInt(value, 1, "a whole number of milliseconds, at least 1")),
+                    settings.read(REMOTE_ACCESS_THRESHOLD, "300", value -> SettingValues.parseInt(value, 0, "a whole number of accesses per interval, 0 or more")),
+                    settings.read(PARTITIONS_RESIZE, "true", SettingValues::parseBoolean),
+                    settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
+                    settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (off) or more")),
+                    settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
+                    settings.read(PINNING_BACKEND, "ffm", value -> PinningBackend.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
         }
-        catch (SettingException e) {
-            return e.problem;
+        catch (InvalidSettingException e) {
+            return new Problem(e.setting(), e.value(), e.expected());
         }
     }
 
@@ -155,86 +156,5 @@ public record ChipletSettings(
             }
             return Optional.empty();
         });
-    }
-
-    private static <T> T read(Map<String, String> conf, String key, String defaultValue, Function<String, T> parser)
-    {
-        String value = conf.getOrDefault(key, defaultValue);
-        try {
-            return parser.apply(value);
-        }
-        catch (BadValue e) {
-            throw new SettingException(new Problem(key, value, e.expected));
-        }
-    }
-
-    private static boolean parseBoolean(String value)
-    {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new BadValue("true or false");
-        };
-    }
-
-    private static String parsePolicy(String value)
-    {
-        String policy = value.toLowerCase(Locale.ROOT);
-        if (!POLICIES.contains(policy)) {
-            throw new BadValue("one of " + String.join(", ", POLICIES));
-        }
-        return policy;
-    }
-
-    private static long parseLong(String value, long minimum, String expected)
-    {
-        try {
-            long parsed = Long.parseLong(value);
-            if (parsed < minimum || parsed > Integer.MAX_VALUE) {
-                throw new BadValue(expected);
-            }
-            return parsed;
-        }
-        catch (NumberFormatException e) {
-            throw new BadValue(expected);
-        }
-    }
-
-    private static Path parsePath(String value)
-    {
-        if (value.isEmpty()) {
-            throw new BadValue("a file system path");
-        }
-        try {
-            return Path.of(value);
-        }
-        catch (InvalidPathException e) {
-            throw new BadValue("a file system path");
-        }
-    }
-
-    // Carries what a parser expected up to read(), which knows the key and the value.
-    private static final class BadValue
-            extends RuntimeException
-    {
-        private final String expected;
-
-        BadValue(String expected)
-        {
-            super(expected, null, false, false);
-            this.expected = expected;
-        }
-    }
-
-    private static final class SettingException
-            extends RuntimeException
-    {
-        private final Problem problem;
-
-        SettingException(Problem problem)
-        {
-            super(problem.message(), null, false, false);
-            this.problem = problem;
-        }
     }
 }

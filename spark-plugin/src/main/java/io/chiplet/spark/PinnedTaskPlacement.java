@@ -100,7 +100,7 @@ public final class PinnedTaskPlacement
     {
         ChipletSettings settings = context.settings();
         Topology topology = context.topology();
-        Policy policy = Policy.parse(settings.policy());
+        Policy policy = settings.policy();
         Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()));
         CpuSet memoryNodes = liveMemoryNodes();
         // On a single node there is no choice to make: skip the two extra syscalls per task.

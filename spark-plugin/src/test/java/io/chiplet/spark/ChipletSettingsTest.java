@@ -1,5 +1,6 @@
 package io.chiplet.spark;
 
+import io.chiplet.placement.Policy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +21,7 @@ class ChipletSettingsTest
     {
         ChipletSettings settings = ChipletSettings.defaults();
         assertThat(settings.enabled()).isTrue();
-        assertThat(settings.policy()).isEqualTo("auto");
+        assertThat(settings.policy()).isEqualTo(Policy.AUTO);
         assertThat(settings.mode()).isEqualTo(PlacementMode.TASK);
         assertThat(settings.fsRoot()).isEmpty();
         assertThat(settings.adaptiveIntervalMs()).isEqualTo(500);
@@ -50,13 +51,13 @@ class ChipletSettingsTest
                 Map.entry("spark.chiplet.pinning.backend", "openhft")));
 
         assertThat(parsed).isEqualTo(new ChipletSettings.Valid(new ChipletSettings(
-                false, "wicp-mixed", PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, 4,
+                false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, 4,
                 Path.of("/run/chiplet"), PinningBackend.OPENHFT)));
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
-            "spark.chiplet.policy; fastest; one of auto, adaptive, wim, win, wicp-local, wicp-mixed, wic",
+            "spark.chiplet.policy; fastest; one of wim, win, wicp-local, wicp-mixed, wic, auto, adaptive",
             "spark.chiplet.mode; stage; task or executor",
             "spark.chiplet.enabled; yes; true or false",
             "spark.chiplet.adaptive.intervalMs; -5; a whole number of milliseconds, at least 1",

@@ -2,8 +2,11 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.SettingsReader;
+import io.chiplet.settings.UnusableValueException;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -128,51 +130,22 @@ public record ChipletConfig(
             }
             ours.put(entry.getKey(), entry.getValue().strip());
         }
+        SettingsReader settings = new SettingsReader(ours);
         try {
             return new Valid(new ChipletConfig(
-                    read(ours, ENABLED, "true", ChipletConfig::parseBoolean),
-                    read(ours, POLICY, Policy.AUTO.cliName(), ChipletConfig::parsePolicy),
-                    Optional.ofNullable(ours.get(FS_ROOT)).map(value -> read(ours, FS_ROOT, value, ChipletConfig::parsePath)),
-                    read(ours, ADAPTIVE_INTERVAL, "500ms", ChipletConfig::parseDuration),
-                    read(ours, REMOTE_ACCESS_THRESHOLD, "300", ChipletConfig::parseThreshold),
-                    read(ours, MEMORY_BIND, "true", ChipletConfig::parseBoolean),
-                    read(ours, VIRTUAL_CHIPLET_CORES, "0", value -> parseInt(value, 0, "a whole number of cores, 0 (real chiplets) or more")),
-                    read(ours, LEASE_DIR, ChipletLeases.defaultDirectory().toString(), ChipletConfig::parsePath),
-                    read(ours, CHIPLETS_PER_NODE, "all", ChipletConfig::parseChipletsPerNode),
-                    read(ours, RESCAN_INTERVAL, "1s", ChipletConfig::parseDuration)));
+                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
+                    settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
+                    settings.readIfSet(FS_ROOT, SettingValues::parsePath),
+                    settings.read(ADAPTIVE_INTERVAL, "500ms", ChipletConfig::parseDuration),
+                    settings.read(REMOTE_ACCESS_THRESHOLD, "300", ChipletConfig::parseThreshold),
+                    settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
+                    settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (real chiplets) or more")),
+                    settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
+                    settings.read(CHIPLETS_PER_NODE, "all", ChipletConfig::parseChipletsPerNode),
+                    settings.read(RESCAN_INTERVAL, "1s", ChipletConfig::parseDuration)));
         }
-        catch (SettingException e) {
-            return e.problem;
-        }
-    }
-
-    private static <T> T read(Map<String, String> properties, String property, String defaultValue, Function<String, T> parser)
-    {
-        String value = properties.getOrDefault(property, defaultValue);
-        try {
-            return parser.apply(value);
-        }
-        catch (BadValue e) {
-            throw new SettingException(new Problem(property, value, e.expected));
-        }
-    }
-
-    private static boolean parseBoolean(String value)
-    {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new BadValue("true or false");
-        };
-    }
-
-    private static Policy parsePolicy(String value)
-    {
-        try {
-            return Policy.parse(value);
-        }
-        catch (IllegalArgumentException e) {
-            throw new BadValue("one of " + Policy.validNames());
+        catch (InvalidSettingException e) {
+            return new Problem(e.setting(), e.value(), e.expected());
         }
     }
 
@@ -182,7 +155,7 @@ public record ChipletConfig(
         String expected = "a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms";
         Matcher matcher = DURATION.matcher(value.toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
-            throw new BadValue(expected);
+            throw new UnusableValueException(expected);
         }
         long amount = Long.parseLong(matcher.group(1));
         Duration duration = switch (matcher.group(2) == null ? "ms" : matcher.group(2)) {
@@ -191,7 +164,7 @@ public record ChipletConfig(
             default -> Duration.ofMillis(amount);
         };
         if (duration.compareTo(MIN_INTERVAL) < 0) {
-            throw new BadValue(expected);
+            throw new UnusableValueException(expected);
         }
         return duration;
     }
@@ -202,12 +175,12 @@ public record ChipletConfig(
         try {
             double threshold = Double.parseDouble(value);
             if (!(threshold > 0) || Double.isInfinite(threshold)) {
-                throw new BadValue(expected);
+                throw new UnusableValueException(expected);
             }
             return threshold;
         }
         catch (NumberFormatException e) {
-            throw new BadValue(expected);
+            throw new UnusableValueException(expected);
         }
     }
 
@@ -216,58 +189,6 @@ public record ChipletConfig(
         if (value.equalsIgnoreCase("all")) {
             return OptionalInt.empty();
         }
-        return OptionalInt.of(parseInt(value, 1, "all, or a whole number of chiplets, at least 1"));
-    }
-
-    private static int parseInt(String value, int minimum, String expected)
-    {
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed < minimum) {
-                throw new BadValue(expected);
-            }
-            return parsed;
-        }
-        catch (NumberFormatException e) {
-            throw new BadValue(expected);
-        }
-    }
-
-    private static Path parsePath(String value)
-    {
-        if (value.isEmpty()) {
-            throw new BadValue("a file system path");
-        }
-        try {
-            return Path.of(value);
-        }
-        catch (InvalidPathException e) {
-            throw new BadValue("a file system path");
-        }
-    }
-
-    // Carries what a parser expected up to read(), which knows the property and the value.
-    private static final class BadValue
-            extends RuntimeException
-    {
-        private final String expected;
-
-        BadValue(String expected)
-        {
-            super(expected, null, false, false);
-            this.expected = expected;
-        }
-    }
-
-    private static final class SettingException
-            extends RuntimeException
-    {
-        private final Problem problem;
-
-        SettingException(Problem problem)
-        {
-            super(problem.message(), null, false, false);
-            this.problem = problem;
-        }
+        return OptionalInt.of(SettingValues.parseInt(value, 1, "all, or a whole number of chiplets, at least 1"));
     }
 }
