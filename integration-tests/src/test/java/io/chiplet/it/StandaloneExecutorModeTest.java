@@ -3,6 +3,7 @@ package io.chiplet.it;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Snapshots;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,6 @@
 package io.chiplet.it;
 
+import io.chiplet.topology.Snapshots;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.metrics.source.Source;

@@ -2,6 +2,7 @@ package io.chiplet.trino;
 
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Snapshots;
 import io.chiplet.trino.placement.QueryThreads;
 import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
@@ -55,7 +56,7 @@ class ChipletClusterTest
             throws Exception
     {
         temp = Files.createTempDirectory("chiplet-cluster-test");
-        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         cluster = runner();
         cluster.installPlugin(new ChipletTrinoPlugin());
         cluster.createCatalog("chiplet", "chiplet", Map.of(

@@ -1,6 +1,7 @@
 package io.chiplet.trino;
 
 import com.google.inject.Key;
+import io.chiplet.topology.Snapshots;
 import io.trino.server.PluginInstaller;
 import io.trino.server.testing.TestingTrinoServer;
 import io.trino.testing.DistributedQueryRunner;
@@ -44,7 +45,7 @@ class PluginZipIT
                     .anyMatch(name -> name.startsWith("io.chiplet_chiplet-core-"));
         }
 
-        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         try (DistributedQueryRunner runner = DistributedQueryRunner.builder(testSessionBuilder().build())
                 .setWorkerCount(1)
                 .setBaseDataDir(Optional.of(baseDataDir))

@@ -1,7 +1,7 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.topology.Snapshots;
 import io.chiplet.trino.LogCapture;
-import io.chiplet.trino.TestingSnapshots;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +41,7 @@ class NodeRuntimeTest
     @Test
     void disabledReadsTheTopologyAndPinsNothing(@TempDir Path temp)
     {
-        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
                 NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.ENABLED, "false"))) {
             assertThat(runtime.topology()).hasValueSatisfying(topology -> assertThat(topology.chiplets()).hasSize(2));
@@ -54,7 +54,7 @@ class NodeRuntimeTest
     @Test
     void startsTheAgentOnTheSnapshotsChiplets(@TempDir Path temp)
     {
-        Path snapshot = TestingSnapshots.unpack(TestingSnapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString());
         try (NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties)) {
             assertThat(runtime.problem()).isEmpty();
