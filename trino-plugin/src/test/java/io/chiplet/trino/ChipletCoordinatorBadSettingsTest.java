@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChipletCoordinatorBadSettingsTest
 {
     private DistributedQueryRunner runner;
-    private RecordedWarnings warnings;
+    private LogCapture warnings;
 
     @BeforeAll
     void start()
@@ -34,7 +34,7 @@ class ChipletCoordinatorBadSettingsTest
                 [{"source": "nightly-etl", "sessionProperties": {"query_max_run_time": "1h"}}]
                 """);
         runner = CoordinatorQueryRunner.create(new ChipletTrinoPlugin());
-        warnings = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class);
+        warnings = LogCapture.of(ChipletSessionPropertyManagerFactory.class);
         loadSessionManager(runner, Map.of(
                 "session-property-manager.config-file", rules.toString(),
                 "chiplet.workers-per-host", "two"));

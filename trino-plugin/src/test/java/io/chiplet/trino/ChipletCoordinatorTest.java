@@ -40,7 +40,7 @@ class ChipletCoordinatorTest
 
     private final ChipletTrinoPlugin plugin = new ChipletTrinoPlugin();
     private DistributedQueryRunner runner;
-    private RecordedWarnings warnings;
+    private LogCapture warnings;
 
     @BeforeAll
     void start()
@@ -53,7 +53,7 @@ class ChipletCoordinatorTest
                 ]
                 """);
         runner = CoordinatorQueryRunner.create(plugin);
-        warnings = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class);
+        warnings = LogCapture.of(ChipletSessionPropertyManagerFactory.class);
         // The workers' topology: a hybrid laptop's 14 cores (6 P with two threads, 8 E), so task_concurrency 8.
         loadSessionManager(runner, Map.of(
                 "session-property-manager.config-file", rules.toString(),

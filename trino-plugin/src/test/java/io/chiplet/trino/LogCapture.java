@@ -23,6 +23,11 @@ public final class LogCapture
         this.logger = logger;
     }
 
+    public static LogCapture of(Class<?> loggingClass)
+    {
+        return of(loggingClass.getName());
+    }
+
     public static LogCapture of(String loggerName)
     {
         LogCapture capture = new LogCapture(Logger.getLogger(loggerName));

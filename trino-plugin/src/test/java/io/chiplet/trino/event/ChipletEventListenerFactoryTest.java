@@ -1,6 +1,6 @@
 package io.chiplet.trino.event;
 
-import io.chiplet.trino.RecordedWarnings;
+import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.StageSkewMeasure;
 import io.opentelemetry.api.OpenTelemetry;
@@ -56,7 +56,7 @@ class ChipletEventListenerFactoryTest
     @Test
     void badSettingGivesOneWarningAndAListenerThatRecordsNothing()
     {
-        try (RecordedWarnings recorded = RecordedWarnings.of(SkewEventListener.class)) {
+        try (LogCapture recorded = LogCapture.of(SkewEventListener.class)) {
             assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
                     .isNotInstanceOf(SkewEventListener.class);
             assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of(), CONTEXT))

@@ -1,6 +1,6 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.trino.RecordedWarnings;
+import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.StageSkew;
 import io.trino.spi.resourcegroups.ResourceGroupId;
@@ -34,7 +34,7 @@ class ChipletSessionPropertyManagerFactoryTest
             throws Exception
     {
         Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "3"));
-        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
 
             // The hybrid laptop has 14 physical cores: task_concurrency 8.
@@ -70,7 +70,7 @@ class ChipletSessionPropertyManagerFactoryTest
             throws Exception
     {
         Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "three"));
-        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
 
             assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEmpty();
@@ -85,7 +85,7 @@ class ChipletSessionPropertyManagerFactoryTest
     void unknownSettingAndMissingTopologyAreNamed()
             throws Exception
     {
-        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config(Map.of("chiplet.worker", "3")), CONTEXT);
             Map<String, String> missing = config(Map.of());
             missing.put(SessionManagerSettings.HWLOC_XML, directory.resolve("absent.xml").toString());
@@ -103,7 +103,7 @@ class ChipletSessionPropertyManagerFactoryTest
     {
         Map<String, String> config = config(Map.of());
         Files.writeString(Path.of(config.get(SessionManagerSettings.RULES_FILE)), "[{\"users\": \"bob\"}]");
-        try (RecordedWarnings recorded = RecordedWarnings.of(ChipletSessionPropertyManagerFactory.class)) {
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
 
             assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "8"));
