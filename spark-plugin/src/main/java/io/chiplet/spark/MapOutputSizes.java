@@ -26,12 +26,18 @@ import static java.util.Objects.requireNonNull;
  * Checked on Spark 4.2.0 (Scala 2.13). The shuffle's reduce-partition count is not kept there (a
  * {@code ShuffleStatus} records it for push-based shuffle only), so the caller passes it.
  *
+ * <p>It runs on the listener bus, which must not stall: a shuffle of more than {@link #MAX_BLOCKS} blocks (map outputs
+ * times reduce partitions, some tens of milliseconds to add up) is not read, and its readers are sized by their tasks.
+ *
  * <p>Any failure, a {@link LinkageError} from another Spark version included, logs one warning and turns this reading
  * off for the application; skew is then measured from task metrics alone, and no job notices.
  */
 final class MapOutputSizes
         implements SkewListener.ShuffleSizes
 {
+    /** The most blocks one reading adds up: 2,000 map outputs of 2,000 partitions. */
+    static final long MAX_BLOCKS = 4_000_000;
+
     private static final Logger log = LoggerFactory.getLogger(MapOutputSizes.class);
 
     private final SkewListener.ShuffleSizes reader;
@@ -66,15 +72,19 @@ final class MapOutputSizes
             // Cleaned up since (its RDDs were garbage collected), or never registered.
             return Optional.empty();
         }
-        return status.get().withMapStatuses(statuses -> sum(statuses, partitions));
+        return status.get().withMapStatuses(statuses -> sum(statuses, partitions, MAX_BLOCKS));
     }
 
     /**
      * The bytes of each of the first {@code partitions} reduce partitions over all map outputs; empty when an output
-     * is missing (lost with its executor since the stage finished): the sizes would then be too small.
+     * is missing (lost with its executor since the stage finished: the sizes would be too small) or there are more
+     * than {@code maxBlocks} blocks to add.
      */
-    static Optional<long[]> sum(MapStatus[] statuses, int partitions)
+    static Optional<long[]> sum(MapStatus[] statuses, int partitions, long maxBlocks)
     {
+        if ((long) statuses.length * partitions > maxBlocks) {
+            return Optional.empty();
+        }
         long[] bytes = new long[partitions];
         for (MapStatus status : statuses) {
             if (status == null) {

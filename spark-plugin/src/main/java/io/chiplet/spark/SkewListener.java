@@ -3,6 +3,7 @@ package io.chiplet.spark;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -30,10 +31,11 @@ import static java.util.Objects.requireNonNull;
  * stages), so its hint exists before any of its tasks runs.
  *
  * <p>A stage's parents ({@link StageInfo#parentIds()}) are the map stages of the shuffles it reads; a map stage names
- * its shuffle ({@link StageInfo#shuffleDepId()}) when it is submitted, also in an earlier job whose output a later
- * one reuses. The sizes are read when the reading stage is submitted rather than when each map stage completes: its
- * parents are complete by then, so the sizes are the same, nothing has to be kept per shuffle, and a shuffle an
- * earlier job wrote counts too.
+ * its shuffle ({@link StageInfo#shuffleDepId()}). A job announces all its stages when it starts, those it will skip
+ * included: a later job (or adaptive execution's next one) that reuses a shuffle gets a new map stage for it, never
+ * submitted, whose output an earlier job wrote. The sizes are read when the reading stage is submitted rather than
+ * when each map stage completes: its parents are complete by then, so the sizes are the same, nothing has to be kept
+ * per shuffle, and a shuffle an earlier job wrote counts too.
  *
  * <p>Runs on the bus thread, the only one that touches its state; a failure here must not disturb Spark's other
  * listeners, so each event is guarded.
@@ -77,10 +79,17 @@ final class SkewListener
     }
 
     @Override
+    public void onJobStart(SparkListenerJobStart event)
+    {
+        guard.run("skew listener", () -> CollectionConverters.asJava(event.stageInfos()).forEach(this::rememberShuffle));
+    }
+
+    @Override
     public void onStageSubmitted(SparkListenerStageSubmitted event)
     {
         guard.run("skew listener", () -> {
             StageInfo stage = event.stageInfo();
+            // Also here: the bus drops events when it falls behind, a job's start among them.
             rememberShuffle(stage);
             Optional<long[]> predicted = predictedInput(stage, event.properties());
             if (predicted.isEmpty()) {
@@ -111,16 +120,12 @@ final class SkewListener
     @Override
     public void onStageCompleted(SparkListenerStageCompleted event)
     {
-        guard.run("skew listener", () -> {
-            // Also here: the bus drops events when it falls behind, the submission among them.
-            rememberShuffle(event.stageInfo());
-            skew.stageCompleted(event.stageInfo().stageId()).ifPresent(report -> {
-                if (report.skew().isSkewed()) {
-                    log.info(String.format(Locale.ROOT, "Chiplet plugin: stage %d was skewed, largest task input %.1f x the median (gini %.2f, %d tasks, by %s)",
-                            report.stageId(), report.skew().maxOverMedian(), report.skew().gini(), report.skew().partitions(), report.inBytes() ? "bytes" : "records"));
-                }
-            });
-        });
+        guard.run("skew listener", () -> skew.stageCompleted(event.stageInfo().stageId()).ifPresent(report -> {
+            if (report.skew().isSkewed()) {
+                log.info(String.format(Locale.ROOT, "Chiplet plugin: stage %d was skewed, largest task input %.1f x the median (gini %.2f, %d tasks, by %s)",
+                        report.stageId(), report.skew().maxOverMedian(), report.skew().gini(), report.skew().partitions(), report.inBytes() ? "bytes" : "records"));
+            }
+        }));
     }
 
     private void rememberShuffle(StageInfo stage)

@@ -21,13 +21,16 @@ class MapOutputSizesTest
         MapStatus first = MapStatus.apply(EXECUTOR, new long[] {0, 1000, 100_000}, 1, 0);
         MapStatus second = MapStatus.apply(EXECUTOR, new long[] {0, 3000, 1_000_000}, 2, 0);
 
-        long[] bytes = MapOutputSizes.sum(new MapStatus[] {first, second}, 3).orElseThrow();
+        long[] bytes = MapOutputSizes.sum(new MapStatus[] {first, second}, 3, MapOutputSizes.MAX_BLOCKS).orElseThrow();
         // Spark keeps sizes log-encoded, each within 10%.
         assertThat(bytes[0]).isZero();
         assertThat(bytes[1]).isBetween(3600L, 4400L);
         assertThat(bytes[2]).isBetween(990_000L, 1_210_000L);
         // an output lost since the stage finished: the sizes would be short
-        assertThat(MapOutputSizes.sum(new MapStatus[] {first, null}, 3)).isEmpty();
+        assertThat(MapOutputSizes.sum(new MapStatus[] {first, null}, 3, MapOutputSizes.MAX_BLOCKS)).isEmpty();
+        // too many blocks to add up on the listener bus
+        assertThat(MapOutputSizes.sum(new MapStatus[] {first, second}, 3, 6)).isPresent();
+        assertThat(MapOutputSizes.sum(new MapStatus[] {first, second}, 3, 5)).isEmpty();
     }
 
     @Test

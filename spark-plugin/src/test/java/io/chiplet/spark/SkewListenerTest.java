@@ -3,6 +3,7 @@ package io.chiplet.spark;
 import org.apache.spark.Success$;
 import org.apache.spark.TaskKilled;
 import org.apache.spark.executor.TaskMetrics;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -85,6 +86,18 @@ class SkewListenerTest
         // The tasks refine it: partition 3 read as little as the others.
         listener.onTaskEnd(taskEnd(1, 3, 10, true));
         assertThat(skew.hints(8, L3)).isEqualTo(new SpreadHints(Map.of(1, 1)));
+    }
+
+    @Test
+    void aShuffleAnEarlierJobWroteIsKnownFromTheJobsStages()
+    {
+        // The second job over the same shuffle gets a new map stage (7) for it, which it skips: never submitted.
+        StageInfo skipped = mapStage(7, 0, 1);
+        StageInfo reading = readingStage(8, 4, List.of(7), rdd(2, 4, 1));
+        listener.onJobStart(new SparkListenerJobStart(1, 0L, seq(List.of(skipped, reading)), new Properties()));
+        listener.onStageSubmitted(submitted(reading, new Properties()));
+        assertThat(skew.report(8)).hasValueSatisfying(report -> assertThat(report.predicted()).isEqualTo(4));
+        assertThat(shufflesRead).containsExactly(0);
     }
 
     @Test
