@@ -12,23 +12,33 @@ import org.apache.logging.log4j.core.config.Property;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Collects what the plugin logs at WARN or above while open (Spark 4 logs through log4j2). */
+/** Collects what the plugin logs at WARN or above (or a level asked for) while open (Spark 4 logs through log4j2). */
 final class LogCapture
         extends AbstractAppender
         implements AutoCloseable
 {
     private static final String PLUGIN_LOGGERS = "io.chiplet";
 
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private record Line(Level level, String message) {}
 
-    private LogCapture()
+    private final Level threshold;
+    private final List<Line> lines = new CopyOnWriteArrayList<>();
+
+    private LogCapture(Level threshold)
     {
         super("chiplet-capture-" + System.nanoTime(), null, null, true, Property.EMPTY_ARRAY);
+        this.threshold = threshold;
     }
 
     static LogCapture capture()
     {
-        LogCapture capture = new LogCapture();
+        return capture(Level.WARN);
+    }
+
+    /** Captures the plugin's lines at {@code threshold} or above. */
+    static LogCapture capture(Level threshold)
+    {
+        LogCapture capture = new LogCapture(threshold);
         capture.start0();
         return capture;
     }
@@ -38,21 +48,28 @@ final class LogCapture
         start();
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         Configuration configuration = context.getConfiguration();
-        configuration.getRootLogger().addAppender(this, Level.WARN, null);
+        configuration.getRootLogger().addAppender(this, threshold, null);
         context.updateLoggers();
     }
 
     @Override
     public void append(LogEvent event)
     {
-        if (event.getLoggerName().startsWith(PLUGIN_LOGGERS) && event.getLevel().isMoreSpecificThan(Level.WARN)) {
-            warnings.add(event.getMessage().getFormattedMessage());
+        if (event.getLoggerName().startsWith(PLUGIN_LOGGERS) && event.getLevel().isMoreSpecificThan(threshold)) {
+            lines.add(new Line(event.getLevel(), event.getMessage().getFormattedMessage()));
         }
     }
 
+    /** The captured lines at WARN or above. */
     List<String> warnings()
     {
-        return List.copyOf(warnings);
+        return lines.stream().filter(line -> line.level().isMoreSpecificThan(Level.WARN)).map(Line::message).toList();
+    }
+
+    /** Every captured line. */
+    List<String> messages()
+    {
+        return lines.stream().map(Line::message).toList();
     }
 
     @Override

@@ -70,8 +70,9 @@ public final class ChipletDriverPlugin
         }
         this.conf = sparkConf;
         if (sparkContext != null) {
-            // Skew is measured from every stage's tasks; the hints go to executors in reply to their asks.
-            sparkContext.addSparkListener(new SkewListener(skew, guard));
+            // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
+            // reply to their asks.
+            sparkContext.addSparkListener(new SkewListener(skew, guard, new MapOutputSizes()));
         }
         if (!settings.resizePartitions()) {
             log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);

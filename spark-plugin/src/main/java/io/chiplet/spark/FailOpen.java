@@ -16,12 +16,23 @@ final class FailOpen
 {
     private final Logger log;
     private final String where;
+    private final String consequence;
     private volatile boolean disabled;
 
     FailOpen(Logger log, String where)
     {
+        this(log, where, "Spark runs as without it");
+    }
+
+    /**
+     * @param consequence what the warning says runs on once this is off: for a part of the plugin that goes off
+     * while the rest keeps working
+     */
+    FailOpen(Logger log, String where, String consequence)
+    {
         this.log = requireNonNull(log, "log is null");
         this.where = requireNonNull(where, "where is null");
+        this.consequence = requireNonNull(consequence, "consequence is null");
     }
 
     boolean active()
@@ -34,7 +45,7 @@ final class FailOpen
     {
         if (!disabled) {
             disabled = true;
-            log.warn("Chiplet plugin disabled on {}, Spark runs as without it: {}", where, cause);
+            log.warn("Chiplet plugin disabled on {}, {}: {}", where, consequence, cause);
         }
     }
 

@@ -7,30 +7,52 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static java.util.Objects.requireNonNull;
+
 /**
- * The driver's view of skew in the running stages, from each finished task's input (shuffle bytes read plus input
- * bytes, or records where a source reports no bytes), and the spread hints it gives executors. Pure: Spark's
- * listener ({@link SkewListener}) feeds it, the driver plugin asks it. Thread-safe: the listener bus writes while
- * executors' asks read.
+ * The driver's view of skew in the running stages and the spread hints it gives executors. Pure: Spark's listener
+ * ({@link SkewListener}) feeds it, the driver plugin asks it. Thread-safe: the listener bus writes while executors'
+ * asks read.
+ *
+ * <p>A stage's partition sizes come from two sources:
+ * <ul>
+ * <li>Predicted, at submission: for a stage that reads shuffles, the bytes the map side wrote for each of its
+ * partitions (Spark's map-output statistics). The whole distribution is known before any task runs, so the stage
+ * has its hint from the start.</li>
+ * <li>Measured, as tasks finish: each successful task's input (shuffle bytes read plus input bytes, or records where
+ * a source reports no bytes).</li>
+ * </ul>
+ * A measured input is the truth and replaces its partition's prediction; partitions still waiting or running keep
+ * theirs. The distribution therefore always covers the whole stage: the heavy partitions, which finish last, are
+ * never missing from it, as they would be if a handful of early, small tasks replaced the prediction wholesale.
+ * Without a prediction, a stage's distribution counts once {@link #MIN_TASKS} of its tasks have finished.
  *
  * <ul>
- * <li>A skewed stage (largest task input at least {@link SkewAnalysis#SKEWED_MAX_OVER_MEDIAN} times the median) is
- * heavy: its tasks may spread over as many chiplets as the largest is medians large, so a heavy task gets the L3 of
- * several chiplets (the study's skew-aware allocation, §4.5.3).</li>
- * <li>A stage whose every task input fits one chiplet's L3 is light: spread 1, consolidated where its data is.</li>
- * <li>Other stages, and stages with fewer than {@link #MIN_TASKS} finished tasks, are not named: the executor's own
- * policy holds.</li>
+ * <li>A skewed stage (largest input at least {@link SkewAnalysis#SKEWED_MAX_OVER_MEDIAN} times the median) is heavy:
+ * its tasks may spread over as many chiplets as the largest is medians large, so a heavy task gets the L3 of several
+ * chiplets (the study's skew-aware allocation, §4.5.3).</li>
+ * <li>A stage whose every input fits one chiplet's L3 is light: spread 1, consolidated where its data is.</li>
+ * <li>Other stages, and stages without a prediction and fewer than {@link #MIN_TASKS} finished tasks, are not named:
+ * the executor's own policy holds.</li>
  * </ul>
  */
 final class StageSkew
 {
-    /** Finished tasks before a stage's distribution means anything. */
+    /** Finished tasks before a stage's measured distribution means anything, where nothing predicted it. */
     static final int MIN_TASKS = 4;
 
-    /** The latest input of each finished partition of one stage. */
+    private static final long[] NOT_PREDICTED = new long[0];
+
+    /** One stage's predicted partition sizes and the latest input of each finished partition. */
     private static final class StageInputs
     {
         private final Map<Integer, long[]> bytesAndRecords = new HashMap<>();
+        private long[] predictedBytes = NOT_PREDICTED;
+
+        synchronized void predict(long[] bytesByPartition)
+        {
+            predictedBytes = bytesByPartition.clone();
+        }
 
         synchronized void add(int partition, long bytes, long records)
         {
@@ -39,7 +61,13 @@ final class StageSkew
 
         synchronized Optional<Sizes> sizes()
         {
+            if (predictedBytes.length > 0) {
+                return Optional.of(predictedAndMeasured());
+            }
             int tasks = bytesAndRecords.size();
+            if (tasks < MIN_TASKS) {
+                return Optional.empty();
+            }
             long[] bytes = new long[tasks];
             long[] records = new long[tasks];
             int index = 0;
@@ -52,22 +80,62 @@ final class StageSkew
                 anyRecords |= input[1] > 0;
             }
             if (anyBytes) {
-                return Optional.of(new Sizes(bytes, true));
+                return Optional.of(new Sizes(bytes, true, 0));
             }
-            return anyRecords ? Optional.of(new Sizes(records, false)) : Optional.empty();
+            return anyRecords ? Optional.of(new Sizes(records, false, 0)) : Optional.empty();
+        }
+
+        private Sizes predictedAndMeasured()
+        {
+            Map<Integer, Long> bytes = new HashMap<>();
+            for (int partition = 0; partition < predictedBytes.length; partition++) {
+                bytes.put(partition, predictedBytes[partition]);
+            }
+            int predicted = predictedBytes.length;
+            for (Map.Entry<Integer, long[]> measured : bytesAndRecords.entrySet()) {
+                if (bytes.put(measured.getKey(), measured.getValue()[0]) != null) {
+                    predicted--;
+                }
+            }
+            return new Sizes(bytes.values().stream().mapToLong(Long::longValue).toArray(), true, predicted);
         }
     }
 
-    private record Sizes(long[] values, boolean bytes) {}
+    private record Sizes(long[] values, boolean bytes, int predicted) {}
 
-    /** One stage's measured skew, for the driver log and the hint. */
-    record StageReport(int stageId, SkewAnalysis skew, boolean inBytes) {}
+    /**
+     * One stage's skew as the driver sees it now, for the driver log and the hint.
+     *
+     * @param predicted how many of the partitions are sized by the map output's prediction alone (their tasks have
+     * not finished); 0 when every size is a finished task's input
+     */
+    record StageReport(int stageId, SkewAnalysis skew, boolean inBytes, int predicted) {}
 
     private final Map<Integer, StageInputs> running = new ConcurrentHashMap<>();
 
     void stageSubmitted(int stageId)
     {
         running.putIfAbsent(stageId, new StageInputs());
+    }
+
+    /**
+     * A stage whose partition sizes are known before it runs. A stage submitted again (a retried attempt) keeps the
+     * inputs its earlier attempts measured.
+     *
+     * @param predictedBytes the bytes partition {@code i} of the stage will read, for every partition; at least one
+     */
+    void stageSubmitted(int stageId, long[] predictedBytes)
+    {
+        requireNonNull(predictedBytes, "predictedBytes is null");
+        if (predictedBytes.length == 0) {
+            throw new IllegalArgumentException("stage %d: expected at least one predicted partition size".formatted(stageId));
+        }
+        for (long bytes : predictedBytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("stage %d: predicted partition sizes must not be negative: %d".formatted(stageId, bytes));
+            }
+        }
+        running.computeIfAbsent(stageId, _ -> new StageInputs()).predict(predictedBytes);
     }
 
     void taskEnded(int stageId, int partition, long bytes, long records)
@@ -81,7 +149,14 @@ final class StageSkew
         }
     }
 
-    /** Forgets the stage; its measured skew when it had enough tasks. */
+    /** The running stage's skew now, when its sizes are predicted or enough of its tasks have finished. */
+    Optional<StageReport> report(int stageId)
+    {
+        StageInputs inputs = running.get(stageId);
+        return inputs == null ? Optional.empty() : report(stageId, inputs);
+    }
+
+    /** Forgets the stage; its measured skew when it had a prediction or enough tasks. */
     Optional<StageReport> stageCompleted(int stageId)
     {
         StageInputs inputs = running.remove(stageId);
@@ -90,9 +165,7 @@ final class StageSkew
 
     private static Optional<StageReport> report(int stageId, StageInputs inputs)
     {
-        return inputs.sizes()
-                .filter(sizes -> sizes.values().length >= MIN_TASKS)
-                .map(sizes -> new StageReport(stageId, SkewAnalysis.of(sizes.values()), sizes.bytes()));
+        return inputs.sizes().map(sizes -> new StageReport(stageId, SkewAnalysis.of(sizes.values()), sizes.bytes(), sizes.predicted()));
     }
 
     /**
