@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 /**
  * The 22 TPC-H queries as the {@code io.trino.tpch} jar ships them (Trino's dialect, the specification's
  * substitution parameters). Query 15 creates a view; here it becomes a common table expression so that every query
- * is one read-only statement.
+ * is one read-only statement. jmh's Trino benchmark runs the same texts (through this module's test jar).
  */
 public final class TpchQueries
 {

@@ -112,6 +112,20 @@ public final class PerformanceReport
         }
     }
 
+    /** Merges section {@code name} into the report file; a missing file is created with the introduction first. */
+    public static void writeSection(Path report, String name, String body)
+    {
+        requireNonNull(report, "report is null");
+        try {
+            Optional<String> existing = Files.exists(report) ? Optional.of(Files.readString(report)) : Optional.empty();
+            Files.createDirectories(report.toAbsolutePath().getParent());
+            Files.writeString(report, merge(existing, name, body));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report to " + report + ": " + e.getMessage(), e);
+        }
+    }
+
     /**
      * Puts {@code body} into the report as section {@code name}: in place of a section of that name, else after
      * the existing ones; a new file gets the report's introduction first.

@@ -1,0 +1,103 @@
+package io.chiplet.jmh.tpch;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The command line of the TPC-H plugin on/off benchmarks, the same for every engine:
+ *
+ * <pre>
+ * [--scale-factor SF] [--rounds N] [--queries 1,3,...] [--root DIR] [--no-report]
+ * </pre>
+ * Each benchmark also takes the scale factor under the name {@code bin/chiplet bench} selects it by
+ * ({@code --tpch-sf}, {@code --trino-tpch-sf}), so the launcher passes its arguments on unchanged.
+ *
+ * @param root the project root: data and {@code docs/performance.md} are found from it
+ * @param report whether to write the section into {@code docs/performance.md}
+ */
+public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> queries, Path root, boolean report)
+{
+    public static final int QUERY_COUNT = 22;
+    public static final double MAX_SCALE_FACTOR = 100;
+
+    public TpchBenchArguments
+    {
+        requireNonNull(root, "root is null");
+        queries = List.copyOf(queries);
+        if (!(scaleFactor > 0) || scaleFactor > MAX_SCALE_FACTOR) {
+            throw new IllegalArgumentException("--scale-factor: expected a positive number up to 100, got " + scaleFactor);
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds: expected at least 1, got " + rounds);
+        }
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("--queries: expected at least one query number");
+        }
+        for (int query : queries) {
+            if (query < 1 || query > QUERY_COUNT) {
+                throw new IllegalArgumentException("--queries: expected query numbers 1 to 22, got " + query);
+            }
+        }
+        if (queries.stream().distinct().count() != queries.size()) {
+            throw new IllegalArgumentException("--queries: expected each query once, got " + queries);
+        }
+    }
+
+    /** All 22 queries in order. */
+    public static List<Integer> allQueries()
+    {
+        return IntStream.rangeClosed(1, QUERY_COUNT).boxed().toList();
+    }
+
+    /**
+     * @param scaleFlag the launcher's name for {@code --scale-factor}, accepted as well
+     * @throws IllegalArgumentException naming the option and what it expects
+     */
+    public static TpchBenchArguments parse(String[] args, String scaleFlag)
+    {
+        requireNonNull(args, "args is null");
+        requireNonNull(scaleFlag, "scaleFlag is null");
+        double scaleFactor = 1;
+        int rounds = 3;
+        List<Integer> queries = allQueries();
+        Path root = Path.of("");
+        boolean report = true;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--no-report")) {
+                report = false;
+                continue;
+            }
+            if (!flag.equals("--scale-factor") && !flag.equals(scaleFlag) && !flag.equals("--rounds") && !flag.equals("--queries") && !flag.equals("--root")) {
+                throw new IllegalArgumentException("unknown option " + flag + "; expected " + scaleFlag
+                        + " SF (or --scale-factor SF), --rounds N, --queries 1,3,..., --root DIR, --no-report");
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            try {
+                switch (flag) {
+                    case "--rounds" -> rounds = Integer.parseInt(value);
+                    case "--queries" -> queries = Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
+                    case "--root" -> root = Path.of(value);
+                    default -> scaleFactor = Double.parseDouble(value);
+                }
+            }
+            catch (NumberFormatException e) {
+                throw new IllegalArgumentException(flag + ": not a number: '" + value + "'");
+            }
+        }
+        return new TpchBenchArguments(scaleFactor, rounds, queries, root, report);
+    }
+
+    /** The scale factor as TPC-H writes it: {@code 1}, {@code 0.01}. */
+    public String scale()
+    {
+        return scaleFactor == Math.rint(scaleFactor) ? Long.toString((long) scaleFactor) : Double.toString(scaleFactor);
+    }
+}

@@ -1,0 +1,55 @@
+package io.chiplet.jmh.tpch;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TpchBenchArgumentsTest
+{
+    @Test
+    void defaultsAreAll22QueriesAtScaleFactor1In3Rounds()
+    {
+        assertThat(TpchBenchArguments.parse(new String[0], "--trino-tpch-sf"))
+                .isEqualTo(new TpchBenchArguments(1, 3, TpchBenchArguments.allQueries(), Path.of(""), true));
+        assertThat(TpchBenchArguments.allQueries()).hasSize(22).startsWith(1, 2).endsWith(22);
+    }
+
+    @Test
+    void takesTheScaleFactorUnderTheLaunchersNameToo()
+    {
+        TpchBenchArguments arguments = TpchBenchArguments.parse(
+                new String[] {"--trino-tpch-sf", "0.01", "--rounds", "1", "--queries", "1, 6", "--root", "/tmp/r", "--no-report"}, "--trino-tpch-sf");
+
+        assertThat(arguments).isEqualTo(new TpchBenchArguments(0.01, 1, List.of(1, 6), Path.of("/tmp/r"), false));
+        assertThat(arguments.scale()).isEqualTo("0.01");
+        assertThat(TpchBenchArguments.parse(new String[] {"--scale-factor", "10"}, "--trino-tpch-sf").scale()).isEqualTo("10");
+        // Another engine's name is not this benchmark's.
+        assertThatThrownBy(() -> TpchBenchArguments.parse(new String[] {"--tpch-sf", "1"}, "--trino-tpch-sf"))
+                .hasMessage("unknown option --tpch-sf; expected --trino-tpch-sf SF (or --scale-factor SF), --rounds N, --queries 1,3,..., --root DIR, --no-report");
+    }
+
+    @Test
+    void rejectsBadValuesNamingTheOption()
+    {
+        assertThatThrownBy(() -> parse("--tpch-sf", "0")).hasMessage("--scale-factor: expected a positive number up to 100, got 0.0");
+        assertThatThrownBy(() -> parse("--tpch-sf", "NaN")).hasMessageContaining("--scale-factor: expected a positive number");
+        assertThatThrownBy(() -> parse("--tpch-sf", "101")).hasMessageContaining("up to 100, got 101.0");
+        assertThatThrownBy(() -> parse("--queries", "1,23")).hasMessage("--queries: expected query numbers 1 to 22, got 23");
+        assertThatThrownBy(() -> parse("--queries", "0")).hasMessageContaining("1 to 22, got 0");
+        assertThatThrownBy(() -> parse("--queries", "3,3")).hasMessage("--queries: expected each query once, got [3, 3]");
+        assertThatThrownBy(() -> parse("--queries", "1,x")).hasMessage("--queries: not a number: '1,x'");
+        assertThatThrownBy(() -> parse("--rounds", "x")).hasMessage("--rounds: not a number: 'x'");
+        assertThatThrownBy(() -> parse("--rounds", "0")).hasMessage("--rounds: expected at least 1, got 0");
+        assertThatThrownBy(() -> parse("--rounds")).hasMessage("--rounds needs a value");
+        assertThatThrownBy(() -> parse("--quick")).hasMessageStartingWith("unknown option --quick; expected --tpch-sf SF");
+    }
+
+    private static TpchBenchArguments parse(String... args)
+    {
+        return TpchBenchArguments.parse(args, "--tpch-sf");
+    }
+}

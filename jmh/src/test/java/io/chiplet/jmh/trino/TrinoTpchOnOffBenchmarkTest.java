@@ -1,0 +1,96 @@
+package io.chiplet.jmh.trino;
+
+import io.chiplet.jmh.tpch.OnOffComparison;
+import io.chiplet.jmh.tpch.TpchBenchArguments;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TrinoTpchOnOffBenchmarkTest
+{
+    @Test
+    void sectionNamesTheClusterTheSharedSessionPropertiesAndWhatThePluginPlaced()
+    {
+        TpchBenchArguments arguments = TpchBenchArguments.parse(new String[] {"--trino-tpch-sf", "1", "--rounds", "3", "--queries", "1,6"}, "--trino-tpch-sf");
+        TrinoTpchOnOffBenchmark.OnSide on = new TrinoTpchOnOffBenchmark.OnSide(
+                Map.of("task_concurrency", "2", "min_hash_partition_count", "1", "max_hash_partition_count", "100"), "auto", "sysfs:/", 4);
+        OnOffComparison comparison = new OnOffComparison(List.of(1, 6), List.of(Map.of(1, 2.0, 6, 1.0)), List.of(Map.of(1, 1.0, 6, 2.0)));
+
+        String section = TrinoTpchOnOffBenchmark.report(arguments, on, Instant.parse("2026-11-23T12:00:00Z"), Duration.ofSeconds(60), "25", OptionalDouble.empty(), 2)
+                .render(comparison);
+
+        assertThat(section)
+                .startsWith("## Trino TPC-H SF 1: plugin on vs off\n")
+                .contains("`bin/chiplet bench --trino-tpch-sf 1 --rounds 3`, 2 queries, 1 interleaved round (after an untimed warm-up, a fresh Trino cluster per side")
+                .contains("a coordinator and one worker, the coordinator running no tasks")
+                .contains("schema `sf1`")
+                .contains("(`max_hash_partition_count=100`, `min_hash_partition_count=1`, `task_concurrency=2`)")
+                .contains("policy `auto` on `sysfs:/`, placed 4 query threads")
+                .contains("Skew feedback is off (`chiplet.skew-feedback.window-queries=0`)")
+                .contains("| q1 | 2.000 | 1.000 | 2.000 |");
+        assertThat(TrinoTpchOnOffBenchmark.sectionName(arguments)).isEqualTo("Trino TPC-H SF 1: plugin on vs off");
+    }
+
+    @Test
+    void readsTheTpchConnectorsSchemaOfTheScaleFactor()
+    {
+        assertThat(TrinoTpchOnOffBenchmark.schema(TpchBenchArguments.parse(new String[] {"--trino-tpch-sf", "1"}, "--trino-tpch-sf"))).isEqualTo("sf1");
+        assertThat(TrinoTpchOnOffBenchmark.schema(TpchBenchArguments.parse(new String[] {"--scale-factor", "0.01"}, "--trino-tpch-sf"))).isEqualTo("sf0.01");
+    }
+
+    /**
+     * The benchmark as {@code bin/chiplet bench --trino-tpch-sf} starts it, in its own JVM on trino-plugin's class path
+     * and JVM options: two queries at SF 0.01, one round, no report.
+     */
+    @Test
+    void runsOnTheTrinoClassPathAndComparesBothSides(@TempDir Path root)
+            throws IOException, InterruptedException
+    {
+        Path launch = Path.of(System.getProperty("chiplet.trino.bench.dir", "../trino-plugin/target/bench"));
+        Path classes = Path.of(System.getProperty("chiplet.jmh.classes", "target/classes"));
+        assertThat(launch.resolve("classpath")).as("written by the trino-plugin build (./mvnw -pl jmh -am ...)").isRegularFile();
+
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(Arrays.asList(Files.readString(launch.resolve("jvm-options")).strip().split("\\s+")));
+        command.add("-cp");
+        command.add(Files.readString(launch.resolve("classpath")).strip() + File.pathSeparator + classes);
+        command.add(TrinoTpchOnOffBenchmark.class.getName());
+        command.addAll(List.of("--trino-tpch-sf", "0.01", "--rounds", "1", "--queries", "1,6", "--root", root.toString(), "--no-report"));
+        Path log = root.resolve("benchmark.log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean exited = process.waitFor(5, TimeUnit.MINUTES);
+        if (!exited) {
+            process.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(log);
+        String tail = output.substring(Math.max(0, output.length() - 6000));
+
+        assertThat(exited).as("finished within 5 minutes:%n%s", tail).isTrue();
+        assertThat(process.exitValue()).as("exit status:%n%s", tail).isZero();
+        assertThat(output)
+                .contains("warm-up (untimed), plugin on ...")
+                .contains("round 1/1, plugin on ...")
+                .contains("round 1/1, plugin off ...")
+                .contains("## Trino TPC-H SF 0.01: plugin on vs off")
+                .containsPattern("\\| q1 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
+                .containsPattern("\\| q6 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
+                .contains("**Geometric mean of the on/off ratios: ")
+                .doesNotContain("chiplet bench: wrote");
+        assertThat(root.resolve("docs")).doesNotExist();
+    }
+}
