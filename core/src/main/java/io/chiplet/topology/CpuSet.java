@@ -264,7 +264,13 @@ public final class CpuSet
 
     public int[] toArray()
     {
-        return bits.stream().toArray();
+        // a plain loop: discovery asks this of every core, and a stream costs more than the walk
+        int[] cpus = new int[bits.cardinality()];
+        int i = 0;
+        for (int cpu = bits.nextSetBit(0); cpu >= 0; cpu = bits.nextSetBit(cpu + 1)) {
+            cpus[i++] = cpu;
+        }
+        return cpus;
     }
 
     public BitSet toBitSet()

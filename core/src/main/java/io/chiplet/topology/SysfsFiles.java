@@ -1,5 +1,8 @@
 package io.chiplet.topology;
 
+import io.chiplet.nativeio.DirectoryReader;
+import io.chiplet.nativeio.NativeCallException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -9,9 +12,11 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,10 +25,15 @@ import static java.util.Objects.requireNonNull;
  * {@link TopologyException} that names the file relative to that root. A missing file is not an error here:
  * {@link #read} answers empty and the caller decides whether the fact was optional.
  *
- * <p>One discovery opens hundreds of files, so every read goes into one buffer kept for the life of this object:
- * an instance serves one discovery at a time and is not safe for concurrent use.
+ * <p>One discovery opens hundreds of files, and per file the system calls and what java.nio does around them are
+ * the whole cost. So an instance made by {@link #open} reads through a {@link DirectoryReader} where the JVM allows
+ * native calls: {@code openat} relative to the root, or to the CPU directory for the files under it (most of them),
+ * then {@code read} and {@code close}. Where it does not, and for any file the native read fails on other than by its
+ * absence, java.nio reads the file into one buffer kept for the life of this object, and reports what went wrong.
+ * An instance serves one discovery at a time, on one thread, and is not safe for concurrent use.
  */
 final class SysfsFiles
+        implements AutoCloseable
 {
     /** One page: a sysfs attribute never holds more, so a single read fills it; procfs tables grow the buffer. */
     private static final int INITIAL_BUFFER_BYTES = 4096;
@@ -31,12 +41,47 @@ final class SysfsFiles
     /** sysfs device attributes, which the kernel hands over whole in the first read. */
     private static final String DEVICE_ATTRIBUTES = "sys/devices/";
 
+    /** Where most files of a discovery lie: opened relative to it, they spare the kernel four steps of path walk. */
+    private static final String CPU_DIRECTORY = "sys/devices/system/cpu/";
+
+    /** Passed as a set: the varargs form of {@code FileChannel.open} builds a new {@code HashSet} on every call. */
+    private static final Set<OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
+
     private final Path root;
+    private final Optional<DirectoryReader> rootReader;
+    private final Optional<DirectoryReader> cpuReader;
     private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
 
+    /** Reads through java.nio only, which suits a handful of files (the cgroup lookup before a pin); nothing to close. */
     SysfsFiles(Path root)
     {
+        this(root, Optional.empty(), Optional.empty());
+    }
+
+    private SysfsFiles(Path root, Optional<DirectoryReader> rootReader, Optional<DirectoryReader> cpuReader)
+    {
         this.root = requireNonNull(root, "root is null");
+        this.rootReader = requireNonNull(rootReader, "rootReader is null");
+        this.cpuReader = requireNonNull(cpuReader, "cpuReader is null");
+    }
+
+    /** Reads through {@link DirectoryReader}s where native calls are allowed, else as {@link #SysfsFiles(Path)}; close it. */
+    static SysfsFiles open(Path root)
+    {
+        Optional<DirectoryReader> rootReader = DirectoryReader.open(root);
+        Optional<DirectoryReader> cpuReader = rootReader.isPresent() ? DirectoryReader.open(root.resolve(CPU_DIRECTORY)) : Optional.empty();
+        return new SysfsFiles(root, rootReader, cpuReader);
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            cpuReader.ifPresent(DirectoryReader::close);
+        }
+        finally {
+            rootReader.ifPresent(DirectoryReader::close);
+        }
     }
 
     Path root()
@@ -61,8 +106,18 @@ final class SysfsFiles
      */
     Optional<String> read(String relative)
     {
+        boolean attribute = relative.startsWith(DEVICE_ATTRIBUTES);
         try {
-            return Optional.of(readSmallFile(root.resolve(relative), relative.startsWith(DEVICE_ATTRIBUTES)));
+            if (rootReader.isPresent() && DirectoryReader.accepts(relative)) {
+                try {
+                    Optional<byte[]> bytes = readNative(relative, attribute);
+                    return bytes.isPresent() ? Optional.of(decode(bytes.get(), bytes.get().length)) : Optional.empty();
+                }
+                catch (NativeCallException e) {
+                    // not a plain missing file: java.nio below reads it again and says what is wrong, as it always has
+                }
+            }
+            return Optional.of(readSmallFile(root.resolve(relative), attribute));
         }
         catch (NoSuchFileException e) {
             return Optional.empty();
@@ -78,19 +133,24 @@ final class SysfsFiles
         }
     }
 
+    private Optional<byte[]> readNative(String relative, boolean attribute)
+    {
+        if (cpuReader.isPresent() && relative.startsWith(CPU_DIRECTORY) && relative.length() > CPU_DIRECTORY.length()) {
+            return cpuReader.get().read(relative.substring(CPU_DIRECTORY.length()), attribute);
+        }
+        return rootReader.get().read(relative, attribute);
+    }
+
     /**
-     * Reads a whole small file into the reused buffer. On this path the system calls are the cost (open, read, close
-     * take microseconds in a VM, the Java around them well under one), so it asks for no size and, for a device
-     * attribute, skips the read that would only report end-of-file: the kernel writes a sysfs attribute, newline
-     * included, in the first read, and a regular file (a snapshot) comes up short only at its end. procfs and cgroup
-     * tables can come up short at a line break mid-file (seq_file hands out a page at a time), so they are read until
-     * end-of-file. Plain ASCII, which is all sysfs writes, is decoded directly; anything else goes through a strict
-     * UTF-8 decoder so bad bytes are still reported.
+     * Reads a whole small file into the reused buffer, asking for no size, and for a device attribute skips the read
+     * that would only report end-of-file: the kernel writes a sysfs attribute, newline included, in the first read,
+     * and a regular file (a snapshot) comes up short only at its end. procfs and cgroup tables can come up short at a
+     * line break mid-file (seq_file hands out a page at a time), so they are read until end-of-file.
      */
     private String readSmallFile(Path path, boolean deviceAttribute)
             throws IOException
     {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel channel = FileChannel.open(path, READ_ONLY)) {
             ByteBuffer buffer = this.buffer.clear();
             int read;
             while ((read = channel.read(buffer)) >= 0) {
@@ -102,15 +162,23 @@ final class SysfsFiles
                     break;
                 }
             }
-            byte[] bytes = buffer.array();
-            int length = buffer.position();
-            for (int i = 0; i < length; i++) {
-                if (bytes[i] < 0) {
-                    return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, 0, length)).toString();
-                }
-            }
-            return new String(bytes, 0, length, StandardCharsets.US_ASCII);
+            return decode(buffer.array(), buffer.position());
         }
+    }
+
+    /**
+     * Plain ASCII, which is all sysfs writes, is decoded directly; anything else goes through a strict UTF-8 decoder
+     * so bad bytes are still reported.
+     */
+    private static String decode(byte[] bytes, int length)
+            throws CharacterCodingException
+    {
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] < 0) {
+                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, 0, length)).toString();
+            }
+        }
+        return new String(bytes, 0, length, StandardCharsets.US_ASCII);
     }
 
     /** The file's text; its absence is an error saying what the file should have held. */

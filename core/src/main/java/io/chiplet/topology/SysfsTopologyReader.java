@@ -11,12 +11,10 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
@@ -90,7 +88,9 @@ public final class SysfsTopologyReader
      */
     public Topology read(int virtualChipletCores)
     {
-        return new Discovery().run(virtualChipletCores);
+        try (SysfsFiles files = SysfsFiles.open(root)) {
+            return new Discovery(files).run(virtualChipletCores);
+        }
     }
 
     private String source()
@@ -100,12 +100,17 @@ public final class SysfsTopologyReader
 
     /**
      * The state of one discovery: everything it learned, filled in one pass over the online CPUs. Its own
-     * {@link SysfsFiles} (which reuses one read buffer) lets several threads share a reader.
+     * {@link SysfsFiles} (which reuses its buffers and open directories) lets several threads share a reader.
      */
     private final class Discovery
     {
-        private final SysfsFiles files = new SysfsFiles(root);
+        private final SysfsFiles files;
         private final List<String> unknowns = new ArrayList<>();
+
+        Discovery(SysfsFiles files)
+        {
+            this.files = files;
+        }
 
         Topology run(int virtualChipletCores)
         {
@@ -381,7 +386,7 @@ public final class SysfsTopologyReader
             BitSet onlineBits = online.toBitSet();
             List<CacheIndex> layout = new ArrayList<>();
             List<BitSet> coveredByIndex = new ArrayList<>();
-            Set<Cache> caches = new LinkedHashSet<>();
+            List<Cache> caches = new ArrayList<>();
             BitSet withoutCaches = new BitSet();
 
             for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
@@ -389,8 +394,8 @@ public final class SysfsTopologyReader
                 // whether this CPU read the instance of the previous index itself (L1 and instruction indexes count as read)
                 boolean readPrevious = true;
                 for (int index = 0; ; index++) {
-                    String dir = cacheDir + index + "/";
                     if (index == layout.size()) {
+                        String dir = cacheDir + index + "/";
                         if (!firstThreads.get(cpu) || !readPrevious || !files.exists(dir + "level")) {
                             if (index == 0) {
                                 withoutCaches.set(cpu);
@@ -417,6 +422,7 @@ public final class SysfsTopologyReader
                         continue;
                     }
                     readPrevious = true;
+                    String dir = cacheDir + index + "/";
                     Optional<CpuSet> list = files.readList(dir + "shared_cpu_list")
                             .or(() -> files.read(dir + "shared_cpu_map").map(text -> SysfsFiles.parseMask(dir + "shared_cpu_map", text)));
                     if (list.isEmpty()) {
@@ -434,7 +440,12 @@ public final class SysfsTopologyReader
                     shared.set(cpu);
                     covered.or(shared);
                     long sizeBytes = files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L);
-                    caches.add(new Cache(kind.level(), kind.type(), sizeBytes, kind.lineSizeBytes(), CpuSet.fromBitSet(shared)));
+                    Cache cache = new Cache(kind.level(), kind.type(), sizeBytes, kind.lineSizeBytes(), CpuSet.fromBitSet(shared));
+                    // an instance is new to its index (it holds this CPU, which no earlier one did), but another index of
+                    // the same level and type may have listed the same cache: it is one cache, listed once
+                    if (!hasTwin(layout, index) || !caches.contains(cache)) {
+                        caches.add(cache);
+                    }
                 }
             }
             if (!withoutCaches.isEmpty()) {
@@ -443,6 +454,18 @@ public final class SysfsTopologyReader
             List<Cache> sorted = new ArrayList<>(caches);
             sorted.sort(Comparator.comparingInt(Cache::level).thenComparingInt(cache -> cache.cpus().first()));
             return List.copyOf(sorted);
+        }
+
+        /** Whether another cache index has the level and type of {@code index}. */
+        private static boolean hasTwin(List<CacheIndex> layout, int index)
+        {
+            CacheIndex kind = layout.get(index);
+            for (int other = 0; other < layout.size(); other++) {
+                if (other != index && layout.get(other).level() == kind.level() && layout.get(other).type() == kind.type()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private List<CoreKind> readCoreKinds(CpuSet online, List<Core> cores)
