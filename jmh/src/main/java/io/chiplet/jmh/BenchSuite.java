@@ -110,16 +110,17 @@ public final class BenchSuite
             Instant start = Instant.now();
             List<Double> loads = new ArrayList<>();
             List<Path> results = run(arguments, topology, loads);
+            List<JmhResult> rows = new ArrayList<>(results.stream()
+                    .flatMap(file -> JmhResults.read(file).stream())
+                    .toList());
+            String baselineNote = addNativeBaseline(arguments, rows);
             String note = (arguments.quick() ? "quick run (`--quick`: 3 policies, 1 fork, 1×200 ms warm-up, 2×300 ms measurement)" : "full run")
                     + ", JDK " + Runtime.version() + ", " + Duration.between(start, Instant.now()).toSeconds() + " s"
-                    + loadNote(loads, topology.allowed().size());
+                    + baselineNote + loadNote(loads, topology.allowed().size());
             MachineSummary machine = MachineSummary.of(topology, BenchWiring.pinsThreads());
             String section = arguments.section().orElseGet(() -> defaultSection(machine));
             PerformanceReport.Arguments report = new PerformanceReport.Arguments(results, arguments.root().resolve("docs/performance.md"),
                     arguments.root().resolve("docs/perf"), section, arguments.hwlocXml(), Optional.of(note));
-            List<JmhResult> rows = results.stream()
-                    .flatMap(file -> JmhResults.read(file).stream())
-                    .toList();
             Path written = PerformanceReport.write(report, machine, rows, start);
             System.out.println("chiplet bench: wrote " + written + " (section \"" + section + "\") in " + Duration.between(start, Instant.now()).toSeconds() + " s");
         }
@@ -127,6 +128,22 @@ public final class BenchSuite
             System.err.println("chiplet bench: " + e.getMessage());
             System.exit(1);
         }
+    }
+
+    /**
+     * Runs the C baseline of the pin benchmark where the machine has a C compiler, adding its rows to the micro-benchmarks;
+     * returns what the run note says of it.
+     */
+    private static String addNativeBaseline(Arguments arguments, List<JmhResult> rows)
+    {
+        Optional<Path> compiler = NativeBaseline.compiler(Optional.ofNullable(System.getenv("PATH")).orElse(""));
+        if (compiler.isEmpty()) {
+            System.err.println("chiplet bench: no C compiler (cc, gcc or clang) on PATH, so no C baseline for the pin benchmark");
+            return ", no C baseline (no C compiler on PATH)";
+        }
+        rows.addAll(NativeBaseline.run(compiler.get(), arguments.root().resolve("jmh/src/main/c/pin_baseline.c"), arguments.root().resolve("jmh/target"),
+                arguments.quick() ? 100_000 : 1_000_000, arguments.quick() ? 1 : 3));
+        return ", C baseline `PinBaselineC` (`jmh/src/main/c/pin_baseline.c`, " + compiler.get().getFileName() + " -O2)";
     }
 
     static String defaultSection(MachineSummary machine)

@@ -1,0 +1,125 @@
+package io.chiplet.jmh;
+
+import io.chiplet.jmh.report.JmhResult;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The C baseline of {@link PinBenchmark}: {@code jmh/src/main/c/pin_baseline.c}, the bare affinity and getcpu calls
+ * with nothing between them, compiled with the machine's C compiler and run beside the JMH suite, so the report puts
+ * what FFM and OpenHFT cost next to what the kernel costs. A machine without a C compiler gets no baseline rows, and
+ * the report says so.
+ */
+final class NativeBaseline
+{
+    /** The report's class for the C rows: {@code PinBaselineC.pin_restore}. */
+    static final String BENCHMARK_PREFIX = "c.PinBaselineC.";
+
+    private static final Pattern LINE = Pattern.compile("(\\w+) mean ([0-9.]+) median ([0-9.]+)");
+    private static final List<String> COMPILERS = List.of("cc", "gcc", "clang");
+
+    private NativeBaseline() {}
+
+    /** The first C compiler on {@code PATH}. */
+    static Optional<Path> compiler(String path)
+    {
+        requireNonNull(path, "path is null");
+        for (String name : COMPILERS) {
+            for (String directory : path.split(":")) {
+                if (directory.isEmpty()) {
+                    continue;
+                }
+                Path candidate = Path.of(directory, name);
+                if (Files.isExecutable(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Compiles the baseline into {@code target/native} and runs it {@code runs} times.
+     *
+     * @throws UncheckedIOException when it does not compile or run, with the tool's output
+     */
+    static List<JmhResult> run(Path compiler, Path source, Path target, long iterations, int runs)
+    {
+        Path binary = target.resolve("native/pin_baseline");
+        try {
+            Files.createDirectories(binary.getParent());
+            execute(List.of(compiler.toString(), "-O2", "-o", binary.toString(), source.toString()));
+            List<String> lines = new ArrayList<>();
+            for (int run = 0; run < runs; run++) {
+                lines.addAll(execute(List.of(binary.toString(), Long.toString(iterations))));
+            }
+            return rows(lines, iterations);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("C baseline " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One row per measured call: the median over runs of each run's mean (JMH's {@code avgt} is a mean too), in ns;
+     * no error column, the C program does not compute one.
+     */
+    static List<JmhResult> rows(List<String> lines, long iterations)
+    {
+        Map<String, List<Double>> means = new LinkedHashMap<>();
+        for (String line : lines) {
+            Matcher matcher = LINE.matcher(line.strip());
+            if (matcher.matches()) {
+                means.computeIfAbsent(matcher.group(1), _ -> new ArrayList<>()).add(Double.parseDouble(matcher.group(2)));
+            }
+        }
+        if (means.isEmpty()) {
+            throw new IllegalArgumentException("the C baseline printed no measurement: " + lines);
+        }
+        return means.entrySet().stream()
+                .map(entry -> new JmhResult(BENCHMARK_PREFIX + entry.getKey(), "avgt", 1,
+                        Map.of("runs", Integer.toString(entry.getValue().size()), "iterations", Long.toString(iterations)),
+                        median(entry.getValue()), Double.NaN, "ns/op", Map.of()))
+                .toList();
+    }
+
+    private static double median(List<Double> values)
+    {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    private static List<String> execute(List<String> command)
+            throws IOException
+    {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!process.waitFor(5, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " failed: " + output.strip());
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        }
+        return Arrays.asList(output.split("\n"));
+    }
+}
