@@ -59,6 +59,11 @@ public final class TpchOnOffBenchmark
         TpchBenchArguments arguments;
         try {
             arguments = TpchBenchArguments.parse(args, "--tpch-sf");
+            if (arguments.forks() != 1) {
+                // Every side of every round is a fresh SparkContext already; one JVM is what a local Spark has.
+                throw new IllegalArgumentException("--forks: the Spark benchmark starts a fresh SparkContext for every side of every round; expected 1, got "
+                        + arguments.forks());
+            }
         }
         catch (IllegalArgumentException e) {
             System.err.println("chiplet bench --tpch-sf: " + e.getMessage());
@@ -174,6 +179,6 @@ public final class TpchOnOffBenchmark
                 + String.join(", ", settings.entrySet().stream().map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").toList())
                 + "), so the ratio measures the plugin's placement and per-task overhead.";
         return new OnOffReport(sectionName(arguments), "bin/chiplet bench --tpch-sf %s --rounds %d".formatted(arguments.scale(), arguments.rounds()),
-                "a fresh `local[*]` SparkContext", shared, start, took, jdk, peakLoad, cpus);
+                "after an untimed warm-up, a fresh `local[*]` SparkContext per side and round, alternating which side goes first", shared, start, took, jdk, peakLoad, cpus);
     }
 }

@@ -14,13 +14,14 @@ import static java.util.Objects.requireNonNull;
  *
  * @param title the section's heading, also its name in the report
  * @param command the command that repeats the run
- * @param side what each side of a round starts (a fresh SparkContext, a fresh Trino cluster)
+ * @param method how the sides were run and interleaved, as a phrase ("after an untimed warm-up, a fresh SparkContext
+ *         per side and round, alternating which side goes first")
  * @param settings one sentence on the settings both sides share, which makes the ratio the plugin's own
  * @param took the whole run's wall time, warm-up and start-ups included
  * @param peakLoad the highest 1-minute system load average seen, where the OS reports one
  * @param cpus the CPUs the load average is to be read against
  */
-public record OnOffReport(String title, String command, String side, String settings, Instant start, Duration took, String jdk, OptionalDouble peakLoad, int cpus)
+public record OnOffReport(String title, String command, String method, String settings, Instant start, Duration took, String jdk, OptionalDouble peakLoad, int cpus)
 {
     /** The most the plugin may cost where it cannot help: on one L3 only its overhead shows. */
     public static final double TARGET = 1.02;
@@ -29,7 +30,7 @@ public record OnOffReport(String title, String command, String side, String sett
     {
         requireNonNull(title, "title is null");
         requireNonNull(command, "command is null");
-        requireNonNull(side, "side is null");
+        requireNonNull(method, "method is null");
         requireNonNull(settings, "settings is null");
         requireNonNull(start, "start is null");
         requireNonNull(took, "took is null");
@@ -42,10 +43,9 @@ public record OnOffReport(String title, String command, String side, String sett
         requireNonNull(comparison, "comparison is null");
         StringBuilder md = new StringBuilder();
         md.append("## ").append(title).append("\n\n");
-        md.append(String.format(Locale.ROOT, "Measured %s: `%s`, %s, %s (after an untimed warm-up, %s per side and round, "
-                        + "alternating which side goes first), JDK %s, %d s%s.%n%n",
+        md.append(String.format(Locale.ROOT, "Measured %s: `%s`, %s, %s (%s), JDK %s, %d s%s.%n%n",
                 start.truncatedTo(ChronoUnit.SECONDS), command, count(comparison.queries().size(), "query", "queries"),
-                count(comparison.rounds(), "interleaved round", "interleaved rounds"), side, jdk, took.toSeconds(),
+                count(comparison.rounds(), "interleaved round", "interleaved rounds"), method, jdk, took.toSeconds(),
                 peakLoad.isPresent() ? String.format(Locale.ROOT, ", system load average up to %.1f on %d CPUs", peakLoad.getAsDouble(), cpus) : ""));
         if (peakLoad.isPresent() && peakLoad.getAsDouble() > 2.0 * cpus) {
             // The engine keeps every CPU busy itself; more than twice that means other processes ran too.

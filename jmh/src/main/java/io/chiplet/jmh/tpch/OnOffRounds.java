@@ -2,6 +2,7 @@ package io.chiplet.jmh.tpch;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,10 +12,13 @@ import java.util.function.DoubleSupplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Interleaved rounds of a plugin on/off benchmark: each round runs both sides, one after the other, alternating which
- * goes first so that neither always inherits a warmer (or more fragmented) JVM. A side starts its engine, runs every
- * query once and shuts the engine down before the other side starts, so the two never compete for the CPUs. The
- * untimed warm-up before the rounds is the caller's: what it learns (the settings the plugin chose) is engine-specific.
+ * Interleaved rounds of a plugin on/off benchmark, in one of two shapes. {@link #run} runs whole sides: each round
+ * runs both, one after the other, alternating which goes first so that neither always inherits a warmer (or more
+ * fragmented) JVM; a side starts its engine, runs every query once and shuts the engine down before the other side
+ * starts, so the two never compete for the CPUs. {@link #runPaired} runs each query on two engines that live through
+ * the whole run, back to back, alternating which goes first by round and query: a machine whose speed drifts over
+ * minutes (a shared VM) then drifts under both sides of every pair alike. The untimed warm-up before the rounds is
+ * the caller's: what it learns (the settings the plugin chose) is engine-specific.
  */
 public final class OnOffRounds
 {
@@ -24,6 +28,15 @@ public final class OnOffRounds
     {
         /** Each query's seconds. */
         Map<Integer, Double> run(boolean plugin)
+                throws Exception;
+    }
+
+    /** One query on one side's long-lived engine. */
+    @FunctionalInterface
+    public interface PairedQuery
+    {
+        /** The query's seconds. */
+        double run(boolean plugin, int query)
                 throws Exception;
     }
 
@@ -48,13 +61,8 @@ public final class OnOffRounds
     public static Result run(List<Integer> queries, int rounds, Side side, DoubleSupplier loadAverage, PrintStream progress)
             throws Exception
     {
-        requireNonNull(queries, "queries is null");
         requireNonNull(side, "side is null");
-        requireNonNull(loadAverage, "loadAverage is null");
-        requireNonNull(progress, "progress is null");
-        if (rounds < 1) {
-            throw new IllegalArgumentException("rounds must be positive: " + rounds);
-        }
+        checkArguments(queries, rounds, loadAverage, progress);
         List<Map<Integer, Double>> on = new ArrayList<>();
         List<Map<Integer, Double>> off = new ArrayList<>();
         double peak = -1;
@@ -66,6 +74,55 @@ public final class OnOffRounds
                 peak = Math.max(peak, loadAverage.getAsDouble());
             }
         }
-        return new Result(new OnOffComparison(queries, on, off), peak < 0 ? OptionalDouble.empty() : OptionalDouble.of(peak));
+        return result(queries, on, off, peak);
+    }
+
+    /**
+     * Each round runs every query on both sides back to back; the plugin side goes first where the round and the
+     * query's position add up to an even number, so each side goes first for half the pairs of a round and, over two
+     * rounds, for every query once.
+     *
+     * @param loadAverage sampled after each round
+     * @param progress where each round's start is announced
+     */
+    public static Result runPaired(List<Integer> queries, int rounds, PairedQuery query, DoubleSupplier loadAverage, PrintStream progress)
+            throws Exception
+    {
+        requireNonNull(query, "query is null");
+        checkArguments(queries, rounds, loadAverage, progress);
+        List<Map<Integer, Double>> on = new ArrayList<>();
+        List<Map<Integer, Double>> off = new ArrayList<>();
+        double peak = -1;
+        for (int round = 0; round < rounds; round++) {
+            progress.printf(Locale.ROOT, "round %d/%d, each query plugin on and off ...%n", round + 1, rounds);
+            Map<Integer, Double> onSeconds = new LinkedHashMap<>();
+            Map<Integer, Double> offSeconds = new LinkedHashMap<>();
+            for (int position = 0; position < queries.size(); position++) {
+                int number = queries.get(position);
+                for (boolean plugin : (round + position) % 2 == 0 ? List.of(true, false) : List.of(false, true)) {
+                    (plugin ? onSeconds : offSeconds).put(number, query.run(plugin, number));
+                }
+            }
+            on.add(onSeconds);
+            off.add(offSeconds);
+            peak = Math.max(peak, loadAverage.getAsDouble());
+        }
+        return result(queries, on, off, peak);
+    }
+
+    private static void checkArguments(List<Integer> queries, int rounds, DoubleSupplier loadAverage, PrintStream progress)
+    {
+        requireNonNull(queries, "queries is null");
+        requireNonNull(loadAverage, "loadAverage is null");
+        requireNonNull(progress, "progress is null");
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds must be positive: " + rounds);
+        }
+    }
+
+    /** @param peakLoad negative where the OS reports no load average */
+    private static Result result(List<Integer> queries, List<Map<Integer, Double>> on, List<Map<Integer, Double>> off, double peakLoad)
+    {
+        return new Result(new OnOffComparison(queries, on, off), peakLoad < 0 ? OptionalDouble.empty() : OptionalDouble.of(peakLoad));
     }
 }

@@ -11,15 +11,18 @@ import static java.util.Objects.requireNonNull;
  * The command line of the TPC-H plugin on/off benchmarks, the same for every engine:
  *
  * <pre>
- * [--scale-factor SF] [--rounds N] [--queries 1,3,...] [--root DIR] [--no-report]
+ * [--scale-factor SF] [--rounds N] [--forks F] [--queries 1,3,...] [--root DIR] [--no-report]
  * </pre>
  * Each benchmark also takes the scale factor under the name {@code bin/chiplet bench} selects it by
  * ({@code --tpch-sf}, {@code --trino-tpch-sf}), so the launcher passes its arguments on unchanged.
  *
+ * @param forks how many times the engines are started afresh for {@code rounds} rounds each (an engine that lives
+ *         through several rounds, as the Trino benchmark's servers do, carries its own JIT and heap into every one of
+ *         them; fresh engines spread that over the sides)
  * @param root the project root: data and {@code docs/performance.md} are found from it
  * @param report whether to write the section into {@code docs/performance.md}
  */
-public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> queries, Path root, boolean report)
+public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List<Integer> queries, Path root, boolean report)
 {
     public static final int QUERY_COUNT = 22;
     public static final double MAX_SCALE_FACTOR = 100;
@@ -33,6 +36,9 @@ public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> q
         }
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds: expected at least 1, got " + rounds);
+        }
+        if (forks < 1) {
+            throw new IllegalArgumentException("--forks: expected at least 1, got " + forks);
         }
         if (queries.isEmpty()) {
             throw new IllegalArgumentException("--queries: expected at least one query number");
@@ -63,6 +69,7 @@ public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> q
         requireNonNull(scaleFlag, "scaleFlag is null");
         double scaleFactor = 1;
         int rounds = 3;
+        int forks = 1;
         List<Integer> queries = allQueries();
         Path root = Path.of("");
         boolean report = true;
@@ -72,9 +79,9 @@ public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> q
                 report = false;
                 continue;
             }
-            if (!flag.equals("--scale-factor") && !flag.equals(scaleFlag) && !flag.equals("--rounds") && !flag.equals("--queries") && !flag.equals("--root")) {
+            if (!flag.equals("--scale-factor") && !flag.equals(scaleFlag) && !flag.equals("--rounds") && !flag.equals("--forks") && !flag.equals("--queries") && !flag.equals("--root")) {
                 throw new IllegalArgumentException("unknown option " + flag + "; expected " + scaleFlag
-                        + " SF (or --scale-factor SF), --rounds N, --queries 1,3,..., --root DIR, --no-report");
+                        + " SF (or --scale-factor SF), --rounds N, --forks F, --queries 1,3,..., --root DIR, --no-report");
             }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(flag + " needs a value");
@@ -83,6 +90,7 @@ public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> q
             try {
                 switch (flag) {
                     case "--rounds" -> rounds = Integer.parseInt(value);
+                    case "--forks" -> forks = Integer.parseInt(value);
                     case "--queries" -> queries = Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
                     case "--root" -> root = Path.of(value);
                     default -> scaleFactor = Double.parseDouble(value);
@@ -92,7 +100,7 @@ public record TpchBenchArguments(double scaleFactor, int rounds, List<Integer> q
                 throw new IllegalArgumentException(flag + ": not a number: '" + value + "'");
             }
         }
-        return new TpchBenchArguments(scaleFactor, rounds, queries, root, report);
+        return new TpchBenchArguments(scaleFactor, rounds, forks, queries, root, report);
     }
 
     /** The scale factor as TPC-H writes it: {@code 1}, {@code 0.01}. */

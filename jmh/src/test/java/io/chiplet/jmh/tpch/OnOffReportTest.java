@@ -58,7 +58,8 @@ class OnOffReportTest
 
     private static OnOffReport report(OptionalDouble peakLoad)
     {
-        return new OnOffReport("Engine TPC-H SF 1: plugin on vs off", "bin/chiplet bench --engine-tpch-sf 1 --rounds 3", "a fresh engine",
+        return new OnOffReport("Engine TPC-H SF 1: plugin on vs off", "bin/chiplet bench --engine-tpch-sf 1 --rounds 3",
+                "after an untimed warm-up, a fresh engine per side and round, alternating which side goes first",
                 "Both sides share `x=1`.", Instant.parse("2026-11-23T12:00:00.750Z"), Duration.ofSeconds(300), "25.0.3+9-LTS", peakLoad, 2);
     }
 }

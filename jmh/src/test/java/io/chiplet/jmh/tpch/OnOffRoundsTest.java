@@ -39,6 +39,44 @@ class OnOffRoundsTest
     }
 
     @Test
+    void pairsEachQueryOnBothSidesAlternatingWhichGoesFirstByRoundAndQuery()
+            throws Exception
+    {
+        List<String> calls = new ArrayList<>();
+        Iterator<Double> loads = List.of(0.5, 2.5).iterator();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+        OnOffRounds.Result result = OnOffRounds.runPaired(List.of(1, 6, 13), 2, (plugin, query) -> {
+            calls.add("q" + query + (plugin ? " on" : " off"));
+            // The call's position, so that the rounds can be told apart; q6 takes twice as long with the plugin.
+            return query == 6 && plugin ? 2.0 * calls.size() : calls.size();
+        }, loads::next, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+        assertThat(calls).containsExactly(
+                "q1 on", "q1 off", "q6 off", "q6 on", "q13 on", "q13 off",
+                "q1 off", "q1 on", "q6 on", "q6 off", "q13 off", "q13 on");
+        assertThat(result.comparison().on()).containsExactly(Map.of(1, 1.0, 6, 8.0, 13, 5.0), Map.of(1, 8.0, 6, 18.0, 13, 12.0));
+        assertThat(result.comparison().off()).containsExactly(Map.of(1, 2.0, 6, 3.0, 13, 6.0), Map.of(1, 7.0, 6, 10.0, 13, 11.0));
+        assertThat(result.peakLoad()).isEqualTo(OptionalDouble.of(2.5));
+        assertThat(progress.toString(StandardCharsets.UTF_8)).isEqualTo("round 1/2, each query plugin on and off ...\nround 2/2, each query plugin on and off ...\n");
+    }
+
+    @Test
+    void aFailingPairedQueryStopsTheRun()
+    {
+        List<String> calls = new ArrayList<>();
+        assertThatThrownBy(() -> OnOffRounds.runPaired(List.of(1, 6), 2, (plugin, query) -> {
+            calls.add("q" + query + (plugin ? " on" : " off"));
+            if (query == 6 && !plugin) {
+                throw new IllegalStateException("q6 gave different results");
+            }
+            return 1.0;
+        }, () -> 0, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))).hasMessage("q6 gave different results");
+        assertThat(calls).containsExactly("q1 on", "q1 off", "q6 off");
+        assertThatThrownBy(() -> OnOffRounds.runPaired(List.of(1), 0, (_, _) -> 1.0, () -> 0, System.out)).hasMessage("rounds must be positive: 0");
+    }
+
+    @Test
     void anUnknownLoadAverageIsLeftOut()
             throws Exception
     {

@@ -14,7 +14,7 @@ class TpchBenchArgumentsTest
     void defaultsAreAll22QueriesAtScaleFactor1In3Rounds()
     {
         assertThat(TpchBenchArguments.parse(new String[0], "--trino-tpch-sf"))
-                .isEqualTo(new TpchBenchArguments(1, 3, TpchBenchArguments.allQueries(), Path.of(""), true));
+                .isEqualTo(new TpchBenchArguments(1, 3, 1, TpchBenchArguments.allQueries(), Path.of(""), true));
         assertThat(TpchBenchArguments.allQueries()).hasSize(22).startsWith(1, 2).endsWith(22);
     }
 
@@ -24,12 +24,12 @@ class TpchBenchArgumentsTest
         TpchBenchArguments arguments = TpchBenchArguments.parse(
                 new String[] {"--trino-tpch-sf", "0.01", "--rounds", "1", "--queries", "1, 6", "--root", "/tmp/r", "--no-report"}, "--trino-tpch-sf");
 
-        assertThat(arguments).isEqualTo(new TpchBenchArguments(0.01, 1, List.of(1, 6), Path.of("/tmp/r"), false));
+        assertThat(arguments).isEqualTo(new TpchBenchArguments(0.01, 1, 1, List.of(1, 6), Path.of("/tmp/r"), false));
         assertThat(arguments.scale()).isEqualTo("0.01");
         assertThat(TpchBenchArguments.parse(new String[] {"--scale-factor", "10"}, "--trino-tpch-sf").scale()).isEqualTo("10");
         // Another engine's name is not this benchmark's.
         assertThatThrownBy(() -> TpchBenchArguments.parse(new String[] {"--tpch-sf", "1"}, "--trino-tpch-sf"))
-                .hasMessage("unknown option --tpch-sf; expected --trino-tpch-sf SF (or --scale-factor SF), --rounds N, --queries 1,3,..., --root DIR, --no-report");
+                .hasMessage("unknown option --tpch-sf; expected --trino-tpch-sf SF (or --scale-factor SF), --rounds N, --forks F, --queries 1,3,..., --root DIR, --no-report");
     }
 
     @Test
@@ -45,6 +45,9 @@ class TpchBenchArgumentsTest
         assertThatThrownBy(() -> parse("--rounds", "x")).hasMessage("--rounds: not a number: 'x'");
         assertThatThrownBy(() -> parse("--rounds", "0")).hasMessage("--rounds: expected at least 1, got 0");
         assertThatThrownBy(() -> parse("--rounds")).hasMessage("--rounds needs a value");
+        assertThatThrownBy(() -> parse("--forks", "0")).hasMessage("--forks: expected at least 1, got 0");
+        assertThatThrownBy(() -> parse("--forks", "two")).hasMessage("--forks: not a number: 'two'");
+        assertThat(parse("--forks", "2", "--rounds", "1")).extracting(TpchBenchArguments::forks, TpchBenchArguments::rounds).containsExactly(2, 1);
         assertThatThrownBy(() -> parse("--quick")).hasMessageStartingWith("unknown option --quick; expected --tpch-sf SF");
     }
 

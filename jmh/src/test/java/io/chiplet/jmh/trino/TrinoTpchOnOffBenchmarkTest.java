@@ -35,7 +35,9 @@ class TrinoTpchOnOffBenchmarkTest
 
         assertThat(section)
                 .startsWith("## Trino TPC-H SF 1: plugin on vs off\n")
-                .contains("`bin/chiplet bench --trino-tpch-sf 1 --rounds 3`, 2 queries, 1 interleaved round (after an untimed warm-up, a fresh Trino cluster per side")
+                .contains("`bin/chiplet bench --trino-tpch-sf 1 --rounds 3`, 2 queries, 1 interleaved round (after an untimed warm-up of both servers, "
+                        + "each query run on both back to back, alternating which goes first)")
+                .contains("Each side is a Trino server in a JVM of its own that lives through its rounds")
                 .contains("a coordinator and one worker, the coordinator running no tasks")
                 .contains("schema `sf1`")
                 .contains("(`max_hash_partition_count=100`, `min_hash_partition_count=1`, `task_concurrency=2`)")
@@ -43,6 +45,21 @@ class TrinoTpchOnOffBenchmarkTest
                 .contains("Skew feedback is off (`chiplet.skew-feedback.window-queries=0`)")
                 .contains("| q1 | 2.000 | 1.000 | 2.000 |");
         assertThat(TrinoTpchOnOffBenchmark.sectionName(arguments)).isEqualTo("Trino TPC-H SF 1: plugin on vs off");
+    }
+
+    @Test
+    void withForksTheSectionSaysHowManyPairsOfServersRanHowManyRounds()
+    {
+        TpchBenchArguments arguments = TpchBenchArguments.parse(new String[] {"--trino-tpch-sf", "1", "--rounds", "1", "--forks", "3"}, "--trino-tpch-sf");
+        TrinoTpchOnOffBenchmark.OnSide on = new TrinoTpchOnOffBenchmark.OnSide(Map.of("task_concurrency", "2"), "auto", "sysfs:/", 4);
+        OnOffComparison comparison = new OnOffComparison(List.of(1), List.of(Map.of(1, 2.0), Map.of(1, 2.0), Map.of(1, 2.0)),
+                List.of(Map.of(1, 1.0), Map.of(1, 1.0), Map.of(1, 1.0)));
+
+        String section = TrinoTpchOnOffBenchmark.report(arguments, on, Instant.parse("2026-11-23T12:00:00Z"), Duration.ofSeconds(60), "25", OptionalDouble.empty(), 2)
+                .render(comparison);
+
+        assertThat(section).contains("`bin/chiplet bench --trino-tpch-sf 1 --rounds 1 --forks 3`, 1 query, 3 interleaved rounds (3 pairs of servers started "
+                + "afresh, 1 round each after an untimed warm-up, each query run on both back to back, alternating which goes first)");
     }
 
     @Test
@@ -54,7 +71,7 @@ class TrinoTpchOnOffBenchmarkTest
 
     /**
      * The benchmark as {@code bin/chiplet bench --trino-tpch-sf} starts it, in its own JVM on trino-plugin's class path
-     * and JVM options: two queries at SF 0.01, one round, no report.
+     * and JVM options, which starts its two servers twice (two forks): two queries at SF 0.01, one round, no report.
      */
     @Test
     void runsOnTheTrinoClassPathAndComparesBothSides(@TempDir Path root)
@@ -70,7 +87,7 @@ class TrinoTpchOnOffBenchmarkTest
         command.add("-cp");
         command.add(Files.readString(launch.resolve("classpath")).strip() + File.pathSeparator + classes);
         command.add(TrinoTpchOnOffBenchmark.class.getName());
-        command.addAll(List.of("--trino-tpch-sf", "0.01", "--rounds", "1", "--queries", "1,6", "--root", root.toString(), "--no-report"));
+        command.addAll(List.of("--trino-tpch-sf", "0.01", "--rounds", "1", "--forks", "2", "--queries", "1,6", "--root", root.toString(), "--no-report"));
         Path log = root.resolve("benchmark.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean exited = process.waitFor(5, TimeUnit.MINUTES);
@@ -83,9 +100,11 @@ class TrinoTpchOnOffBenchmarkTest
         assertThat(exited).as("finished within 5 minutes:%n%s", tail).isTrue();
         assertThat(process.exitValue()).as("exit status:%n%s", tail).isZero();
         assertThat(output)
-                .contains("warm-up (untimed), plugin on ...")
-                .contains("round 1/1, plugin on ...")
-                .contains("round 1/1, plugin off ...")
+                .contains("fork 1/2: starting the Trino servers, plugin on and off ...")
+                .contains("fork 2/2: starting the Trino servers, plugin on and off ...")
+                .contains("warm-up (untimed), every query on both servers ...")
+                .contains("round 1/1, each query plugin on and off ...")
+                .containsPattern("placement: policy auto, \\d+ query threads, topology sysfs:/")
                 .contains("## Trino TPC-H SF 0.01: plugin on vs off")
                 .containsPattern("\\| q1 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
                 .containsPattern("\\| q6 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
