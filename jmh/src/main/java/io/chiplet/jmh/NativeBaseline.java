@@ -1,6 +1,7 @@
 package io.chiplet.jmh;
 
 import io.chiplet.jmh.report.JmhResult;
+import io.chiplet.jmh.report.Median;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -94,15 +95,8 @@ final class NativeBaseline
         return means.entrySet().stream()
                 .map(entry -> new JmhResult(BENCHMARK_PREFIX + entry.getKey(), "avgt", 1,
                         Map.of("runs", Integer.toString(entry.getValue().size()), "iterations", Long.toString(iterations)),
-                        median(entry.getValue()), Double.NaN, "ns/op", Map.of()))
+                        Median.of(entry.getValue().stream().mapToDouble(Double::doubleValue).toArray()), Double.NaN, "ns/op", Map.of()))
                 .toList();
-    }
-
-    private static double median(List<Double> values)
-    {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static List<String> execute(List<String> command)

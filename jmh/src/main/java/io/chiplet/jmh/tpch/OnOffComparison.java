@@ -1,5 +1,7 @@
 package io.chiplet.jmh.tpch;
 
+import io.chiplet.jmh.report.Median;
+
 import java.util.List;
 import java.util.Map;
 
@@ -74,8 +76,6 @@ public record OnOffComparison(List<Integer> queries, List<Map<Integer, Double>> 
         if (!queries.contains(query)) {
             throw new IllegalArgumentException("q" + query + " was not measured; measured " + queries);
         }
-        double[] values = runs.stream().mapToDouble(run -> requireNonNull(run.get(query))).sorted().toArray();
-        int middle = values.length / 2;
-        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+        return Median.of(runs.stream().mapToDouble(run -> requireNonNull(run.get(query))).toArray());
     }
 }

@@ -62,19 +62,15 @@ public final class OnOffRounds
             throws Exception
     {
         requireNonNull(side, "side is null");
-        checkArguments(queries, rounds, loadAverage, progress);
-        List<Map<Integer, Double>> on = new ArrayList<>();
-        List<Map<Integer, Double>> off = new ArrayList<>();
-        double peak = -1;
+        Recording recording = new Recording(queries, rounds, loadAverage, progress);
         for (int round = 0; round < rounds; round++) {
             for (boolean plugin : round % 2 == 0 ? List.of(true, false) : List.of(false, true)) {
                 progress.printf(Locale.ROOT, "round %d/%d, plugin %s ...%n", round + 1, rounds, plugin ? "on" : "off");
-                Map<Integer, Double> seconds = side.run(plugin);
-                (plugin ? on : off).add(seconds);
-                peak = Math.max(peak, loadAverage.getAsDouble());
+                (plugin ? recording.on : recording.off).add(side.run(plugin));
+                recording.sampleLoad();
             }
         }
-        return result(queries, on, off, peak);
+        return recording.result();
     }
 
     /**
@@ -89,10 +85,7 @@ public final class OnOffRounds
             throws Exception
     {
         requireNonNull(query, "query is null");
-        checkArguments(queries, rounds, loadAverage, progress);
-        List<Map<Integer, Double>> on = new ArrayList<>();
-        List<Map<Integer, Double>> off = new ArrayList<>();
-        double peak = -1;
+        Recording recording = new Recording(queries, rounds, loadAverage, progress);
         for (int round = 0; round < rounds; round++) {
             progress.printf(Locale.ROOT, "round %d/%d, each query plugin on and off ...%n", round + 1, rounds);
             Map<Integer, Double> onSeconds = new LinkedHashMap<>();
@@ -103,26 +96,41 @@ public final class OnOffRounds
                     (plugin ? onSeconds : offSeconds).put(number, query.run(plugin, number));
                 }
             }
-            on.add(onSeconds);
-            off.add(offSeconds);
-            peak = Math.max(peak, loadAverage.getAsDouble());
+            recording.on.add(onSeconds);
+            recording.off.add(offSeconds);
+            recording.sampleLoad();
         }
-        return result(queries, on, off, peak);
+        return recording.result();
     }
 
-    private static void checkArguments(List<Integer> queries, int rounds, DoubleSupplier loadAverage, PrintStream progress)
+    /** What the rounds measured so far: every round's seconds per side, and the peak load average. */
+    private static final class Recording
     {
-        requireNonNull(queries, "queries is null");
-        requireNonNull(loadAverage, "loadAverage is null");
-        requireNonNull(progress, "progress is null");
-        if (rounds < 1) {
-            throw new IllegalArgumentException("rounds must be positive: " + rounds);
-        }
-    }
+        private final List<Integer> queries;
+        private final DoubleSupplier loadAverage;
+        private final List<Map<Integer, Double>> on = new ArrayList<>();
+        private final List<Map<Integer, Double>> off = new ArrayList<>();
+        private double peakLoad = -1;
 
-    /** @param peakLoad negative where the OS reports no load average */
-    private static Result result(List<Integer> queries, List<Map<Integer, Double>> on, List<Map<Integer, Double>> off, double peakLoad)
-    {
-        return new Result(new OnOffComparison(queries, on, off), peakLoad < 0 ? OptionalDouble.empty() : OptionalDouble.of(peakLoad));
+        Recording(List<Integer> queries, int rounds, DoubleSupplier loadAverage, PrintStream progress)
+        {
+            this.queries = requireNonNull(queries, "queries is null");
+            this.loadAverage = requireNonNull(loadAverage, "loadAverage is null");
+            requireNonNull(progress, "progress is null");
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds must be positive: " + rounds);
+            }
+        }
+
+        /** Negative loads are the OS saying it has none: the result then has no peak. */
+        void sampleLoad()
+        {
+            peakLoad = Math.max(peakLoad, loadAverage.getAsDouble());
+        }
+
+        Result result()
+        {
+            return new Result(new OnOffComparison(queries, on, off), peakLoad < 0 ? OptionalDouble.empty() : OptionalDouble.of(peakLoad));
+        }
     }
 }

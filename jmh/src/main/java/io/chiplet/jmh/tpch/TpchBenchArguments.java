@@ -79,7 +79,7 @@ public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List
                 report = false;
                 continue;
             }
-            if (!flag.equals("--scale-factor") && !flag.equals(scaleFlag) && !flag.equals("--rounds") && !flag.equals("--forks") && !flag.equals("--queries") && !flag.equals("--root")) {
+            if (!List.of("--scale-factor", scaleFlag, "--rounds", "--forks", "--queries", "--root").contains(flag)) {
                 throw new IllegalArgumentException("unknown option " + flag + "; expected " + scaleFlag
                         + " SF (or --scale-factor SF), --rounds N, --forks F, --queries 1,3,..., --root DIR, --no-report");
             }

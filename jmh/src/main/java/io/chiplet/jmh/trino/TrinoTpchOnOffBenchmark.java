@@ -127,20 +127,17 @@ public final class TrinoTpchOnOffBenchmark
             throws Exception
     {
         Instant start = Instant.now();
-        List<Map<Integer, Double>> on = new ArrayList<>();
-        List<Map<Integer, Double>> off = new ArrayList<>();
-        double peakLoad = -1;
-        OnSide onSide = null;
+        List<Fork> forks = new ArrayList<>();
         for (int fork = 1; fork <= arguments.forks(); fork++) {
-            Fork result = fork(fork, out);
-            on.addAll(result.rounds().comparison().on());
-            off.addAll(result.rounds().comparison().off());
-            peakLoad = Math.max(peakLoad, result.rounds().peakLoad().orElse(-1));
-            onSide = result.onSide();
+            forks.add(fork(fork, out));
         }
-        OnOffComparison comparison = new OnOffComparison(arguments.queries(), on, off);
-        String body = report(arguments, requireNonNull(onSide), start, Duration.between(start, Instant.now()), Runtime.version().toString(),
-                peakLoad < 0 ? OptionalDouble.empty() : OptionalDouble.of(peakLoad), Runtime.getRuntime().availableProcessors()).render(comparison);
+        OnOffComparison comparison = new OnOffComparison(arguments.queries(),
+                forks.stream().flatMap(fork -> fork.rounds().comparison().on().stream()).toList(),
+                forks.stream().flatMap(fork -> fork.rounds().comparison().off().stream()).toList());
+        OptionalDouble peakLoad = forks.stream().map(fork -> fork.rounds().peakLoad()).filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).max();
+        // Every fork's "on" server chose the same settings (they are fitted to this machine); the last one's placement is reported.
+        String body = report(arguments, forks.getLast().onSide(), start, Duration.between(start, Instant.now()), Runtime.version().toString(),
+                peakLoad, Runtime.getRuntime().availableProcessors()).render(comparison);
         out.println();
         out.println(body);
         if (arguments.report()) {
