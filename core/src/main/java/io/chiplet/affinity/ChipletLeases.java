@@ -114,7 +114,7 @@ public final class ChipletLeases
         if (count < 1 || count > chiplets.size()) {
             throw new IllegalArgumentException("expected to lease 1 to " + chiplets.size() + " chiplets but asked for " + count);
         }
-        try (FileLock _ = channel(-1).lock(0, 1, false)) {
+        try (FileLock guard = channel(-1).lock(0, 1, false)) {
             List<ChipletLease> leases = new ArrayList<>();
             Map<Integer, FileLock> locks = new HashMap<>();
             Set<Integer> taken = new HashSet<>();

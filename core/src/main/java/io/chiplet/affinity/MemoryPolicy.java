@@ -4,7 +4,6 @@ import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.CpuSet;
 
-import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
@@ -106,11 +105,10 @@ public record MemoryPolicy(Mode mode, SortedSet<Integer> nodes)
         return fromKernel(MempolicySyscalls.getMempolicy());
     }
 
-    /** The policy of the memory holding {@code segment}'s first byte ({@code get_mempolicy} with {@code MPOL_F_ADDR}). */
-    public static MemoryPolicy of(MemorySegment segment)
+    /** The policy of the memory holding the byte at {@code address} ({@code get_mempolicy} with {@code MPOL_F_ADDR}). */
+    public static MemoryPolicy ofAddress(long address)
     {
-        requireNonNull(segment, "segment is null");
-        return fromKernel(MempolicySyscalls.getMempolicy(segment));
+        return fromKernel(MempolicySyscalls.getMempolicy(address));
     }
 
     /** Sets this policy for the calling thread; threads it creates afterwards inherit it. */
@@ -126,24 +124,23 @@ public record MemoryPolicy(Mode mode, SortedSet<Integer> nodes)
     }
 
     /**
-     * Sets this policy for the pages of {@code segment}, which must be native and start on a page boundary. With
-     * {@code movePages}, pages already faulted in elsewhere are migrated ({@code MPOL_MF_MOVE}); without, only pages
-     * faulted in later follow the policy.
+     * Sets this policy for the pages of native memory from {@code address} for {@code byteSize} bytes; the address must
+     * be on a page boundary. With {@code movePages}, pages already faulted in elsewhere are migrated
+     * ({@code MPOL_MF_MOVE}); without, only pages faulted in later follow the policy.
      */
-    public void applyTo(MemorySegment segment, boolean movePages)
+    public void applyTo(long address, long byteSize, boolean movePages)
     {
-        requireNonNull(segment, "segment is null");
-        if (!segment.isNative()) {
-            throw new IllegalArgumentException("mbind needs native memory, not a heap segment");
-        }
-        long pageSize = MmapSyscalls.pageSize();
-        if (segment.address() % pageSize != 0) {
-            throw new IllegalArgumentException("mbind needs a page-aligned segment but 0x" + Long.toHexString(segment.address())
+        long pageSize = MempolicySyscalls.pageSize();
+        if (address == 0 || address % pageSize != 0) {
+            throw new IllegalArgumentException("mbind needs a page-aligned segment but 0x" + Long.toHexString(address)
                     + " is not a multiple of the page size " + pageSize);
+        }
+        if (byteSize < 0) {
+            throw new IllegalArgumentException("expected a size of at least 0 bytes but found " + byteSize);
         }
         checkAllowed();
         try {
-            MempolicySyscalls.mbind(segment, mode.value, nodeMask(), movePages ? MempolicySyscalls.MPOL_MF_MOVE : 0);
+            MempolicySyscalls.mbind(address, byteSize, mode.value, nodeMask(), movePages ? MempolicySyscalls.MPOL_MF_MOVE : 0);
         }
         catch (NativeCallException e) {
             throw explain(e);

@@ -1,6 +1,6 @@
 package io.chiplet.affinity;
 
-import io.chiplet.nativeio.Native;
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.AffinityMaskSource;
 import io.chiplet.topology.CpuSet;
@@ -18,7 +18,7 @@ public final class ProcessAffinityMask
     @Override
     public Optional<CpuSet> affinityMask()
     {
-        if (!Native.isLinux()) {
+        if (!NativeAccess.isLinux()) {
             return Optional.empty();
         }
         try {

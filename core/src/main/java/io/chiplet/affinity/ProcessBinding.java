@@ -90,8 +90,8 @@ public final class ProcessBinding
     @Override
     public void close()
     {
-        for (PinnedThread thread : pinned.reversed()) {
-            thread.close();
+        for (int i = pinned.size() - 1; i >= 0; i--) {
+            pinned.get(i).close();
         }
     }
 }

@@ -1,50 +1,33 @@
 package io.chiplet.affinity;
 
-import io.chiplet.nativeio.Native;
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.CpuSet;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.BitSet;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /**
  * The scheduler syscall family: {@code sched_setaffinity}, {@code sched_getaffinity}, {@code gettid} and
- * {@code getcpu}, through glibc (2.30+ exports {@code gettid}; 2.29+ {@code getcpu}).
+ * {@code getcpu}, through this JVM's native path ({@link NativeAccess}: FFM on JDK 22+, JNA direct mapping on 17 and
+ * 21). Where neither is available every call throws {@link UnsupportedOperationException} saying why.
  *
  * <p>CPU masks are {@code unsigned long} bit arrays, as {@code cpu_set_t}. Reads use a mask of
  * {@link CpuSet#MAX_CPUS} bits, which the kernel accepts whatever its {@code nr_cpu_ids}; writes pass only as many
- * 64-bit words as the highest CPU needs (the kernel zero-fills the rest), so pinning on a small machine copies
- * eight bytes, not a kilobyte.
- *
- * <p>Each thread keeps one scratch area (mask and errno capture) so the pin and read paths allocate nothing.
+ * 64-bit words as the highest CPU needs (the kernel zero-fills the rest).
  */
 public final class SchedSyscalls
 {
     /** Bytes of the largest mask: {@link CpuSet#MAX_CPUS} bits. */
-    public static final int MAX_MASK_BYTES = CpuSet.MAX_CPUS / 8;
+    public static final int MAX_MASK_BYTES = SchedCalls.MAX_MASK_BYTES;
 
-    private static final MethodHandle SCHED_SETAFFINITY = Native.downcallWithErrno(
-            "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle SCHED_GETAFFINITY = Native.downcallWithErrno(
-            "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
-    private static final MethodHandle GETTID = Native.downcallCritical(
-            "gettid", FunctionDescriptor.of(JAVA_INT));
-    // getcpu is the vDSO's on x86-64 and never blocks either.
-    private static final MethodHandle GETCPU = Native.downcallWithErrno(
-            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
-    private static final MethodHandle SCHED_GETCPU = Native.downcallCritical(
-            "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    private static final SchedCalls CALLS = SchedCalls.forPath(NativeAccess.path());
 
-    // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    // Thread.isVirtual() is Java 21; on 17 there are no virtual threads and this handle is absent.
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+    // A platform thread's id never changes: asked once per thread. A thread-confined cache, not shared state.
+    private static final ThreadLocal<int[]> TID = ThreadLocal.withInitial(() -> new int[1]);
 
     private SchedSyscalls() {}
 
@@ -54,49 +37,26 @@ public final class SchedSyscalls
      */
     public static int gettid()
     {
-        if (Thread.currentThread().isVirtual()) {
-            return rawGettid();
+        if (isVirtual(Thread.currentThread())) {
+            return CALLS.gettid();
         }
-        Scratch scratch = SCRATCH.get();
-        if (scratch.tid == 0) {
-            scratch.tid = rawGettid();
+        int[] cached = TID.get();
+        if (cached[0] == 0) {
+            cached[0] = CALLS.gettid();
         }
-        return scratch.tid;
+        return cached[0];
     }
 
-    private static int rawGettid()
-    {
-        try {
-            return (int) GETTID.invokeExact();
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** The CPU the calling thread is running on now (may change the instant this returns), via the vDSO. */
+    /** The CPU the calling thread is running on now (may change the instant this returns). */
     public static int currentCpu()
     {
-        try {
-            return (int) SCHED_GETCPU.invokeExact();
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return CALLS.currentCpu();
     }
 
     /** {@code getcpu(2)}: the CPU and NUMA node the calling thread is running on now. */
     public static CpuLocation getcpu()
     {
-        Scratch scratch = SCRATCH.get();
-        try {
-            int result = (int) GETCPU.invokeExact(scratch.callState, scratch.cpu, scratch.node);
-            Native.check(result, scratch.callState, "getcpu");
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
-        return new CpuLocation(scratch.cpu.get(JAVA_INT, 0), scratch.node.get(JAVA_INT, 0));
+        return CALLS.getcpu();
     }
 
     /**
@@ -106,15 +66,7 @@ public final class SchedSyscalls
      */
     public static void setAffinity(int tid, CpuSet cpus)
     {
-        Scratch scratch = SCRATCH.get();
-        long bytes = scratch.encode(cpus);
-        try {
-            int result = (int) SCHED_SETAFFINITY.invokeExact(scratch.callState, tid, bytes, scratch.mask);
-            Native.check(result, scratch.callState, "sched_setaffinity", "tid " + tid, "cpus " + cpus.toList());
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
+        CALLS.setAffinity(tid, cpus);
     }
 
     /**
@@ -124,16 +76,7 @@ public final class SchedSyscalls
      */
     public static CpuSet getAffinity(int tid)
     {
-        Scratch scratch = SCRATCH.get();
-        int copied;
-        try {
-            copied = (int) SCHED_GETAFFINITY.invokeExact(scratch.callState, tid, (long) MAX_MASK_BYTES, scratch.mask);
-            Native.check(copied, scratch.callState, "sched_getaffinity", "tid " + tid, MAX_MASK_BYTES + " bytes");
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
-        return scratch.decode();
+        return CALLS.getAffinity(tid);
     }
 
     static RuntimeException rethrow(Throwable t)
@@ -147,50 +90,26 @@ public final class SchedSyscalls
         throw new IllegalStateException("unexpected checked exception from a downcall", t);
     }
 
-    private static final class Scratch
+    private static boolean isVirtual(Thread thread)
     {
-        private final MemorySegment mask;
-        private final MemorySegment callState;
-        private final MemorySegment cpu;
-        private final MemorySegment node;
-        private int dirtyWords = MAX_MASK_BYTES / 8;
-        private int tid;
-
-        Scratch()
-        {
-            // An automatic arena: freed when the thread (and with it this scratch) is gone.
-            Arena arena = Arena.ofAuto();
-            mask = arena.allocate(MAX_MASK_BYTES, 8);
-            callState = Native.allocateCallState(arena);
-            cpu = arena.allocate(JAVA_INT);
-            node = arena.allocate(JAVA_INT);
+        if (IS_VIRTUAL == null) {
+            return false;
         }
-
-        /** Writes {@code cpus} into the mask and returns the bytes that hold it (whole 64-bit words, at least one). */
-        long encode(CpuSet cpus)
-        {
-            int words = Math.max(1, (cpus.last() + 64) / 64);
-            // Clear only what the previous use may have set.
-            mask.asSlice(0, (long) Math.max(words, dirtyWords) * 8).fill((byte) 0);
-            dirtyWords = words;
-            cpus.stream().forEach(cpu -> {
-                long offset = (long) (cpu >>> 6) * 8;
-                mask.set(JAVA_LONG, offset, mask.get(JAVA_LONG, offset) | (1L << (cpu & 63)));
-            });
-            return (long) words * 8;
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(thread);
         }
+        catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
 
-        /** Reads the mask the glibc wrapper filled: it returns 0, not the kernel's byte count, and zeroes the rest. */
-        CpuSet decode()
-        {
-            dirtyWords = MAX_MASK_BYTES / 8;
-            int words = MAX_MASK_BYTES / 8;
-            while (words > 0 && mask.getAtIndex(JAVA_LONG, words - 1) == 0) {
-                words--;
-            }
-            long[] bits = new long[words];
-            MemorySegment.copy(mask, JAVA_LONG, 0, bits, 0, words);
-            return CpuSet.fromBitSet(BitSet.valueOf(bits));
+    private static MethodHandle isVirtualHandle()
+    {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        }
+        catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.chiplet.affinity;
 
 import io.chiplet.nativeio.Errno;
-import io.chiplet.nativeio.Native;
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.CpuSet;
 
@@ -32,7 +32,7 @@ public final class ThreadAffinity
     /** The named backend ({@code ffm} or {@code openhft}) and this machine's allowed CPUs. */
     public static ThreadAffinity live(String backend)
     {
-        if (!Native.isLinux()) {
+        if (!NativeAccess.isLinux()) {
             throw new UnsupportedOperationException("thread pinning needs Linux; this is " + System.getProperty("os.name"));
         }
         return new ThreadAffinity(PinningBackend.fromName(backend), AllowedCpus.live());

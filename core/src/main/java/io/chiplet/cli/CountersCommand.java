@@ -241,7 +241,7 @@ public final class CountersCommand
             return;
         }
         out.println();
-        List<String> names = List.copyOf(report.intervals().getFirst().counts().keySet());
+        List<String> names = List.copyOf(report.intervals().get(0).counts().keySet());
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%10s", "interval"));
         for (String name : names) {
             header.append(String.format(Locale.ROOT, "  %16s", name + "/s"));

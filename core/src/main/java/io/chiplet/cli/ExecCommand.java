@@ -158,7 +158,7 @@ public final class ExecCommand
         }
         Topology topology = topologySource.read(Optional.ofNullable(fsRoot));
         Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(affinity.allowed().allowed()))
-                .assignments().getFirst();
+                .assignments().get(0);
         return launch(affinity, assignment.cpus(), Optional.of(List.of(assignment.numaNode())));
     }
 
@@ -175,7 +175,7 @@ public final class ExecCommand
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(ChipletLeases::defaultDirectory);
         try (ChipletLeases leases = ChipletLeases.open(directory, usable);
                 ChipletLeases.LeaseSet set = leases.acquire(1)) {
-            ChipletLease lease = set.leases().getFirst();
+            ChipletLease lease = set.leases().get(0);
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
@@ -198,13 +198,13 @@ public final class ExecCommand
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         Process process;
         MemoryPolicy previousPolicy = MemoryPolicy.ofCurrentThread();
-        try (PinnedThread _ = affinity.pinCurrentThread(cpus)) {
+        try (PinnedThread pinned = affinity.pinCurrentThread(cpus)) {
             memory.ifPresent(MemoryPolicy::applyToCurrentThread);
             try {
                 process = builder.start();
             }
             catch (IOException e) {
-                err.println("chiplet exec: cannot run " + command.getFirst() + ": " + e.getMessage());
+                err.println("chiplet exec: cannot run " + command.get(0) + ": " + e.getMessage());
                 return 127;
             }
             finally {
@@ -219,7 +219,7 @@ public final class ExecCommand
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroy();
-            err.println("chiplet exec: interrupted; stopped " + command.getFirst());
+            err.println("chiplet exec: interrupted; stopped " + command.get(0));
             return 130;
         }
     }
@@ -239,6 +239,6 @@ public final class ExecCommand
         if (chiplets.isEmpty()) {
             return "no chiplets";
         }
-        return "chiplets " + chiplets.getFirst().id() + "-" + chiplets.getLast().id();
+        return "chiplets " + chiplets.get(0).id() + "-" + chiplets.get(chiplets.size() - 1).id();
     }
 }

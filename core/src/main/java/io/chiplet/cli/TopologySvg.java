@@ -44,8 +44,8 @@ public final class TopologySvg
 
         Map<Integer, Map<Integer, List<Chiplet>>> tree = new TreeMap<>();
         for (Chiplet chiplet : topology.chiplets()) {
-            tree.computeIfAbsent(chiplet.packageId(), _ -> new TreeMap<>())
-                    .computeIfAbsent(chiplet.numaNode(), _ -> new ArrayList<>())
+            tree.computeIfAbsent(chiplet.packageId(), key -> new TreeMap<>())
+                    .computeIfAbsent(chiplet.numaNode(), key -> new ArrayList<>())
                     .add(chiplet);
         }
         for (Map.Entry<Integer, Map<Integer, List<Chiplet>>> pkg : tree.entrySet()) {

@@ -38,8 +38,8 @@ public final class TopologyText
         // Chiplets never cross a package or NUMA node, so grouping them by the two ids gives the hierarchy.
         Map<Integer, Map<Integer, List<Chiplet>>> tree = new TreeMap<>();
         for (Chiplet chiplet : topology.chiplets()) {
-            tree.computeIfAbsent(chiplet.packageId(), _ -> new TreeMap<>())
-                    .computeIfAbsent(chiplet.numaNode(), _ -> new ArrayList<>())
+            tree.computeIfAbsent(chiplet.packageId(), key -> new TreeMap<>())
+                    .computeIfAbsent(chiplet.numaNode(), key -> new ArrayList<>())
                     .add(chiplet);
         }
         Columns columns = Columns.of(topology);
@@ -162,7 +162,7 @@ public final class TopologyText
             line.append("  ").append(kindsOf(topology, cores));
         }
         line.append("  CPUs ").append(cpus(chiplet.cpus()));
-        if (chiplet.basis() != topology.chiplets().getFirst().basis()) {
+        if (chiplet.basis() != topology.chiplets().get(0).basis()) {
             line.append("  (by ").append(chiplet.basis().jsonName()).append(')');
         }
         line.append(allowedNote(topology, chiplet.cpus()));

@@ -1,85 +1,36 @@
 package io.chiplet.nativeio;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.Optional;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.util.Objects.requireNonNull;
-
 /**
- * The file syscall family, for reading many small files: one directory is opened once, and each file under it is
- * then read with {@code openat(2)} relative to that directory, {@code read(2)} and {@code close(2)}, nothing else.
+ * Reads many small files under one directory with {@code openat(2)} relative to it, {@code read(2)} and
+ * {@code close(2)}, nothing else (see the FFM implementation for why). Only the FFM path offers it, and only where
+ * this module may make native calls; elsewhere {@link #open} is empty and callers read through java.nio.
  *
- * <p>Topology discovery reads several hundred sysfs attributes of a few bytes each. On a VM the three system calls
- * cost about 3.5 µs per file; java.nio adds about 1.5 µs of its own (a channel object, a cleaner registration,
- * interruptible-I/O bookkeeping, a path object) and makes the kernel walk every path from the root. Opening
- * relative to the CPU directory and skipping that bookkeeping takes a quarter off a discovery.
- *
- * <p>An instance is confined to the thread that opened it (its buffers live in a confined arena) and must be closed.
- * It is available only on Linux where this module may make native calls ({@code --enable-native-access}): without
- * that permission the JVM would print a warning on the first call, so callers read through java.nio instead.
+ * <p>An instance is confined to the thread that opened it and must be closed.
  */
-public final class DirectoryReader
-        implements AutoCloseable
+public interface DirectoryReader
+        extends AutoCloseable
 {
-    // open(2) flags, the same on x86-64 and aarch64; O_DIRECTORY is not (and openat on a file fails with ENOTDIR anyway)
-    private static final int O_RDONLY = 0;
-    private static final int O_CLOEXEC = 0x80000;
-    private static final int AT_FDCWD = -100;
-
-    private static final int INITIAL_BUFFER_BYTES = 4096;
-
-    private static final boolean AVAILABLE = Native.isLinux() && DirectoryReader.class.getModule().isNativeAccessEnabled();
-
-    private final String directory;
-    private final Arena arena;
-    private final MemorySegment callState;
-    private final int directoryFd;
-    private MemorySegment path;
-    private MemorySegment buffer;
-
-    private DirectoryReader(String directory, Arena arena, MemorySegment callState, int directoryFd)
-    {
-        this.directory = directory;
-        this.arena = arena;
-        this.callState = callState;
-        this.directoryFd = directoryFd;
-        this.path = arena.allocate(256);
-        this.buffer = arena.allocate(INITIAL_BUFFER_BYTES);
-    }
-
     /**
      * Opens {@code directory}; empty where native calls are not available here, or the directory cannot be opened
      * (or its name is not plain ASCII), so that the caller reads through java.nio, which reports such problems.
      */
-    public static Optional<DirectoryReader> open(Path directory)
+    static Optional<DirectoryReader> open(Path directory)
     {
-        requireNonNull(directory, "directory is null");
-        String name = directory.toString();
-        if (!AVAILABLE || !isPlainAscii(name)) {
+        if (NativeAccess.path().kind() != NativePath.Kind.FFM) {
             return Optional.empty();
         }
-        Arena arena = Arena.ofConfined();
         try {
-            MemorySegment callState = Native.allocateCallState(arena);
-            int fd = (int) Calls.OPENAT.invokeExact(callState, AT_FDCWD, arena.allocateFrom(name), O_RDONLY | O_CLOEXEC, 0);
-            if (fd >= 0) {
-                return Optional.of(new DirectoryReader(name, arena, callState, fd));
-            }
+            Class<?> implementation = Class.forName("io.chiplet.nativeio.FfmDirectoryReader", true, DirectoryReader.class.getClassLoader());
+            @SuppressWarnings("unchecked")
+            Optional<DirectoryReader> reader = (Optional<DirectoryReader>) implementation.getMethod("open", Path.class).invoke(null, directory);
+            return reader;
         }
-        catch (Throwable t) {
-            arena.close();
-            throw rethrow(t);
+        catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return Optional.empty();
         }
-        arena.close();
-        return Optional.empty();
     }
 
     /**
@@ -87,115 +38,13 @@ public final class DirectoryReader
      * ending in {@code /}. java.nio would normalise anything else ({@code a//b}, a trailing slash) before the kernel saw
      * it, so such names are left to java.nio to give the same answer.
      */
-    public static boolean accepts(String relative)
-    {
-        return !relative.isEmpty()
-                && relative.charAt(0) != '/'
-                && relative.charAt(relative.length() - 1) != '/'
-                && !relative.contains("//")
-                && isPlainAscii(relative);
-    }
-
-    /**
-     * The whole content of {@code relative}, a path under this directory that {@link #accepts}; empty when it does
-     * not exist ({@code ENOENT}).
-     *
-     * @param attribute the file is a sysfs attribute: the kernel hands it over whole, newline included, in the first
-     *         {@code read}, so a read that ends in a newline without filling the buffer is taken as the end and the
-     *         {@code read} that would only report end-of-file is skipped
-     * @throws NativeCallException for any other failure (a directory, no permission), naming the call and errno
-     */
-    public Optional<byte[]> read(String relative, boolean attribute)
+    static boolean accepts(String relative)
     {
         if (relative.isEmpty() || relative.charAt(0) == '/' || relative.charAt(relative.length() - 1) == '/' || relative.contains("//")) {
-            throw new IllegalArgumentException("not a plain relative path: " + relative);
+            return false;
         }
-        try {
-            int fd = (int) Calls.OPENAT.invokeExact(callState, directoryFd, pathSegment(relative), O_RDONLY | O_CLOEXEC, 0);
-            if (fd < 0) {
-                int errno = Native.errno(callState);
-                if (errno == Errno.ENOENT) {
-                    return Optional.empty();
-                }
-                throw new NativeCallException("openat", new Object[] {directory, relative}, errno);
-            }
-            try {
-                return Optional.of(readAll(fd, relative, attribute));
-            }
-            finally {
-                int closed = (int) Calls.CLOSE.invokeExact(callState, fd);
-            }
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    private byte[] readAll(int fd, String relative, boolean attribute)
-            throws Throwable
-    {
-        long length = 0;
-        while (true) {
-            if (length == buffer.byteSize()) {
-                MemorySegment larger = arena.allocate(buffer.byteSize() * 2);
-                larger.copyFrom(buffer);
-                buffer = larger;
-            }
-            long read = (long) Calls.READ.invokeExact(callState, fd, buffer.asSlice(length), buffer.byteSize() - length);
-            if (read < 0) {
-                int errno = Native.errno(callState);
-                if (errno == Errno.EINTR) {
-                    continue;
-                }
-                throw new NativeCallException("read", new Object[] {directory + "/" + relative}, errno);
-            }
-            if (read == 0) {
-                break;
-            }
-            length += read;
-            if (attribute && length < buffer.byteSize() && buffer.get(JAVA_BYTE, length - 1) == '\n') {
-                break;
-            }
-        }
-        return buffer.asSlice(0, length).toArray(JAVA_BYTE);
-    }
-
-    /** {@code relative} as a NUL-terminated string in the reused path buffer, checked to be plain ASCII on the way. */
-    private MemorySegment pathSegment(String relative)
-    {
-        int length = relative.length();
-        if (length + 1 > path.byteSize()) {
-            path = arena.allocate(Math.max(length + 1, path.byteSize() * 2));
-        }
-        for (int i = 0; i < length; i++) {
+        for (int i = 0; i < relative.length(); i++) {
             char c = relative.charAt(i);
-            if (c < ' ' || c > '~') {
-                throw new IllegalArgumentException("not a plain relative path: " + relative);
-            }
-            path.set(JAVA_BYTE, i, (byte) c);
-        }
-        path.set(JAVA_BYTE, length, (byte) 0);
-        return path;
-    }
-
-    @Override
-    public void close()
-    {
-        try {
-            int closed = (int) Calls.CLOSE.invokeExact(callState, directoryFd);
-        }
-        catch (Throwable t) {
-            throw rethrow(t);
-        }
-        finally {
-            arena.close();
-        }
-    }
-
-    private static boolean isPlainAscii(String text)
-    {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
             if (c < ' ' || c > '~') {
                 return false;
             }
@@ -203,26 +52,15 @@ public final class DirectoryReader
         return true;
     }
 
-    private static RuntimeException rethrow(Throwable t)
-    {
-        if (t instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (t instanceof Error error) {
-            throw error;
-        }
-        throw new IllegalStateException("unexpected checked exception from a downcall", t);
-    }
+    /**
+     * The whole content of {@code relative}, a path under this directory that {@link #accepts}; empty when it does
+     * not exist ({@code ENOENT}).
+     *
+     * @param attribute the file is a sysfs attribute: the kernel hands it over whole in the first {@code read}
+     * @throws NativeCallException for any other failure (a directory, no permission), naming the call and errno
+     */
+    Optional<byte[]> read(String relative, boolean attribute);
 
-    /** The downcalls, linked when first used, which {@link #open} lets happen only where native calls are allowed. */
-    private static final class Calls
-    {
-        // openat is variadic (a mode follows the flags, read only when a file is created): passed as 0
-        static final MethodHandle OPENAT = Native.variadicDowncallWithErrno(
-                "openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), 3);
-        static final MethodHandle READ = Native.downcallWithErrno(
-                "read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-        static final MethodHandle CLOSE = Native.downcallWithErrno(
-                "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    }
+    @Override
+    void close();
 }

@@ -29,7 +29,7 @@ public final class CounterAvailability
 
     /** The live probe: a real {@code perf_event_open}. */
     public static final Probe SYSCALL_PROBE = (event, target) -> {
-        try (PerfCounterGroup _ = PerfCounterGroup.open(target, List.of(event), false)) {
+        try (PerfCounterGroup probe = PerfCounterGroup.open(target, List.of(event), false)) {
             return OptionalInt.empty();
         }
         catch (PerfEventOpenException e) {

@@ -1,10 +1,7 @@
 package io.chiplet.perf;
 
-import io.chiplet.nativeio.Native;
 import io.chiplet.nativeio.NativeCallException;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +15,6 @@ import static io.chiplet.perf.PerfEventSyscalls.PERF_FORMAT_GROUP;
 import static io.chiplet.perf.PerfEventSyscalls.PERF_FORMAT_TOTAL_TIME_ENABLED;
 import static io.chiplet.perf.PerfEventSyscalls.PERF_FORMAT_TOTAL_TIME_RUNNING;
 import static io.chiplet.perf.PerfEventSyscalls.PERF_IOC_FLAG_GROUP;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -43,19 +39,15 @@ public final class PerfCounterGroup
     private final CounterTarget target;
     private final List<PerfEvent> events;
     private final int[] fds;
-    private final Arena arena;
-    private final MemorySegment readBuffer;
-    private final MemorySegment callState;
+    private final long[] readBuffer;
     private boolean closed;
 
-    private PerfCounterGroup(CounterTarget target, List<PerfEvent> events, int[] fds, Arena arena)
+    private PerfCounterGroup(CounterTarget target, List<PerfEvent> events, int[] fds)
     {
         this.target = target;
         this.events = events;
         this.fds = fds;
-        this.arena = arena;
-        this.readBuffer = arena.allocate(JAVA_LONG, HEADER_LONGS + events.size());
-        this.callState = Native.allocateCallState(arena);
+        this.readBuffer = new long[HEADER_LONGS + events.size()];
     }
 
     /** Opens {@code events} as one group on {@code target}, disabled, counting user mode only. */
@@ -79,13 +71,12 @@ public final class PerfCounterGroup
         }
         int[] fds = new int[members.size()];
         int opened = 0;
-        Arena arena = Arena.ofShared();
         try {
             for (PerfEvent event : members) {
                 // Only the leader starts disabled; members then count exactly while the leader does.
                 long flags = (countKernel ? 0 : ATTR_FLAG_EXCLUDE_KERNEL | ATTR_FLAG_EXCLUDE_HV) | (opened == 0 ? ATTR_FLAG_DISABLED : 0);
-                try (Arena attrArena = Arena.ofConfined()) {
-                    MemorySegment attr = PerfEventSyscalls.counterAttr(attrArena, event.type(), event.config(), event.config1(), 0, READ_FORMAT, flags);
+                try {
+                    PerfEventAttr attr = PerfEventSyscalls.counterAttr(event.type(), event.config(), event.config1(), 0, READ_FORMAT, flags);
                     fds[opened] = PerfEventSyscalls.perfEventOpen(attr, target.pid(), target.cpu(), opened == 0 ? -1 : fds[0]);
                 }
                 catch (NativeCallException e) {
@@ -93,11 +84,10 @@ public final class PerfCounterGroup
                 }
                 opened++;
             }
-            return new PerfCounterGroup(target, members, fds, arena);
+            return new PerfCounterGroup(target, members, fds);
         }
         catch (RuntimeException | Error e) {
             closeAll(fds, opened, e);
-            arena.close();
             throw e;
         }
     }
@@ -132,20 +122,20 @@ public final class PerfCounterGroup
     public GroupReading read()
     {
         checkOpen();
-        long bytes = PerfEventSyscalls.read(fds[0], readBuffer, callState);
-        long expected = readBuffer.byteSize();
+        long bytes = PerfEventSyscalls.read(fds[0], readBuffer);
+        long expected = (long) readBuffer.length * 8;
         if (bytes != expected) {
             throw new IllegalStateException("perf group read returned " + bytes + " bytes, expected " + expected);
         }
-        long count = readBuffer.getAtIndex(JAVA_LONG, 0);
+        long count = readBuffer[0];
         if (count != events.size()) {
             throw new IllegalStateException("perf group read returned " + count + " events, expected " + events.size());
         }
         long[] values = new long[events.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = readBuffer.getAtIndex(JAVA_LONG, HEADER_LONGS + i);
+            values[i] = readBuffer[HEADER_LONGS + i];
         }
-        return new GroupReading(events, values, readBuffer.getAtIndex(JAVA_LONG, 1), readBuffer.getAtIndex(JAVA_LONG, 2));
+        return new GroupReading(events, values, readBuffer[1], readBuffer[2]);
     }
 
     /** The file descriptors, leader first; for tests that check they are closed. */
@@ -172,7 +162,6 @@ public final class PerfCounterGroup
         catch (RuntimeException e) {
             failure = e;
         }
-        arena.close();
         if (failure != null) {
             throw failure;
         }

@@ -81,7 +81,7 @@ public final class RemoteAccessRate
 
     static RemoteAccessSignal hardware(PerfCounterGroup group, LongSupplier nanoTime)
     {
-        return new CounterGroupSignal(group, SignalSource.HARDWARE, _ -> true, nanoTime);
+        return new CounterGroupSignal(group, SignalSource.HARDWARE, sample -> true, nanoTime);
     }
 
     /**

@@ -42,7 +42,7 @@ public record PartitionSizing(int partitions, long targetBytes, int chiplets, in
                 .mapToLong(chiplet -> chiplet.chiplet().l3Bytes() / chiplet.physicalCores())
                 .min()
                 .orElse(0);
-        long target = perCoreL3 == 0 ? MAX_TARGET_BYTES : Math.clamp(floorPowerOfTwo(perCoreL3), MIN_TARGET_BYTES, MAX_TARGET_BYTES);
+        long target = perCoreL3 == 0 ? MAX_TARGET_BYTES : Math.max(MIN_TARGET_BYTES, Math.min(floorPowerOfTwo(perCoreL3), MAX_TARGET_BYTES));
         String targetReason = perCoreL3 == 0
                 ? "no L3 size known, so the " + Bytes.format(target) + " default"
                 : Bytes.format(target) + " per partition from one core's L3 share (" + Bytes.format(perCoreL3) + ")";
@@ -65,7 +65,7 @@ public record PartitionSizing(int partitions, long targetBytes, int chiplets, in
 
     public static long ceilDiv(long value, long divisor)
     {
-        return Math.ceilDiv(value, divisor);
+        return -Math.floorDiv(-value, divisor);
     }
 
     /** The largest power of two not above {@code value} (1 for values below 2). */

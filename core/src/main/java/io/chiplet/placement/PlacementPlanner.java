@@ -69,7 +69,7 @@ public final class PlacementPlanner
             CpuSet cpus = nodes.get(n).cpus().intersect(usable.usable());
             List<UsableChiplet> inside = usable.localOrder().stream().filter(c -> c.chiplet().cpus().intersects(cpus)).toList();
             nodeCpus[n] = cpus;
-            nodeChiplet[n] = inside.size() == 1 ? OptionalInt.of(inside.getFirst().id()) : OptionalInt.empty();
+            nodeChiplet[n] = inside.size() == 1 ? OptionalInt.of(inside.get(0).id()) : OptionalInt.empty();
         }
         List<Assignment> assignments = new ArrayList<>(workers);
         for (int worker = 0; worker < workers; worker++) {

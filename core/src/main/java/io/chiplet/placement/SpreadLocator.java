@@ -144,7 +144,7 @@ public final class SpreadLocator
         int pending = 0;
         int firstOpen = 0;
         for (int worker = 0; worker < workers; worker++) {
-            int spread = Math.clamp(spreads[worker], 1, chiplets);
+            int spread = Math.max(1, Math.min(spreads[worker], chiplets));
             chipletOut[worker] = -1;
             while (firstOpen < chiplets && usedUnits[firstOpen] >= coreCount[firstOpen]) {
                 firstOpen++;

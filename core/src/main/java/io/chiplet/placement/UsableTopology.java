@@ -217,7 +217,7 @@ final class UsableTopology
 
     private static Chiplet wholeMachine(Topology topology)
     {
-        int node = topology.numaNodes().isEmpty() ? 0 : topology.numaNodes().getFirst().id();
+        int node = topology.numaNodes().isEmpty() ? 0 : topology.numaNodes().get(0).id();
         long l3 = topology.cachesOfLevel(3).stream().mapToLong(cache -> cache.sizeBytes()).sum();
         return new Chiplet(0, 0, node, topology.online(), l3, ChipletBasis.PACKAGE);
     }

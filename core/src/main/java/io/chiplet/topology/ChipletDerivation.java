@@ -128,7 +128,7 @@ public final class ChipletDerivation
     {
         int size = packageIdOf.length;
         Map<Integer, Long> nodesPerPackage = new LinkedHashMap<>();
-        Map<Key, BitSet> byPackageAndNode = group(online, _ -> 0, packageIdOf, nodeIdOf);
+        Map<Key, BitSet> byPackageAndNode = group(online, cpu -> 0, packageIdOf, nodeIdOf);
         for (Key key : byPackageAndNode.keySet()) {
             nodesPerPackage.merge(key.packageId(), 1L, Long::sum);
         }
@@ -223,7 +223,7 @@ public final class ChipletDerivation
     {
         Map<Key, BitSet> groups = new LinkedHashMap<>();
         for (int cpu : online.toArray()) {
-            groups.computeIfAbsent(new Key(groupOf.apply(cpu), packageIdOf[cpu], nodeIdOf[cpu]), _ -> new BitSet()).set(cpu);
+            groups.computeIfAbsent(new Key(groupOf.apply(cpu), packageIdOf[cpu], nodeIdOf[cpu]), key -> new BitSet()).set(cpu);
         }
         return groups;
     }

@@ -51,7 +51,7 @@ final class CoreKindRanking
         Map<Long, long[]> maxRangeByBase = new LinkedHashMap<>();
         for (CpuPerformance cpu : cpus) {
             if (cpu.baseFrequencyKhz() > 0 && cpu.maxFrequencyKhz() > 0) {
-                long[] range = maxRangeByBase.computeIfAbsent(cpu.baseFrequencyKhz(), _ -> new long[] {Long.MAX_VALUE, 0});
+                long[] range = maxRangeByBase.computeIfAbsent(cpu.baseFrequencyKhz(), key -> new long[] {Long.MAX_VALUE, 0});
                 range[0] = Math.min(range[0], cpu.maxFrequencyKhz());
                 range[1] = Math.max(range[1], cpu.maxFrequencyKhz());
             }
@@ -65,7 +65,7 @@ final class CoreKindRanking
                 max = range[0];
             }
             Signature signature = new Signature(cpu.capacity(), cpu.coreType(), cpu.baseFrequencyKhz(), max);
-            groups.computeIfAbsent(signature, _ -> new BitSet()).set(cpu.cpu());
+            groups.computeIfAbsent(signature, key -> new BitSet()).set(cpu.cpu());
         }
         if (groups.size() < 2) {
             return new Ranked(List.of(), Optional.empty());

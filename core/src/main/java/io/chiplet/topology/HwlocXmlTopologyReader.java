@@ -348,7 +348,7 @@ public final class HwlocXmlTopologyReader
             }
             Map<Integer, Map<Integer, Integer>> matrix = new TreeMap<>();
             for (int from = 0; from < count; from++) {
-                Map<Integer, Integer> row = matrix.computeIfAbsent(ids.get(from), _ -> new TreeMap<>());
+                Map<Integer, Integer> row = matrix.computeIfAbsent(ids.get(from), key -> new TreeMap<>());
                 for (int to = 0; to < count; to++) {
                     row.put(ids.get(to), toInt(values.get(from * count + to), "<u64values> of <distances2>"));
                 }
@@ -389,7 +389,7 @@ public final class HwlocXmlTopologyReader
             double base = element.hasAttribute("latency_base") ? doubleAttribute(element, "latency_base") : 1;
             Map<Integer, Map<Integer, Integer>> matrix = new TreeMap<>();
             for (int from = 0; from < count; from++) {
-                Map<Integer, Integer> row = matrix.computeIfAbsent(osIndex(numaElements.get(from)), _ -> new TreeMap<>());
+                Map<Integer, Integer> row = matrix.computeIfAbsent(osIndex(numaElements.get(from)), key -> new TreeMap<>());
                 for (int to = 0; to < count; to++) {
                     double latency = doubleAttribute(latencies.get(from * count + to), "value");
                     row.put(osIndex(numaElements.get(to)), (int) Math.round(latency * base));

@@ -63,9 +63,9 @@ public final class OshiTopologyReader
         for (LogicalProcessor processor : logical) {
             int cpu = cpuNumbers.get(processor);
             onlineBits.set(cpu);
-            packageBits.computeIfAbsent(processor.getPhysicalPackageNumber(), _ -> new BitSet()).set(cpu);
-            nodeBits.computeIfAbsent(Math.max(processor.getNumaNode(), 0), _ -> new BitSet()).set(cpu);
-            coreBits.computeIfAbsent(new CoreKey(processor.getPhysicalPackageNumber(), processor.getPhysicalProcessorNumber()), _ -> new BitSet()).set(cpu);
+            packageBits.computeIfAbsent(processor.getPhysicalPackageNumber(), key -> new BitSet()).set(cpu);
+            nodeBits.computeIfAbsent(Math.max(processor.getNumaNode(), 0), key -> new BitSet()).set(cpu);
+            coreBits.computeIfAbsent(new CoreKey(processor.getPhysicalPackageNumber(), processor.getPhysicalProcessorNumber()), key -> new BitSet()).set(cpu);
         }
         CpuSet online = CpuSet.fromBitSet(onlineBits);
 
@@ -77,7 +77,7 @@ public final class OshiTopologyReader
                 .toList();
 
         Map<CoreKey, Integer> efficiencies = physical.stream()
-                .collect(Collectors.toMap(core -> new CoreKey(core.getPhysicalPackageNumber(), core.getPhysicalProcessorNumber()), PhysicalProcessor::getEfficiency, (a, _) -> a));
+                .collect(Collectors.toMap(core -> new CoreKey(core.getPhysicalPackageNumber(), core.getPhysicalProcessorNumber()), PhysicalProcessor::getEfficiency, (a, b) -> a));
         List<CoreKind> coreKinds = coreKinds(coreBits, efficiencies);
         List<Core> cores = coreBits.entrySet().stream()
                 .map(entry -> {

@@ -149,7 +149,7 @@ public final class SysfsTopologyReader
 
             List<Chiplet> chiplets = ChipletDerivation.derive(online, cpus.packages(), cpus.dies(), cpus.clusters(), nodes, caches, cores, virtualChipletCores);
             if (caches.stream().noneMatch(cache -> cache.level() == 3)) {
-                unknowns.add("no L3 information: chiplets are " + chiplets.getFirst().basis().jsonName() + " domains");
+                unknowns.add("no L3 information: chiplets are " + chiplets.get(0).basis().jsonName() + " domains");
             }
             CpuSet inNodes = nodes.stream().map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
             if (!inNodes.containsAll(online)) {
@@ -221,7 +221,7 @@ public final class SysfsTopologyReader
                             placed[member] = true;
                             packageOf[member] = packageId;
                             if (packageId >= 0) {
-                                packages.computeIfAbsent(packageId, _ -> new BitSet()).set(member);
+                                packages.computeIfAbsent(packageId, key -> new BitSet()).set(member);
                             }
                             else {
                                 withoutPackage.set(member);
@@ -298,7 +298,7 @@ public final class SysfsTopologyReader
             members.andNot(grouped);
             members.set(cpu);
             grouped.or(members);
-            groups.computeIfAbsent(new GroupKey(packageOf[cpu], id.get()), _ -> new BitSet()).or(members);
+            groups.computeIfAbsent(new GroupKey(packageOf[cpu], id.get()), key -> new BitSet()).or(members);
             return true;
         }
 
@@ -356,7 +356,7 @@ public final class SysfsTopologyReader
                     }
                     throw new TopologyException(file + ": missing although other CPUs have one; expected an integer id");
                 }
-                clusters.computeIfAbsent(new GroupKey(packageOf[cpu], id.get()), _ -> new BitSet()).or(cluster.getValue());
+                clusters.computeIfAbsent(new GroupKey(packageOf[cpu], id.get()), key -> new BitSet()).or(cluster.getValue());
             }
             return sortedGroups(clusters).stream()
                     .map(entry -> new Cluster(entry.getKey().packageId(), entry.getKey().id(), CpuSet.fromBitSet(entry.getValue())))

@@ -53,11 +53,13 @@ public final class TopologyDiscovery
 
     static TopologyReader reader(Source source)
     {
-        return switch (source) {
-            case Source.HwlocXml(Path file) -> new HwlocXmlTopologyReader(file);
-            case Source.Sysfs(Path root) -> sysfsReader(root);
-            case Source.Oshi() -> new OshiTopologyReader();
-        };
+        if (source instanceof Source.HwlocXml xml) {
+            return new HwlocXmlTopologyReader(xml.file());
+        }
+        if (source instanceof Source.Sysfs sysfs) {
+            return sysfsReader(sysfs.root());
+        }
+        return new OshiTopologyReader();
     }
 
     private static TopologyReader sysfsReader(Path root)

@@ -54,12 +54,12 @@ class MemoryPolicyTest
         MemorySegment bound = MmapSyscalls.mapAnonymous(4 * page).reinterpret(4 * page);
         MemorySegment other = MmapSyscalls.mapAnonymous(page).reinterpret(page);
         try {
-            MemoryPolicy.bind(List.of(0)).applyTo(bound, true);
+            MemoryPolicy.bind(List.of(0)).applyTo(bound.address(), bound.byteSize(), true);
             // mbind alone faults nothing in: the policy decides where pages land when first touched.
             assertThat(MmapSyscalls.residentPages(bound)).isZero();
-            assertThat(MemoryPolicy.of(bound)).isEqualTo(MemoryPolicy.bind(List.of(0)));
-            assertThat(MemoryPolicy.of(bound.asSlice(3 * page))).isEqualTo(MemoryPolicy.bind(List.of(0)));
-            assertThat(MemoryPolicy.of(other)).isEqualTo(MemoryPolicy.systemDefault());
+            assertThat(MemoryPolicy.ofAddress(bound.address())).isEqualTo(MemoryPolicy.bind(List.of(0)));
+            assertThat(MemoryPolicy.ofAddress(bound.address() + 3 * page)).isEqualTo(MemoryPolicy.bind(List.of(0)));
+            assertThat(MemoryPolicy.ofAddress(other.address())).isEqualTo(MemoryPolicy.systemDefault());
         }
         finally {
             MmapSyscalls.unmap(bound.address(), 4 * page);
@@ -84,16 +84,16 @@ class MemoryPolicyTest
     }
 
     @Test
-    void misalignedOrHeapSegmentsAreRefused()
+    void misalignedOrNullAddressesAreRefused()
     {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment misaligned = arena.allocate(MmapSyscalls.pageSize() * 2, 8).asSlice(8, 64);
             MemorySegment finalSegment = misaligned.address() % MmapSyscalls.pageSize() == 0 ? misaligned.asSlice(8) : misaligned;
-            assertThatThrownBy(() -> MemoryPolicy.bind(List.of(0)).applyTo(finalSegment, false))
+            assertThatThrownBy(() -> MemoryPolicy.bind(List.of(0)).applyTo(finalSegment.address(), finalSegment.byteSize(), false))
                     .hasMessageStartingWith("mbind needs a page-aligned segment");
         }
-        assertThatThrownBy(() -> MemoryPolicy.bind(List.of(0)).applyTo(MemorySegment.ofArray(new long[8]), false))
-                .hasMessage("mbind needs native memory, not a heap segment");
+        assertThatThrownBy(() -> MemoryPolicy.bind(List.of(0)).applyTo(0, 64, false))
+                .hasMessageStartingWith("mbind needs a page-aligned segment");
     }
 
     @Test
@@ -116,8 +116,8 @@ class MemoryPolicyTest
             assertThat(buffer.address() % page).isZero();
             // First-touched at allocation: every page exists before the caller writes anything.
             assertThat(MmapSyscalls.residentPages(buffer.asSlice(0, 3 * page))).isEqualTo(3);
-            assertThat(MemoryPolicy.of(buffer)).isEqualTo(MemoryPolicy.bind(List.of(0)));
-            assertThat(MemoryPolicy.of(buffer.asSlice(3 * page))).isEqualTo(MemoryPolicy.bind(List.of(0)));
+            assertThat(MemoryPolicy.ofAddress(buffer.address())).isEqualTo(MemoryPolicy.bind(List.of(0)));
+            assertThat(MemoryPolicy.ofAddress(buffer.address() + 3 * page)).isEqualTo(MemoryPolicy.bind(List.of(0)));
             assertThat(buffer.get(JAVA_LONG, 3 * page - 8)).isZero();
             buffer.set(JAVA_LONG, 8, 42L);
             assertThat(buffer.get(JAVA_LONG, 8)).isEqualTo(42L);

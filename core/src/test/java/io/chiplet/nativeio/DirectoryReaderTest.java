@@ -23,7 +23,7 @@ class DirectoryReaderTest
     void linuxWithNativeAccess()
     {
         // the build runs tests with --enable-native-access; elsewhere the reader is absent by design
-        assumeTrue(Native.isLinux() && DirectoryReader.class.getModule().isNativeAccessEnabled());
+        assumeTrue(NativeAccess.isLinux() && NativeAccess.path().kind() == NativePath.Kind.FFM && DirectoryReader.class.getModule().isNativeAccessEnabled());
     }
 
     @Test

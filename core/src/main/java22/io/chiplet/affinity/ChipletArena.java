@@ -63,14 +63,14 @@ public final class ChipletArena
         long mapped = Math.max(pageSize, Math.ceilDiv(byteSize, pageSize) * pageSize);
         MemorySegment raw = MmapSyscalls.mapAnonymous(mapped).reinterpret(mapped);
         try {
-            policy.applyTo(raw, false);
+            policy.applyTo(raw.address(), raw.byteSize(), false);
         }
         catch (RuntimeException e) {
             MmapSyscalls.unmap(raw.address(), mapped);
             throw e;
         }
         long address = raw.address();
-        MemorySegment segment = raw.reinterpret(mapped, scope, _ -> MmapSyscalls.unmap(address, mapped));
+        MemorySegment segment = raw.reinterpret(mapped, scope, unmapped -> MmapSyscalls.unmap(address, mapped));
         for (long offset = 0; offset < mapped; offset += pageSize) {
             segment.set(JAVA_BYTE, offset, (byte) 0);
         }

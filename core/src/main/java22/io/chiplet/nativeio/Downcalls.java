@@ -16,7 +16,7 @@ import java.util.Locale;
  * check that turns a failed call into a {@link NativeCallException}. Each syscall family (sched, mempolicy,
  * perf_event) keeps its own downcalls and constants in its own class built on this one.
  */
-public final class Native
+public final class Downcalls
 {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
@@ -24,7 +24,7 @@ public final class Native
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    private Native() {}
+    private Downcalls() {}
 
     /** True on Linux, where the sysfs and syscall facilities exist at all. */
     public static boolean isLinux()

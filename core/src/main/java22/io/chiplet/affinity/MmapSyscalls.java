@@ -1,6 +1,6 @@
 package io.chiplet.affinity;
 
-import io.chiplet.nativeio.Native;
+import io.chiplet.nativeio.Downcalls;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -26,13 +26,13 @@ public final class MmapSyscalls
     private static final int MAP_ANONYMOUS = 0x20;
     private static final long MAP_FAILED = -1;
 
-    private static final MethodHandle MMAP = Native.downcallWithErrno("mmap",
+    private static final MethodHandle MMAP = Downcalls.downcallWithErrno("mmap",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle MUNMAP = Native.downcallWithErrno("munmap",
+    private static final MethodHandle MUNMAP = Downcalls.downcallWithErrno("munmap",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle MINCORE = Native.downcallWithErrno("mincore",
+    private static final MethodHandle MINCORE = Downcalls.downcallWithErrno("mincore",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-    private static final MethodHandle GETPAGESIZE = Native.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle GETPAGESIZE = Downcalls.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
 
     private MmapSyscalls() {}
 
@@ -50,11 +50,11 @@ public final class MmapSyscalls
     public static MemorySegment mapAnonymous(long bytes)
     {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment callState = Native.allocateCallState(arena);
+            MemorySegment callState = Downcalls.allocateCallState(arena);
             MemorySegment address = (MemorySegment) MMAP.invokeExact(callState, MemorySegment.NULL, bytes,
                     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
             if (address.address() == MAP_FAILED) {
-                Native.check(-1, callState, "mmap", bytes + " bytes", "PROT_READ|PROT_WRITE", "MAP_PRIVATE|MAP_ANONYMOUS");
+                Downcalls.check(-1, callState, "mmap", bytes + " bytes", "PROT_READ|PROT_WRITE", "MAP_PRIVATE|MAP_ANONYMOUS");
             }
             return address;
         }
@@ -69,10 +69,10 @@ public final class MmapSyscalls
         long pageSize = pageSize();
         long pages = Math.ceilDiv(segment.byteSize(), pageSize);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment callState = Native.allocateCallState(arena);
+            MemorySegment callState = Downcalls.allocateCallState(arena);
             MemorySegment vector = arena.allocate(pages);
             int result = (int) MINCORE.invokeExact(callState, segment, segment.byteSize(), vector);
-            Native.check(result, callState, "mincore", "addr 0x" + Long.toHexString(segment.address()), segment.byteSize() + " bytes");
+            Downcalls.check(result, callState, "mincore", "addr 0x" + Long.toHexString(segment.address()), segment.byteSize() + " bytes");
             long resident = 0;
             for (long page = 0; page < pages; page++) {
                 resident += vector.get(JAVA_BYTE, page) & 1;
@@ -87,9 +87,9 @@ public final class MmapSyscalls
     public static void unmap(long address, long bytes)
     {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment callState = Native.allocateCallState(arena);
+            MemorySegment callState = Downcalls.allocateCallState(arena);
             int result = (int) MUNMAP.invokeExact(callState, MemorySegment.ofAddress(address), bytes);
-            Native.check(result, callState, "munmap", "addr 0x" + Long.toHexString(address), bytes + " bytes");
+            Downcalls.check(result, callState, "munmap", "addr 0x" + Long.toHexString(address), bytes + " bytes");
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);

@@ -1,0 +1,36 @@
+package io.chiplet.affinity;
+
+import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.nativeio.NativePath;
+import io.chiplet.topology.CpuSet;
+
+/**
+ * The scheduler syscall family ({@code sched_setaffinity}, {@code sched_getaffinity}, {@code gettid},
+ * {@code getcpu}) as one native path implements it. {@link SchedSyscalls} is the entry point everything else uses.
+ */
+public interface SchedCalls
+{
+    /** The calling thread's Linux thread id, asked of the kernel. */
+    int gettid();
+
+    /** The CPU the calling thread is running on now. */
+    int currentCpu();
+
+    /** The CPU and NUMA node the calling thread is running on now. */
+    CpuLocation getcpu();
+
+    /** {@code sched_setaffinity(tid, ...)}; {@code tid} 0 is the calling thread. */
+    void setAffinity(int tid, CpuSet cpus);
+
+    /** {@code sched_getaffinity(tid, ...)}; {@code tid} 0 is the calling thread. */
+    CpuSet getAffinity(int tid);
+
+    /** The implementation for {@code path}, whatever path this JVM chose: benchmarks compare FFM with JNA. */
+    static SchedCalls forPath(NativePath path)
+    {
+        return NativeAccess.implementation(path, SchedCalls.class, "io.chiplet.affinity.FfmSchedCalls", JnaSchedCalls::new);
+    }
+
+    /** Bytes of the largest mask: {@link CpuSet#MAX_CPUS} bits. */
+    int MAX_MASK_BYTES = CpuSet.MAX_CPUS / 8;
+}

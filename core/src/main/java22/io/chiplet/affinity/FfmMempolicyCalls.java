@@ -1,0 +1,122 @@
+package io.chiplet.affinity;
+
+import io.chiplet.nativeio.Downcalls;
+import io.chiplet.nativeio.LinuxSyscallNumbers;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.BitSet;
+
+import static io.chiplet.affinity.MempolicySyscalls.MAX_NODES;
+import static io.chiplet.affinity.MempolicySyscalls.MPOL_F_ADDR;
+import static io.chiplet.affinity.MempolicySyscalls.modeName;
+import static io.chiplet.affinity.MempolicySyscalls.modeOf;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/** {@link MempolicyCalls} through the JDK's FFM API (JDK 22+) and {@code syscall(2)}. */
+public final class FfmMempolicyCalls
+        implements MempolicyCalls
+{
+    private static final LinuxSyscallNumbers NUMBERS = LinuxSyscallNumbers.current();
+    private static final long SET_MEMPOLICY = LinuxSyscallNumbers.orInvalid(NUMBERS.setMempolicy());
+    private static final long GET_MEMPOLICY = LinuxSyscallNumbers.orInvalid(NUMBERS.getMempolicy());
+    private static final long MBIND = LinuxSyscallNumbers.orInvalid(NUMBERS.mbind());
+
+    // syscall(long number, ...): every argument after the number is variadic; passed as longs, as the kernel reads them.
+    private static final MethodHandle SYSCALL3 = Downcalls.downcallWithErrno("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SYSCALL5 = Downcalls.downcallWithErrno("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SYSCALL6 = Downcalls.downcallWithErrno("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle GETPAGESIZE = Downcalls.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
+
+    public FfmMempolicyCalls() {}
+
+    @Override
+    public void setMempolicy(int mode, BitSet nodes)
+    {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Downcalls.allocateCallState(arena);
+            long[] words = nodes.toLongArray();
+            long result = (long) SYSCALL3.invokeExact(callState, SET_MEMPOLICY, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words));
+            Downcalls.check(result, callState, "set_mempolicy", modeName(mode), "nodes " + nodes);
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public MempolicySyscalls.Policy getMempolicy()
+    {
+        return getMempolicy(0, 0);
+    }
+
+    @Override
+    public MempolicySyscalls.Policy getMempolicy(long address)
+    {
+        return getMempolicy(address, MPOL_F_ADDR);
+    }
+
+    private static MempolicySyscalls.Policy getMempolicy(long address, int flags)
+    {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Downcalls.allocateCallState(arena);
+            MemorySegment mode = arena.allocate(JAVA_INT);
+            MemorySegment mask = arena.allocate(MAX_NODES / 8, 8);
+            long result = (long) SYSCALL5.invokeExact(callState, GET_MEMPOLICY, mode, mask, (long) MAX_NODES + 1, address, (long) flags);
+            Downcalls.check(result, callState, "get_mempolicy", "addr 0x" + Long.toHexString(address), "flags " + flags);
+            return new MempolicySyscalls.Policy(modeOf(mode.get(JAVA_INT, 0)), BitSet.valueOf(mask.toArray(JAVA_BYTE)));
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public void mbind(long address, long length, int mode, BitSet nodes, int flags)
+    {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = Downcalls.allocateCallState(arena);
+            long[] words = nodes.toLongArray();
+            long result = (long) SYSCALL6.invokeExact(callState, MBIND, address, length, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words),
+                    (long) flags);
+            Downcalls.check(result, callState, "mbind", "addr 0x" + Long.toHexString(address), length + " bytes", modeName(mode), "nodes " + nodes,
+                    "flags " + flags);
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public long pageSize()
+    {
+        try {
+            return (int) GETPAGESIZE.invokeExact();
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    private static MemorySegment encode(Arena arena, long[] words)
+    {
+        if (words.length == 0) {
+            return MemorySegment.NULL;
+        }
+        MemorySegment mask = arena.allocate((long) words.length * 8, 8);
+        MemorySegment.copy(words, 0, mask, JAVA_LONG, 0, words.length);
+        return mask;
+    }
+}

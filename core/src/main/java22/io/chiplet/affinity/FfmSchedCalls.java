@@ -1,0 +1,153 @@
+package io.chiplet.affinity;
+
+import io.chiplet.nativeio.Downcalls;
+import io.chiplet.topology.CpuSet;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.BitSet;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * {@link SchedCalls} through the JDK's FFM API (JDK 22+), via glibc (2.30+ exports {@code gettid}; 2.29+
+ * {@code getcpu}). Each thread keeps one scratch area (mask and errno capture) so the pin and read paths allocate
+ * nothing.
+ */
+public final class FfmSchedCalls
+        implements SchedCalls
+{
+    private static final MethodHandle SCHED_SETAFFINITY = Downcalls.downcallWithErrno(
+            "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle SCHED_GETAFFINITY = Downcalls.downcallWithErrno(
+            "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
+    private static final MethodHandle GETTID = Downcalls.downcallCritical(
+            "gettid", FunctionDescriptor.of(JAVA_INT));
+    // getcpu is the vDSO's on x86-64 and never blocks either.
+    private static final MethodHandle GETCPU = Downcalls.downcallWithErrno(
+            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
+    private static final MethodHandle SCHED_GETCPU = Downcalls.downcallCritical(
+            "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+
+    // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    public FfmSchedCalls() {}
+
+    @Override
+    public int gettid()
+    {
+        try {
+            return (int) GETTID.invokeExact();
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public int currentCpu()
+    {
+        try {
+            return (int) SCHED_GETCPU.invokeExact();
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public CpuLocation getcpu()
+    {
+        Scratch scratch = SCRATCH.get();
+        try {
+            int result = (int) GETCPU.invokeExact(scratch.callState, scratch.cpu, scratch.node);
+            Downcalls.check(result, scratch.callState, "getcpu");
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+        return new CpuLocation(scratch.cpu.get(JAVA_INT, 0), scratch.node.get(JAVA_INT, 0));
+    }
+
+    @Override
+    public void setAffinity(int tid, CpuSet cpus)
+    {
+        Scratch scratch = SCRATCH.get();
+        long bytes = scratch.encode(cpus);
+        try {
+            int result = (int) SCHED_SETAFFINITY.invokeExact(scratch.callState, tid, bytes, scratch.mask);
+            Downcalls.check(result, scratch.callState, "sched_setaffinity", "tid " + tid, "cpus " + cpus.toList());
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public CpuSet getAffinity(int tid)
+    {
+        Scratch scratch = SCRATCH.get();
+        int copied;
+        try {
+            copied = (int) SCHED_GETAFFINITY.invokeExact(scratch.callState, tid, (long) MAX_MASK_BYTES, scratch.mask);
+            Downcalls.check(copied, scratch.callState, "sched_getaffinity", "tid " + tid, MAX_MASK_BYTES + " bytes");
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+        return scratch.decode();
+    }
+
+    private static final class Scratch
+    {
+        private final MemorySegment mask;
+        private final MemorySegment callState;
+        private final MemorySegment cpu;
+        private final MemorySegment node;
+        private int dirtyWords = MAX_MASK_BYTES / 8;
+
+        Scratch()
+        {
+            // An automatic arena: freed when the thread (and with it this scratch) is gone.
+            Arena arena = Arena.ofAuto();
+            mask = arena.allocate(MAX_MASK_BYTES, 8);
+            callState = Downcalls.allocateCallState(arena);
+            cpu = arena.allocate(JAVA_INT);
+            node = arena.allocate(JAVA_INT);
+        }
+
+        /** Writes {@code cpus} into the mask and returns the bytes that hold it (whole 64-bit words, at least one). */
+        long encode(CpuSet cpus)
+        {
+            int words = Math.max(1, (cpus.last() + 64) / 64);
+            // Clear only what the previous use may have set.
+            mask.asSlice(0, (long) Math.max(words, dirtyWords) * 8).fill((byte) 0);
+            dirtyWords = words;
+            cpus.stream().forEach(cpu -> {
+                long offset = (long) (cpu >>> 6) * 8;
+                mask.set(JAVA_LONG, offset, mask.get(JAVA_LONG, offset) | (1L << (cpu & 63)));
+            });
+            return (long) words * 8;
+        }
+
+        /** Reads the mask the glibc wrapper filled: it returns 0, not the kernel's byte count, and zeroes the rest. */
+        CpuSet decode()
+        {
+            dirtyWords = MAX_MASK_BYTES / 8;
+            int words = MAX_MASK_BYTES / 8;
+            while (words > 0 && mask.getAtIndex(JAVA_LONG, words - 1) == 0) {
+                words--;
+            }
+            long[] bits = new long[words];
+            MemorySegment.copy(mask, JAVA_LONG, 0, bits, 0, words);
+            return CpuSet.fromBitSet(BitSet.valueOf(bits));
+        }
+    }
+}
