@@ -72,7 +72,7 @@ public final class ChipletDriverPlugin
         if (sparkContext != null) {
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
-            sparkContext.addSparkListener(new SkewListener(skew, guard, new MapOutputSizes()));
+            sparkContext.addSparkListener(new SkewListener(skew, guard, MapOutputSizes.forSparkVersion(sparkContext.version())));
         }
         if (!settings.resizePartitions()) {
             log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
@@ -99,18 +99,18 @@ public final class ChipletDriverPlugin
 
     private Object answer(Object message)
     {
-        return switch (message) {
-            case TopologyReport report -> {
-                log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
-                        report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
-                        report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
-                reports.put(report.executorId(), report);
-                resize();
-                yield SpreadHints.NONE;
-            }
-            case SpreadHintRequest _ -> hints();
-            default -> throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
-        };
+        if (message instanceof TopologyReport report) {
+            log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
+                    report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
+                    report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+            reports.put(report.executorId(), report);
+            resize();
+            return SpreadHints.NONE;
+        }
+        if (message instanceof SpreadHintRequest) {
+            return hints();
+        }
+        throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
     }
 
     /** Hints for the running stages, no wider than the largest executor's chiplets. */

@@ -1,5 +1,6 @@
 package io.chiplet.spark;
 
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
@@ -88,8 +89,9 @@ public final class ChipletExecutorPlugin
         placementMetrics.register(context.metricRegistry());
         metrics = placementMetrics;
         ChipletSummary summary = placement.summary(topology);
-        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}",
-                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy());
+        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}, native path {}",
+                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy(),
+                NativeAccess.path());
         report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
     }
 

@@ -77,7 +77,7 @@ public final class ExecutorProcessPlacement
         ChipletLeases.LeaseSet leaseSet = null;
         try {
             leaseSet = leases.acquire(1);
-            ChipletLease lease = leaseSet.leases().getFirst();
+            ChipletLease lease = leaseSet.leases().get(0);
             CpuSet cpus = lease.chiplet().cpus().intersect(usable);
             OptionalInt node = settings.bindMemory() ? OptionalInt.of(lease.chiplet().numaNode()) : OptionalInt.empty();
             ProcessBinder.Binding binding = binder.bind(cpus, node);

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
 
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -44,10 +45,27 @@ final class MapOutputSizes
     private final SkewListener.ShuffleSizes reader;
     private final FailOpen guard;
 
-    /** Reads the live driver's map-output tracker. */
-    MapOutputSizes()
+    /** The Spark feature releases whose private map-output tracker this class was checked against. */
+    static final List<String> CHECKED_RELEASES = List.of("4.2");
+
+    /**
+     * Reads the live driver's map-output tracker where {@code sparkVersion} is a release it was checked on; elsewhere
+     * says once that it is off, and reads nothing.
+     */
+    static SkewListener.ShuffleSizes forSparkVersion(String sparkVersion)
     {
-        this(MapOutputSizes::fromTracker, new FailOpen(log, "the driver's map-output sizes", "skew is measured from task metrics alone"));
+        if (!checkedOn(sparkVersion)) {
+            log.info("Chiplet skew hints do not read map-output sizes on Spark {} (checked on {} only): skew is measured from task metrics alone",
+                    sparkVersion, String.join(", ", CHECKED_RELEASES));
+            return (shuffleId, partitions) -> Optional.empty();
+        }
+        return new MapOutputSizes(MapOutputSizes::fromTracker, new FailOpen(log, "the driver's map-output sizes", "skew is measured from task metrics alone"));
+    }
+
+    /** Whether {@code sparkVersion} (such as {@code 4.2.1}) is of a release in {@link #CHECKED_RELEASES}. */
+    static boolean checkedOn(String sparkVersion)
+    {
+        return CHECKED_RELEASES.stream().anyMatch(release -> sparkVersion.equals(release) || sparkVersion.startsWith(release + "."));
     }
 
     MapOutputSizes(SkewListener.ShuffleSizes reader, FailOpen guard)

@@ -1,6 +1,7 @@
 package io.chiplet.spark;
 
 import com.codahale.metrics.Gauge;
+import io.chiplet.nativeio.NativeAccess;
 import com.codahale.metrics.MetricRegistry;
 
 import io.chiplet.perf.SignalSource;
@@ -152,6 +153,8 @@ public final class PlacementMetrics
         registry.register("remoteAccessRate", (Gauge<Double>) () -> remoteAccessRate);
         registry.register("remoteAccessSignal", (Gauge<String>) () -> signalSource);
         registry.register("skew", (Gauge<Double>) this::skew);
+        // How this JVM reaches the kernel (ffm, jna or none), and why: the same line chiplet doctor prints.
+        registry.register("nativePath", (Gauge<String>) () -> NativeAccess.path().toString());
     }
 
     public String summaryLine()

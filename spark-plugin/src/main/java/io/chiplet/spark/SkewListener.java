@@ -11,7 +11,6 @@ import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.storage.RDDInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -81,7 +80,7 @@ final class SkewListener
     @Override
     public void onJobStart(SparkListenerJobStart event)
     {
-        guard.run("skew listener", () -> CollectionConverters.asJava(event.stageInfos()).forEach(this::rememberShuffle));
+        guard.run("skew listener", () -> ScalaSeqs.elements(event, "stageInfos", StageInfo.class).forEach(this::rememberShuffle));
     }
 
     @Override
@@ -143,7 +142,7 @@ final class SkewListener
      */
     private Optional<long[]> predictedInput(StageInfo stage, Properties properties)
     {
-        List<Integer> parents = ints(stage.parentIds());
+        List<Integer> parents = ScalaSeqs.elements(stage, "parentIds", Integer.class);
         if (parents.isEmpty() || adaptiveSql(properties) || !readsWholeShuffles(stage)) {
             return Optional.empty();
         }
@@ -175,13 +174,13 @@ final class SkewListener
     static boolean readsWholeShuffles(StageInfo stage)
     {
         int tasks = stage.numTasks();
-        List<RDDInfo> rdds = CollectionConverters.asJava(stage.rddInfos());
+        List<RDDInfo> rdds = ScalaSeqs.elements(stage, "rddInfos", RDDInfo.class);
         Set<Integer> inStage = new HashSet<>();
         rdds.forEach(rdd -> inStage.add(rdd.id()));
         Set<Integer> dependedOn = new HashSet<>();
         boolean readsShuffle = false;
         for (RDDInfo rdd : rdds) {
-            for (int parent : ints(rdd.parentIds())) {
+            for (int parent : ScalaSeqs.elements(rdd, "parentIds", Integer.class)) {
                 if (inStage.contains(parent)) {
                     dependedOn.add(parent);
                 }
@@ -211,12 +210,5 @@ final class SkewListener
         return properties != null
                 && properties.getProperty("spark.sql.execution.id") != null
                 && !"false".equalsIgnoreCase(properties.getProperty("spark.sql.adaptive.enabled", "true").trim());
-    }
-
-    private static List<Integer> ints(scala.collection.Seq<Object> values)
-    {
-        List<Integer> ints = new ArrayList<>(values.size());
-        CollectionConverters.asJava(values).forEach(value -> ints.add((Integer) value));
-        return ints;
     }
 }

@@ -29,7 +29,7 @@ public final class TaskHooks
     {
         requireNonNull(conf, "conf is null");
         requireNonNull(currentTask, "currentTask is null");
-        ChipletExecutorPlugin plugin = new ChipletPlugin().executorPlugin(currentTask);
+        ChipletExecutorPlugin plugin = new ChipletSparkPlugin().executorPlugin(currentTask);
         StandaloneContext context = new StandaloneContext(conf);
         plugin.init(context, Map.of());
         return new Started(plugin, context.registry);

@@ -3,7 +3,7 @@ package io.chiplet.spark;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
-import io.chiplet.nativeio.Native;
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.CpuSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +22,7 @@ class LiveThreadBinderTest
     @ValueSource(strings = {"ffm", "openhft"})
     void bindsTheCallingThreadAndRestoresMaskAndMemoryPolicy(String backend)
     {
-        assumeTrue(Native.isLinux(), "pinning needs Linux");
+        assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadAffinity affinity = ThreadAffinity.live(backend);
         int cpu = affinity.allowed().allowed().last();
         CpuSet maskBefore = current();
@@ -58,7 +58,7 @@ class LiveThreadBinderTest
     @Test
     void aSecondBindBeforeTheRestoreIsRefused()
     {
-        assumeTrue(Native.isLinux(), "pinning needs Linux");
+        assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadAffinity affinity = ThreadAffinity.live();
         LiveThreadBinder binder = new LiveThreadBinder(affinity, 0);
         CpuSet cpu = CpuSet.of(affinity.allowed().allowed().first());
@@ -74,7 +74,7 @@ class LiveThreadBinderTest
     @Test
     void planCpusOutsideTheProcessAreRefusedUpFront()
     {
-        assumeTrue(Native.isLinux(), "pinning needs Linux");
+        assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         LiveThreadBinder binder = new LiveThreadBinder(ThreadAffinity.live(), 0);
         assertThatThrownBy(() -> binder.check(CpuSet.of(CpuSet.MAX_CPUS - 1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not allowed");
     }

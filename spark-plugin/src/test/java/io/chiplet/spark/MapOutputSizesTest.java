@@ -36,7 +36,18 @@ class MapOutputSizesTest
     @Test
     void withoutASparkDriverThereIsNothingToRead()
     {
-        assertThat(new MapOutputSizes().bytesByPartition(0, 4)).isEmpty();
+        assertThat(MapOutputSizes.forSparkVersion("4.2.0").bytesByPartition(0, 4)).isEmpty();
+    }
+
+    @Test
+    void onlyCheckedSparkReleasesAreRead()
+    {
+        assertThat(MapOutputSizes.checkedOn("4.2.0")).isTrue();
+        assertThat(MapOutputSizes.checkedOn("4.2.1")).isTrue();
+        assertThat(MapOutputSizes.checkedOn("4.20.0")).isFalse();
+        assertThat(MapOutputSizes.checkedOn("3.5.9")).isFalse();
+        assertThat(MapOutputSizes.forSparkVersion("3.5.9")).isNotInstanceOf(MapOutputSizes.class);
+        assertThat(MapOutputSizes.forSparkVersion("4.2.1")).isInstanceOf(MapOutputSizes.class);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.chiplet.spark.demo;
 
-import io.chiplet.spark.ChipletPlugin;
 import io.chiplet.spark.ChipletSettings;
+import io.chiplet.spark.ChipletSparkPlugin;
 import io.chiplet.spark.SparkPartitionAdvice;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
@@ -36,7 +36,7 @@ public final class ChipletDemo
     private static final double DEFAULT_SCALE = 0.01;
     private static final String USAGE = "usage: chiplet demo [--scale-factor SF (default " + DEFAULT_SCALE + ")] [--queries 1,3,... (default all 22)] "
             + "[--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
-    private static final String METRICS_SOURCE = "plugin." + ChipletPlugin.class.getName();
+    private static final String METRICS_SOURCE = "plugin." + ChipletSparkPlugin.ENTRY_CLASS;
     private static final List<String> SIZED_KEYS = List.of(
             SparkPartitionAdvice.SHUFFLE_PARTITIONS,
             SparkPartitionAdvice.DEFAULT_PARALLELISM,
@@ -171,13 +171,14 @@ public final class ChipletDemo
     private void printMachine()
     {
         ChipletSettings.Parsed parsed = ChipletSettings.parse(conf);
-        if (!(parsed instanceof ChipletSettings.Valid(ChipletSettings settings))) {
+        if (!(parsed instanceof ChipletSettings.Valid valid)) {
             out.println("Chiplets: not read, " + ((ChipletSettings.Problem) parsed).message());
             return;
         }
+        ChipletSettings settings = valid.settings();
         Topology topology;
         try {
-            topology = ChipletPlugin.topologySource().read(settings);
+            topology = ChipletSparkPlugin.topologySource().read(settings);
         }
         catch (RuntimeException e) {
             out.println("Chiplets: not read (" + e.getMessage() + "); the plugin will switch itself off and say why");
@@ -200,7 +201,7 @@ public final class ChipletDemo
                 .appName(withPlugin ? "chiplet-demo-with-plugin" : "chiplet-demo-without-plugin")
                 .config("spark.ui.enabled", "false");
         if (withPlugin) {
-            builder.config("spark.plugins", ChipletPlugin.class.getName());
+            builder.config("spark.plugins", ChipletSparkPlugin.ENTRY_CLASS);
         }
         conf.forEach(builder::config);
         SparkSession spark = builder.getOrCreate();

@@ -9,18 +9,22 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Chiplet-aware Spark: {@code --conf spark.plugins=io.chiplet.spark.ChipletPlugin}. Settings are the
+ * The chiplet plugin's driver and executor components, which {@link ChipletPlugin} (the class users name in
+ * {@code spark.plugins}) hands to Spark once it has checked the JVM can run them. Settings are the
  * {@code spark.chiplet.*} entries ({@link ChipletSettings}); any failure of the plugin leaves Spark running as
  * without it.
  */
-public final class ChipletPlugin
+public final class ChipletSparkPlugin
         implements SparkPlugin
 {
+    /** The class users name in {@code spark.plugins}; Spark also names the plugin's metrics source after it. */
+    public static final String ENTRY_CLASS = "io.chiplet.spark.ChipletPlugin";
+
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
 
-    /** What Spark instantiates. */
-    public ChipletPlugin()
+    /** What {@link ChipletPlugin} instantiates, by name. */
+    public ChipletSparkPlugin()
     {
         this(topologySource(), TaskPlacementFactory.standard());
     }
@@ -31,7 +35,7 @@ public final class ChipletPlugin
         return new DiscoveredTopologySource();
     }
 
-    ChipletPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
+    ChipletSparkPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
         this.topologySource = requireNonNull(topologySource, "topologySource is null");
         this.placementFactory = requireNonNull(placementFactory, "placementFactory is null");
