@@ -28,6 +28,7 @@ import java.util.concurrent.Callable;
                 ExecCommand.class,
                 PlanCommand.class,
                 AdviseCommand.class,
+                DoctorCommand.class,
         })
 public final class ChipletCli
         implements Callable<Integer>

@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import io.chiplet.topology.TopologyDiscovery;
@@ -65,7 +66,13 @@ public final class TopologyCommand
         Topology topology = discovery.apply(options);
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case TEXT -> out.print(TopologyText.render(topology));
+            case TEXT -> {
+                out.print(TopologyText.render(topology));
+                if (options.fsRoot().isEmpty() && options.hwlocXml().isEmpty()) {
+                    // how this JVM would pin on this machine; meaningless for another machine's snapshot
+                    out.println("native path: " + NativeAccess.path());
+                }
+            }
             case JSON -> TopologyJson.write(topology, out);
             case SVG -> out.print(TopologySvg.render(topology));
         }

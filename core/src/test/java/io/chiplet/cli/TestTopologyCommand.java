@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import io.chiplet.topology.TopologyException;
@@ -35,7 +36,7 @@ class TestTopologyCommand
 
         assertThat(result.exitCode).isZero();
         assertThat(result.err).isEmpty();
-        assertThat(result.out).isEqualTo(TopologyText.render(dualEpycMilan()));
+        assertThat(result.out).isEqualTo(TopologyText.render(dualEpycMilan()) + "native path: " + NativeAccess.path() + System.lineSeparator());
         assertThat(requests).containsExactly(new DiscoveryOptions(Optional.empty(), Optional.empty(), 0));
     }
 
