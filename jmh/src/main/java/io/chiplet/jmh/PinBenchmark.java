@@ -2,8 +2,10 @@ package io.chiplet.jmh;
 
 import io.chiplet.affinity.CpuLocation;
 import io.chiplet.affinity.PinnedThread;
+import io.chiplet.affinity.SchedCalls;
 import io.chiplet.affinity.SchedSyscalls;
 import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.nativeio.NativePath;
 import io.chiplet.topology.CpuSet;
 import net.openhft.affinity.Affinity;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,7 +23,8 @@ import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Pin-and-restore round trips of the calling thread, and {@code getcpu}, through the FFM boundary, through OpenHFT
+ * Pin-and-restore round trips of the calling thread, and {@code getcpu}, through the FFM boundary, through our JNA
+ * path (JDK 17 and 21), through OpenHFT
  * Java-Thread-Affinity (JNA), to compare with the bare syscalls in C ({@code jmh/native-baseline.sh}).
  *
  * <p>Every round trip does the same four steps as the C baseline: read the current CPU, read the mask, pin to that
@@ -36,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class PinBenchmark
 {
+    private static final SchedCalls JNA = SchedCalls.forPath(new NativePath(NativePath.Kind.JNA, "benchmark"));
+
     private ThreadAffinity ffm;
     private ThreadAffinity openhftBackend;
 
@@ -65,6 +70,23 @@ public class PinBenchmark
         SchedSyscalls.setAffinity(0, CpuSet.of(SchedSyscalls.currentCpu()));
         SchedSyscalls.setAffinity(0, previous);
         return previous;
+    }
+
+    /** The JNA path (what JDK 17 and 21 use) alone: the same calls as {@link #ffmRawPinRestore}, through direct mapping. */
+    @Benchmark
+    public CpuSet jnaRawPinRestore()
+    {
+        CpuSet previous = JNA.getAffinity(0);
+        JNA.setAffinity(0, CpuSet.of(JNA.currentCpu()));
+        JNA.setAffinity(0, previous);
+        return previous;
+    }
+
+    /** sched_getcpu through the JNA path. */
+    @Benchmark
+    public int jnaSchedGetcpu()
+    {
+        return JNA.currentCpu();
     }
 
     /** OpenHFT's own API, as its users call it. */
