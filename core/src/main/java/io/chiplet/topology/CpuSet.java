@@ -90,7 +90,7 @@ public final class CpuSet
                 int from = parseCpu(item.substring(0, dash), text);
                 int to = parseCpu(item.substring(dash + 1), text);
                 if (to < from) {
-                    throw new IllegalArgumentException("expected a cpulist like 0-3,8 but range " + item + " is reversed in " + FileText.quote(text));
+                    throw new IllegalArgumentException("expected a cpulist like 0-3,8 but range " + FileText.quote(item) + " is reversed in " + FileText.quote(text));
                 }
                 bits.set(from, to + 1);
             }

@@ -136,8 +136,7 @@ final class SysfsFiles
                 try {
                     Optional<byte[]> bytes = readNative(relative, attribute);
                     if (bytes.isPresent()) {
-                        checkBound(relative, bytes.get().length);
-                        return Optional.of(decode(bytes.get(), bytes.get().length));
+                        return Optional.of(text(relative, bytes.get(), bytes.get().length));
                     }
                     return Optional.empty();
                 }
@@ -214,8 +213,19 @@ final class SysfsFiles
                     break;
                 }
             }
-            checkBound(relative, buffer.position());
-            return decode(buffer.array(), buffer.position());
+            return text(relative, buffer.array(), buffer.position());
+        }
+    }
+
+    /** The first {@code length} bytes of {@code relative} as text; more than its bound, or not UTF-8, is an error naming it. */
+    static String text(String relative, byte[] bytes, int length)
+    {
+        checkBound(relative, length);
+        try {
+            return decode(bytes, length);
+        }
+        catch (CharacterCodingException e) {
+            throw new TopologyException(relative + ": expected text but found bytes that are not UTF-8");
         }
     }
 

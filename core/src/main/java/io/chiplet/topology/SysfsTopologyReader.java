@@ -922,7 +922,7 @@ public final class SysfsTopologyReader
         return entries;
     }
 
-    private static CacheType parseType(String file, String text)
+    static CacheType parseType(String file, String text)
     {
         try {
             return CacheType.fromSysfs(text);
@@ -963,7 +963,7 @@ public final class SysfsTopologyReader
     }
 
     /** {@code MemTotal:  16432276 kB}, possibly prefixed by {@code Node N}, in bytes. */
-    private static Optional<Long> memTotal(String file, String meminfo)
+    static Optional<Long> memTotal(String file, String meminfo)
     {
         int at = meminfo.indexOf("MemTotal:");
         if (at < 0) {
