@@ -331,7 +331,10 @@ public final class HwlocXmlTopologyReader
             Map<Integer, Map<Integer, Integer>> distances = distances();
             List<Integer> withoutMemory = new ArrayList<>();
             List<NumaNode> nodes = new ArrayList<>();
-            for (Element element : numaElements) {
+            CpuSet withNode = CpuSet.empty();
+            List<Element> inIdOrder = new ArrayList<>(numaElements);
+            inIdOrder.sort(Comparator.comparingInt(this::osIndex));
+            for (Element element : inIdOrder) {
                 int id = osIndex(element);
                 OptionalLong memory = element.hasAttribute("local_memory") ? OptionalLong.of(longAttribute(element, "local_memory")) : OptionalLong.empty();
                 if (memory.isPresent() && memory.getAsLong() < 0) {
@@ -350,7 +353,12 @@ public final class HwlocXmlTopologyReader
                     case "DRAM" -> MemoryKind.DRAM;
                     default -> subtype.isEmpty() && !local.isEmpty() ? MemoryKind.DRAM : MemoryKind.UNKNOWN;
                 };
-                nodes.add(new NumaNode(id, local, memory, new TreeMap<>(distances.getOrDefault(id, Map.of())), local, kind));
+                // hwloc gives several nodes one cpuset where memory tiers share CPUs (DRAM, then HBM or CXL): the first
+                // node in id order holds those CPUs, the others are CPU-less nodes local to them, so no CPU is in two
+                boolean cpuLess = local.isEmpty() || local.intersects(withNode);
+                withNode = withNode.union(local);
+                MemoryKind memoryKind = cpuLess && kind == MemoryKind.DRAM && subtype.isEmpty() ? MemoryKind.UNKNOWN : kind;
+                nodes.add(new NumaNode(id, cpuLess ? CpuSet.empty() : local, memory, new TreeMap<>(distances.getOrDefault(id, Map.of())), local, memoryKind));
             }
             if (!withoutMemory.isEmpty()) {
                 unknowns.add("NUMA memory: " + file + " records no local_memory for node(s) " + withoutMemory);

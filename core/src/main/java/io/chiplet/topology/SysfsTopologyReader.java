@@ -287,7 +287,8 @@ public final class SysfsTopologyReader
          */
         private boolean readGroup(String topology, String idFile, String listFile, int cpu, int[] packageOf, BitSet online, Map<GroupKey, BitSet> groups, BitSet grouped)
         {
-            Optional<Integer> id = files.readInt(topology + idFile);
+            // -1 is the kernel's "no such group" (die_id on s390, POWER and arm64): hwloc makes no group of it either
+            Optional<Integer> id = files.readInt(topology + idFile).filter(value -> value >= 0);
             if (id.isEmpty()) {
                 if (!grouped.isEmpty()) {
                     throw new TopologyException(topology + idFile + ": missing although other CPUs have one; expected an integer id");
