@@ -25,10 +25,14 @@ import static java.util.Objects.requireNonNull;
  * {@code HWLOC_FSROOT} convention). A snapshot never consults the machine this runs on; the live root also
  * intersects the allowed CPUs with the process affinity mask from the given {@link AffinityMaskSource}.
  *
- * <p>Required facts are the CPU directory and a list of online (or present) CPUs; a required fact that is missing
- * or malformed, and any optional file that exists but is garbled or unreadable, is a {@link TopologyException}
- * naming the file relative to the root and what was expected. Optional facts that are absent become a sentence
- * in {@link Topology#unknowns()}:
+ * <p>Required facts are the CPU directory, a list of online (or present) CPUs, each CPU's package and sibling sets
+ * and each node's CPUs; one that is malformed or unreadable is a {@link TopologyException} naming the file relative to
+ * the root, what was expected and what it held (escaped on one line). Every CPU set is read from its list form or,
+ * missing that, its mask form, and every value up to its first newline or NUL. Only regular files of a bounded size
+ * are read. An optional fact whose files are broken (a cache, dies, clusters, kinds of core, a node's memory,
+ * distances, the cgroup) is left unknown with the file and the reason; contradictory NUMA nodes or cache lists are
+ * dropped the same way, so that no CPU sits in two nodes or two chiplets. Optional facts that are absent become a
+ * sentence in {@link Topology#unknowns()}:
  * <ul>
  * <li>no {@code cache/} directories (many VMs): no caches, chiplets fall back to NUMA node, cluster, die or package;</li>
  * <li>no {@code physical_package_id}: the CPU belongs to no package;</li>

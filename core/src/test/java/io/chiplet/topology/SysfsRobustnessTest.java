@@ -90,8 +90,9 @@ class SysfsRobustnessTest
     void anOverflowingOrUnbelievableCacheSizeMakesThatCacheUnknown()
     {
         FakeSysfs fake = machine();
-        fake.file(CPU + "cpu0/cache/index3/size", "99999999999999999K");
-        fake.file(CPU + "cpu4/cache/index3/size", "9999999999999G");
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.file(CPU + "cpu" + cpu + "/cache/index3/size", cpu % 8 < 4 ? "99999999999999999K" : "9999999999999G");
+        }
 
         Topology topology = fake.read();
 
@@ -99,8 +100,8 @@ class SysfsRobustnessTest
         assertThat(topology.unknowns()).contains(
                 "cache sys/devices/system/cpu/cpu0/cache/index3/: sys/devices/system/cpu/cpu0/cache/index3/size: expected a size like 32K of at most 1T but found \"99999999999999999K\"",
                 "cache sys/devices/system/cpu/cpu4/cache/index3/: sys/devices/system/cpu/cpu4/cache/index3/size: expected a size like 32K of at most 1T but found \"9999999999999G\"");
-        // the L3s are unknown, the rest is not: chiplets fall back to NUMA nodes, and L2s are still there
-        assertThat(topology.chiplets()).extracting(Chiplet::basis).containsOnly(ChipletBasis.NUMA);
+        // the L3s are unknown, the rest is not: chiplets fall back to the NUMA nodes (here the packages), and L2s are still there
+        assertThat(topology.chiplets()).hasSize(2).extracting(Chiplet::basis).doesNotContain(ChipletBasis.L3);
         assertThat(topology.cachesOfLevel(2)).hasSize(8);
     }
 
@@ -112,10 +113,18 @@ class SysfsRobustnessTest
         fake.delete(CPU + "cpu4/cache/index3/shared_cpu_list");
         Files.createDirectory(root.resolve(CPU + "cpu4/cache/index3/shared_cpu_list"));
 
+        // another CPU of that L3 still describes it: the broken file is named, the cache is known from CPU 5's files
         Topology topology = fake.read();
-
-        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus).containsExactly(CpuSet.parseList("0-3,8-11"));
+        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus).containsExactly(CpuSet.parseList("0-3,8-11"), CpuSet.parseList("4-7,12-15"));
         assertThat(topology.unknowns()).contains("cache sys/devices/system/cpu/cpu4/cache/index3/: sys/devices/system/cpu/cpu4/cache/index3/shared_cpu_list: is a directory; expected a regular file");
+
+        for (int cpu : CpuSet.parseList("5-7,12-15").toArray()) {
+            fake.delete(CPU + "cpu" + cpu + "/cache/index3");
+            Files.createDirectories(root.resolve(CPU + "cpu" + cpu + "/cache/index3/shared_cpu_list"));
+        }
+        topology = fake.read();
+        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus).containsExactly(CpuSet.parseList("0-3,8-11"));
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus).contains(CpuSet.parseList("0-3,8-11"));
     }
 
     @Test
@@ -189,7 +198,7 @@ class SysfsRobustnessTest
                 org.assertj.core.groups.Tuple.tuple(4, MemoryKind.CXL_PMEM));
         CpuSet socket0 = CpuSet.parseList("0-55,112-167");
         assertThat(topology.numaNode(2).orElseThrow().localCpus()).isEqualTo(socket0);
-        assertThat(topology.numaNode(2).orElseThrow().cpus()).isEmpty();
+        assertThat(topology.numaNode(2).orElseThrow().cpus()).isEqualTo(CpuSet.empty());
         for (Chiplet chiplet : topology.chiplets()) {
             boolean onSocket0 = socket0.containsAll(chiplet.cpus());
             assertThat(topology.memoryNodeFor(chiplet, MemoryKind.HBM)).isEqualTo(onSocket0 ? 2 : 3);
