@@ -9,6 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../resources/snapshots}
 mkdir -p "$out"
 python3 "$here/gen_snapshots.py" "$out"
+# the kinds of sysfs that broke discovery (issue 15): old kernels, NUL bytes, CPU-less memory, s390, POWER8...
+python3 "$here/variants.py" "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for tarball in "$out"/*.tar.bz2; do

@@ -7,11 +7,12 @@ public enum CacheType
 
     public static CacheType fromSysfs(String text)
     {
-        return switch (text.strip()) {
+        String value = FileText.value(text).strip();
+        return switch (value) {
             case "Data" -> DATA;
             case "Instruction" -> INSTRUCTION;
             case "Unified" -> UNIFIED;
-            default -> throw new IllegalArgumentException("expected Data, Instruction or Unified but found \"" + text.strip() + "\"");
+            default -> throw new IllegalArgumentException("expected Data, Instruction or Unified but found " + FileText.quote(value));
         };
     }
 }

@@ -80,7 +80,7 @@ public final class CpuSet
         for (String part : trimmed.split(",", -1)) {
             String item = part.strip();
             if (item.isEmpty()) {
-                throw new IllegalArgumentException("expected a cpulist like 0-3,8 but found an empty item in \"" + text + "\"");
+                throw new IllegalArgumentException("expected a cpulist like 0-3,8 but found an empty item in " + FileText.quote(text));
             }
             int dash = item.indexOf('-');
             if (dash < 0) {
@@ -90,7 +90,7 @@ public final class CpuSet
                 int from = parseCpu(item.substring(0, dash), text);
                 int to = parseCpu(item.substring(dash + 1), text);
                 if (to < from) {
-                    throw new IllegalArgumentException("expected a cpulist like 0-3,8 but range " + item + " is reversed in \"" + text + "\"");
+                    throw new IllegalArgumentException("expected a cpulist like 0-3,8 but range " + FileText.quote(item) + " is reversed in " + FileText.quote(text));
                 }
                 bits.set(from, to + 1);
             }
@@ -163,8 +163,8 @@ public final class CpuSet
         BitSet bits = new BitSet();
         for (int i = 0; i < words.length; i++) {
             String word = words[i].strip();
-            if (word.isEmpty() || word.length() > 8 || !word.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-                throw new IllegalArgumentException("expected a cpumask of hex words like 000000ff,00000001 but found \"" + text + "\"");
+            if (word.isEmpty() || word.length() > 8 || !word.chars().allMatch(CpuSet::isAsciiHexDigit)) {
+                throw new IllegalArgumentException("expected a cpumask of hex words like 000000ff,00000001 but found " + FileText.quote(text));
             }
             long value = Long.parseLong(word, 16);
             int base = (words.length - 1 - i) * 32;
@@ -180,14 +180,20 @@ public final class CpuSet
     private static int parseCpu(String item, String whole)
     {
         String s = item.strip();
-        if (s.isEmpty() || s.length() > 5 || !s.chars().allMatch(Character::isDigit)) {
-            throw new IllegalArgumentException("expected a cpulist like 0-3,8 but found \"" + whole + "\"");
+        // ASCII digits only: Character.isDigit and Integer.parseInt also take other scripts' digits ("\u0663")
+        if (s.isEmpty() || s.length() > 5 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("expected a cpulist like 0-3,8 but found " + FileText.quote(whole));
         }
         int cpu = Integer.parseInt(s);
         if (cpu >= MAX_CPUS) {
-            throw new IllegalArgumentException("expected CPU numbers below " + MAX_CPUS + " but found " + cpu + " in \"" + whole + "\"");
+            throw new IllegalArgumentException("expected CPU numbers below " + MAX_CPUS + " but found " + cpu + " in " + FileText.quote(whole));
         }
         return cpu;
+    }
+
+    private static boolean isAsciiHexDigit(int c)
+    {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
     }
 
     private static void checkCpu(int cpu)

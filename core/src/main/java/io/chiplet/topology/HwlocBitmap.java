@@ -41,7 +41,7 @@ final class HwlocBitmap
         int first = infinite ? 1 : 0;
         int finiteWords = words.length - first;
         if ((long) finiteWords * WORD_BITS > CpuSet.MAX_CPUS) {
-            throw new IllegalArgumentException("expected an hwloc bitmap of at most " + CpuSet.MAX_CPUS + " CPUs but found " + finiteWords + " words in \"" + text + "\"");
+            throw new IllegalArgumentException("expected an hwloc bitmap of at most " + CpuSet.MAX_CPUS + " CPUs but found " + finiteWords + " words in " + FileText.quote(text));
         }
         BitSet bits = new BitSet();
         for (int i = first; i < words.length; i++) {
@@ -63,8 +63,8 @@ final class HwlocBitmap
             // hwloc writes a zero word as nothing between two commas
             return 0;
         }
-        if (digits.isEmpty() || digits.length() > 8 || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-            throw new IllegalArgumentException("expected an hwloc bitmap of 32-bit hex words like 0x000000ff,0xffffffff but found \"" + whole + "\"");
+        if (digits.isEmpty() || digits.length() > 8 || !digits.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+            throw new IllegalArgumentException("expected an hwloc bitmap of 32-bit hex words like 0x000000ff,0xffffffff but found " + FileText.quote(whole));
         }
         return Long.parseLong(digits, 16);
     }

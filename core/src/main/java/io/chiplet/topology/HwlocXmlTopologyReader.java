@@ -54,16 +54,34 @@ public final class HwlocXmlTopologyReader
         this.file = requireNonNull(file, "file is null");
     }
 
+    /**
+     * @throws TopologyException naming the file when it is not hwloc XML, lacks a fact every machine has (a machine
+     *         object with at least one CPU), or holds values no machine has (negative indexes or sizes)
+     */
     @Override
     public Topology read(int virtualChipletCores)
     {
-        return DerivedChiplets.attach(readFacts(), virtualChipletCores);
+        Topology facts = readFacts();
+        try {
+            return DerivedChiplets.attach(facts, virtualChipletCores);
+        }
+        catch (IllegalArgumentException | IllegalStateException e) {
+            // the facts passed every check above yet contradict each other (two packages claiming one CPU...)
+            throw new TopologyException("expected a consistent machine in " + file + " but " + FileText.value(String.valueOf(e.getMessage())), e);
+        }
     }
 
     /** Everything the file says, without chiplets (those are derived from these facts). */
     Topology readFacts()
     {
-        return new Extraction(parse()).topology();
+        Document document = parse();
+        try {
+            return new Extraction(document).topology();
+        }
+        catch (IllegalArgumentException e) {
+            // a record refused a value (a cache of level 0...): the file, not this code, is at fault
+            throw new TopologyException("expected hwloc XML describing a machine in " + file + " but " + FileText.value(String.valueOf(e.getMessage())), e);
+        }
     }
 
     private Document parse()
@@ -73,14 +91,21 @@ public final class HwlocXmlTopologyReader
             return builder.parse(in, file.toUri().toString());
         }
         catch (SAXParseException e) {
-            throw new TopologyException("expected hwloc XML in " + file + " but line " + e.getLineNumber() + " is not well-formed: " + e.getMessage(), e);
+            throw new TopologyException("expected hwloc XML in " + file + " but line " + e.getLineNumber() + " is not well-formed: " + oneLine(e.getMessage()), e);
         }
         catch (SAXException e) {
-            throw new TopologyException("expected hwloc XML in " + file + " but it could not be parsed: " + e.getMessage(), e);
+            throw new TopologyException("expected hwloc XML in " + file + " but it could not be parsed: " + oneLine(e.getMessage()), e);
         }
         catch (IOException e) {
-            throw new TopologyException("cannot read hwloc XML file " + file + ": " + e, e);
+            throw new TopologyException("cannot read hwloc XML file " + file + ": " + oneLine(e.toString()), e);
         }
+    }
+
+    /** A parser's message on one line, its non-ASCII escaped (it may quote the file). */
+    private static String oneLine(String message)
+    {
+        String quoted = FileText.quote(String.valueOf(message));
+        return quoted.substring(1, quoted.lastIndexOf('"'));
     }
 
     /**
@@ -95,6 +120,10 @@ public final class HwlocXmlTopologyReader
             factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
             factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
             factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+            // an internal DTD subset may still declare entities: secure processing caps their expansion (billion laughs),
+            // and these caps are far below its defaults, since hwloc XML uses no entity at all
+            factory.setAttribute("http://www.oracle.com/xml/jaxp/properties/entityExpansionLimit", "1000");
+            factory.setAttribute("http://www.oracle.com/xml/jaxp/properties/totalEntitySizeLimit", "100000");
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             factory.setXIncludeAware(false);
@@ -145,7 +174,11 @@ public final class HwlocXmlTopologyReader
             for (int i = 0; i < all.getLength(); i++) {
                 Element object = (Element) all.item(i);
                 if (object.getAttribute("type").equals("PU")) {
-                    universe.set(osIndex(object));
+                    int cpu = osIndex(object);
+                    if (cpu >= CpuSet.MAX_CPUS) {
+                        throw invalid(object, "os_index", "a CPU number below " + CpuSet.MAX_CPUS);
+                    }
+                    universe.set(cpu);
                 }
             }
             present = CpuSet.fromBitSet(universe);
@@ -153,6 +186,10 @@ public final class HwlocXmlTopologyReader
             // hwloc 1.x kept offline CPUs in cpuset and listed the online ones separately
             online = root.hasAttribute("online_cpuset") ? rootCpus.intersect(bitmap(root, "online_cpuset").within(present)) : rootCpus;
             allowed = root.hasAttribute("allowed_cpuset") ? bitmap(root, "allowed_cpuset").within(present).intersect(online) : online;
+            if (online.isEmpty()) {
+                throw new TopologyException("expected at least one CPU in the cpuset of " + describe(root) + " in " + file + " but found "
+                        + (root.hasAttribute("cpuset") ? FileText.quote(root.getAttribute("cpuset")) : "no cpuset"));
+            }
         }
 
         Topology topology()
@@ -264,7 +301,13 @@ public final class HwlocXmlTopologyReader
             if (cpus.isEmpty()) {
                 return;
             }
+            if (level < 1 || level > 9) {
+                throw invalid(object, "depth", "a cache level from 1 to 9");
+            }
             long size = object.hasAttribute("cache_size") ? longAttribute(object, "cache_size") : 0;
+            if (size < 0 || size > SysfsTopologyReader.MAX_CACHE_BYTES) {
+                throw invalid(object, "cache_size", "a byte count from 0 to " + SysfsTopologyReader.MAX_CACHE_BYTES);
+            }
             int lineSize = object.hasAttribute("cache_linesize") ? intAttribute(object, "cache_linesize") : 0;
             caches.add(new Cache(level, cacheType, size, Math.max(lineSize, 0), cpus));
         }
@@ -288,13 +331,34 @@ public final class HwlocXmlTopologyReader
             Map<Integer, Map<Integer, Integer>> distances = distances();
             List<Integer> withoutMemory = new ArrayList<>();
             List<NumaNode> nodes = new ArrayList<>();
-            for (Element element : numaElements) {
+            CpuSet withNode = CpuSet.empty();
+            List<Element> inIdOrder = new ArrayList<>(numaElements);
+            inIdOrder.sort(Comparator.comparingInt(this::osIndex));
+            for (Element element : inIdOrder) {
                 int id = osIndex(element);
                 OptionalLong memory = element.hasAttribute("local_memory") ? OptionalLong.of(longAttribute(element, "local_memory")) : OptionalLong.empty();
+                if (memory.isPresent() && memory.getAsLong() < 0) {
+                    throw invalid(element, "local_memory", "a non-negative byte count");
+                }
                 if (memory.isEmpty()) {
                     withoutMemory.add(id);
                 }
-                nodes.add(new NumaNode(id, cpus(element), memory, new TreeMap<>(distances.getOrDefault(id, Map.of()))));
+                // hwloc gives a CPU-less node (HBM, CXL, GPU memory) the cpuset of the CPUs it is local to
+                CpuSet local = cpus(element);
+                String subtype = element.getAttribute("subtype");
+                MemoryKind kind = switch (subtype) {
+                    case "GPUMemory" -> MemoryKind.GPU;
+                    case "MCDRAM", "HBM" -> MemoryKind.HBM;
+                    case "NVM", "CXL-DRAM", "CXLMem" -> MemoryKind.CXL_PMEM;
+                    case "DRAM" -> MemoryKind.DRAM;
+                    default -> subtype.isEmpty() && !local.isEmpty() ? MemoryKind.DRAM : MemoryKind.UNKNOWN;
+                };
+                // hwloc gives several nodes one cpuset where memory tiers share CPUs (DRAM, then HBM or CXL): the first
+                // node in id order holds those CPUs, the others are CPU-less nodes local to them, so no CPU is in two
+                boolean cpuLess = local.isEmpty() || local.intersects(withNode);
+                withNode = withNode.union(local);
+                MemoryKind memoryKind = cpuLess && kind == MemoryKind.DRAM && subtype.isEmpty() ? MemoryKind.UNKNOWN : kind;
+                nodes.add(new NumaNode(id, cpuLess ? CpuSet.empty() : local, memory, new TreeMap<>(distances.getOrDefault(id, Map.of())), local, memoryKind));
             }
             if (!withoutMemory.isEmpty()) {
                 unknowns.add("NUMA memory: " + file + " records no local_memory for node(s) " + withoutMemory);
@@ -451,7 +515,7 @@ public final class HwlocXmlTopologyReader
                         numbers.add(Long.parseLong(token));
                     }
                     catch (NumberFormatException e) {
-                        throw new TopologyException("expected whitespace-separated integers in <" + childName + "> of " + file + " but found \"" + token + "\"", e);
+                        throw new TopologyException("expected whitespace-separated integers in <" + childName + "> of " + file + " but found " + FileText.quote(token), e);
                     }
                 }
             }
@@ -478,7 +542,11 @@ public final class HwlocXmlTopologyReader
 
         private int osIndex(Element element)
         {
-            return intAttribute(element, "os_index");
+            int index = intAttribute(element, "os_index");
+            if (index < 0) {
+                throw invalid(element, "os_index", "a non-negative index");
+            }
+            return index;
         }
 
         private int intAttribute(Element element, String attribute)
@@ -512,7 +580,7 @@ public final class HwlocXmlTopologyReader
 
         private TopologyException invalid(Element element, String attribute, String expected)
         {
-            String found = element.hasAttribute(attribute) ? "\"" + element.getAttribute(attribute) + "\"" : "nothing";
+            String found = element.hasAttribute(attribute) ? FileText.quote(element.getAttribute(attribute)) : "nothing";
             return new TopologyException("expected " + expected + " as attribute " + attribute + " of " + describe(element) + " in " + file + " but found " + found);
         }
     }
@@ -546,8 +614,8 @@ public final class HwlocXmlTopologyReader
     private static String describe(Element element)
     {
         String type = element.getAttribute("type");
-        return "<" + element.getTagName() + (type.isEmpty() ? "" : " type=\"" + type + "\"")
-                + (element.hasAttribute("os_index") ? " os_index=\"" + element.getAttribute("os_index") + "\"" : "") + ">";
+        return "<" + element.getTagName() + (type.isEmpty() ? "" : " type=" + FileText.quote(type))
+                + (element.hasAttribute("os_index") ? " os_index=" + FileText.quote(element.getAttribute("os_index")) : "") + ">";
     }
 
     private static List<Element> childElements(Element parent, String name)

@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,6 +45,17 @@ final class SysfsFiles
     /** Where most files of a discovery lie: opened relative to it, they spare the kernel four steps of path walk. */
     private static final String CPU_DIRECTORY = "sys/devices/system/cpu/";
 
+    /**
+     * Most bytes read from one sysfs file. The kernel writes an attribute in one page; CPU lists of the largest
+     * machines (8192 CPUs) are binary attributes of a few pages. More than this is not a sysfs file.
+     */
+    static final int MAX_ATTRIBUTE_BYTES = 64 << 10;
+
+    /** Most bytes read from one procfs or cgroup table ({@code mountinfo}, {@code status}). */
+    static final int MAX_TABLE_BYTES = 1 << 20;
+
+    private static final Path LIVE_ROOT = Path.of("/");
+
     /** Passed as a set: the varargs form of {@code FileChannel.open} builds a new {@code HashSet} on every call. */
     private static final Set<OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
 
@@ -65,8 +77,19 @@ final class SysfsFiles
         this.cpuReader = requireNonNull(cpuReader, "cpuReader is null");
     }
 
-    /** Reads through {@link DirectoryReader}s where native calls are allowed, else as {@link #SysfsFiles(Path)}; close it. */
+    /**
+     * Reads the live machine ({@code root} is {@code /}) through {@link DirectoryReader}s where native calls are
+     * allowed, else as {@link #SysfsFiles(Path)}; close it. A snapshot from another machine is read through java.nio
+     * only, which checks each file is a regular file before opening it: a FIFO there would block the open, and a
+     * link to a device would never end. The kernel's own sysfs and procfs hold neither.
+     */
     static SysfsFiles open(Path root)
+    {
+        return root.toAbsolutePath().normalize().equals(LIVE_ROOT) ? openNative(root) : new SysfsFiles(root);
+    }
+
+    /** Reads through {@link DirectoryReader}s where native calls are allowed, whatever the root; for trusted trees only. */
+    static SysfsFiles openNative(Path root)
     {
         Optional<DirectoryReader> rootReader = DirectoryReader.open(root);
         Optional<DirectoryReader> cpuReader = rootReader.isPresent() ? DirectoryReader.open(root.resolve(CPU_DIRECTORY)) : Optional.empty();
@@ -102,7 +125,8 @@ final class SysfsFiles
     /**
      * The file's text, or empty when it does not exist.
      *
-     * @throws TopologyException when it exists but cannot be read (permissions, a directory, not text)
+     * @throws TopologyException when it exists but cannot be read (permissions, a directory, a FIFO or device, a link
+     *         loop, more than {@link #MAX_ATTRIBUTE_BYTES} under {@code sys/} or {@link #MAX_TABLE_BYTES} elsewhere, not text)
      */
     Optional<String> read(String relative)
     {
@@ -111,13 +135,16 @@ final class SysfsFiles
             if (rootReader.isPresent() && DirectoryReader.accepts(relative)) {
                 try {
                     Optional<byte[]> bytes = readNative(relative, attribute);
-                    return bytes.isPresent() ? Optional.of(decode(bytes.get(), bytes.get().length)) : Optional.empty();
+                    if (bytes.isPresent()) {
+                        return Optional.of(text(relative, bytes.get(), bytes.get().length));
+                    }
+                    return Optional.empty();
                 }
                 catch (NativeCallException e) {
                     // not a plain missing file: java.nio below reads it again and says what is wrong, as it always has
                 }
             }
-            return Optional.of(readSmallFile(root.resolve(relative), attribute));
+            return Optional.of(readSmallFile(relative, root.resolve(relative), attribute));
         }
         catch (NoSuchFileException e) {
             return Optional.empty();
@@ -130,6 +157,18 @@ final class SysfsFiles
         }
         catch (IOException e) {
             throw new TopologyException(relative + ": could not be read (" + describe(e) + ")", e);
+        }
+    }
+
+    private static int bound(String relative)
+    {
+        return relative.startsWith("sys/") && !relative.startsWith("sys/fs/") ? MAX_ATTRIBUTE_BYTES : MAX_TABLE_BYTES;
+    }
+
+    private static void checkBound(String relative, int length)
+    {
+        if (length > bound(relative)) {
+            throw new TopologyException(relative + ": holds more than " + bound(relative) + " bytes; expected a small kernel file");
         }
     }
 
@@ -147,14 +186,26 @@ final class SysfsFiles
      * and a regular file (a snapshot) comes up short only at its end. procfs and cgroup tables can come up short at a
      * line break mid-file (seq_file hands out a page at a time), so they are read until end-of-file.
      */
-    private String readSmallFile(Path path, boolean deviceAttribute)
+    private String readSmallFile(String relative, Path path, boolean deviceAttribute)
             throws IOException
     {
+        // follows links as open would (a loop fails here, naming ELOOP); refuses what open would block on or never end
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (attributes.isDirectory()) {
+            throw new TopologyException(relative + ": is a directory; expected a regular file");
+        }
+        if (!attributes.isRegularFile()) {
+            throw new TopologyException(relative + ": is not a regular file (a FIFO, device or socket); expected a regular file");
+        }
+        int limit = bound(relative);
         try (FileChannel channel = FileChannel.open(path, READ_ONLY)) {
             ByteBuffer buffer = this.buffer.clear();
             int read;
             while ((read = channel.read(buffer)) >= 0) {
                 if (!buffer.hasRemaining()) {
+                    if (buffer.capacity() > limit) {
+                        checkBound(relative, buffer.capacity());
+                    }
                     buffer = ByteBuffer.allocate(buffer.capacity() * 2).put(buffer.flip());
                     this.buffer = buffer;
                 }
@@ -162,7 +213,19 @@ final class SysfsFiles
                     break;
                 }
             }
-            return decode(buffer.array(), buffer.position());
+            return text(relative, buffer.array(), buffer.position());
+        }
+    }
+
+    /** The first {@code length} bytes of {@code relative} as text; more than its bound, or not UTF-8, is an error naming it. */
+    static String text(String relative, byte[] bytes, int length)
+    {
+        checkBound(relative, length);
+        try {
+            return decode(bytes, length);
+        }
+        catch (CharacterCodingException e) {
+            throw new TopologyException(relative + ": expected text but found bytes that are not UTF-8");
         }
     }
 
@@ -187,9 +250,25 @@ final class SysfsFiles
         return read(relative).orElseThrow(() -> new TopologyException(relative + ": missing; expected " + expected));
     }
 
+    /** The CPUs a list file names, from its first line. */
     Optional<CpuSet> readList(String relative)
     {
         return read(relative).map(text -> parseList(relative, text));
+    }
+
+    /**
+     * The CPUs named by {@code directory + listName} ({@code 0-3,8}), else by the mask form {@code directory + maskName}
+     * ({@code 0000010f}): the kernel has written both since 2.6.x but older kernels and many dumps hold only the mask,
+     * and some only the list. hwloc reads whichever exists.
+     */
+    Optional<CpuSet> readCpus(String directory, String listName, String maskName)
+    {
+        Optional<CpuSet> list = readList(directory + listName);
+        if (list.isPresent()) {
+            return list;
+        }
+        String mask = directory + maskName;
+        return read(mask).map(text -> parseMask(mask, text));
     }
 
     Optional<Integer> readInt(String relative)
@@ -200,7 +279,7 @@ final class SysfsFiles
     static CpuSet parseList(String relative, String text)
     {
         try {
-            return CpuSet.parseList(text);
+            return CpuSet.parseList(FileText.value(text));
         }
         catch (IllegalArgumentException e) {
             throw new TopologyException(relative + ": " + e.getMessage());
@@ -210,35 +289,36 @@ final class SysfsFiles
     static CpuSet parseMask(String relative, String text)
     {
         try {
-            return CpuSet.parseMask(text);
+            return CpuSet.parseMask(FileText.value(text));
         }
         catch (IllegalArgumentException e) {
             throw new TopologyException(relative + ": " + e.getMessage());
         }
     }
 
-    /** A decimal integer, possibly negative (sysfs writes -1 for "no such id"), surrounded by whitespace. */
+    /** A decimal integer of ASCII digits, possibly negative (sysfs writes -1 for "no such id"), surrounded by blanks. */
     static int parseInt(String relative, String text)
     {
         long value = parseLong(relative, text);
         if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-            throw new TopologyException(relative + ": expected an integer but found \"" + text.strip() + "\"");
+            throw new TopologyException(relative + ": expected an integer but found " + FileText.quote(FileText.value(text).strip()));
         }
         return (int) value;
     }
 
+    /** As {@link #parseInt}, at most 18 digits, so it cannot overflow. */
     static long parseLong(String relative, String text)
     {
-        String s = text.strip();
+        String s = FileText.value(text).strip();
         int start = s.startsWith("-") ? 1 : 0;
         if (s.length() == start || s.length() > 18) {
-            throw new TopologyException(relative + ": expected an integer but found \"" + s + "\"");
+            throw new TopologyException(relative + ": expected an integer but found " + FileText.quote(s));
         }
         long value = 0;
         for (int i = start; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < '0' || c > '9') {
-                throw new TopologyException(relative + ": expected an integer but found \"" + s + "\"");
+                throw new TopologyException(relative + ": expected an integer but found " + FileText.quote(s));
             }
             value = value * 10 + (c - '0');
         }

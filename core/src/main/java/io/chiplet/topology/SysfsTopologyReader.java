@@ -25,10 +25,14 @@ import static java.util.Objects.requireNonNull;
  * {@code HWLOC_FSROOT} convention). A snapshot never consults the machine this runs on; the live root also
  * intersects the allowed CPUs with the process affinity mask from the given {@link AffinityMaskSource}.
  *
- * <p>Required facts are the CPU directory and a list of online (or present) CPUs; a required fact that is missing
- * or malformed, and any optional file that exists but is garbled or unreadable, is a {@link TopologyException}
- * naming the file relative to the root and what was expected. Optional facts that are absent become a sentence
- * in {@link Topology#unknowns()}:
+ * <p>Required facts are the CPU directory, a list of online (or present) CPUs, each CPU's package and sibling sets
+ * and each node's CPUs; one that is malformed or unreadable is a {@link TopologyException} naming the file relative to
+ * the root, what was expected and what it held (escaped on one line). Every CPU set is read from its list form or,
+ * missing that, its mask form, and every value up to its first newline or NUL. Only regular files of a bounded size
+ * are read. An optional fact whose files are broken (a cache, dies, clusters, kinds of core, a node's memory,
+ * distances, the cgroup) is left unknown with the file and the reason; contradictory NUMA nodes or cache lists are
+ * dropped the same way, so that no CPU sits in two nodes or two chiplets. Optional facts that are absent become a
+ * sentence in {@link Topology#unknowns()}:
  * <ul>
  * <li>no {@code cache/} directories (many VMs): no caches, chiplets fall back to NUMA node, cluster, die or package;</li>
  * <li>no {@code physical_package_id}: the CPU belongs to no package;</li>
@@ -142,7 +146,7 @@ public final class SysfsTopologyReader
 
             CpuSets cpus = readCpuTopology(online);
             List<Cache> caches = readCaches(online, cpus.cores());
-            List<CoreKind> coreKinds = readCoreKinds(online, cpus.cores());
+            List<CoreKind> coreKinds = degrade("kinds of core", () -> readCoreKinds(online, cpus.cores())).orElse(List.of());
             List<Core> cores = withKinds(cpus.cores(), coreKinds);
             List<NumaNode> nodes = readNumaNodes(online);
             CpuSet allowed = readAllowed(online);
@@ -212,7 +216,7 @@ public final class SysfsTopologyReader
                     int packageId = id.orElse(-1);
                     BitSet members = bits(cpu);
                     if (packageId >= 0) {
-                        readGroupCpus(topology, "package_cpus_list", "core_siblings_list").ifPresent(list -> members.or(list.toBitSet()));
+                        readGroupCpus(topology, "package_cpus", "core_siblings").ifPresent(list -> members.or(list.toBitSet()));
                     }
                     members.and(onlineBits);
                     members.set(cpu);
@@ -230,13 +234,15 @@ public final class SysfsTopologyReader
                     }
                 }
                 if (hasDies && !inDie.get(cpu)) {
-                    hasDies = readGroup(topology, "die_id", "die_cpus_list", cpu, packageOf, onlineBits, dies, inDie);
+                    int dieCpu = cpu;
+                    hasDies = degrade("dies", () -> readGroup(topology, "die_id", "die_cpus", dieCpu, packageOf, onlineBits, dies, inDie)).orElse(false);
                 }
                 if (hasClusters && !inCluster.get(cpu)) {
-                    hasClusters = readClusterCpus(topology, cpu, onlineBits, clusterByFirstCpu, inCluster);
+                    int clusterCpu = cpu;
+                    hasClusters = degrade("clusters", () -> readClusterCpus(topology, clusterCpu, onlineBits, clusterByFirstCpu, inCluster)).orElse(false);
                 }
                 if (!inCore.get(cpu)) {
-                    Optional<CpuSet> siblings = readGroupCpus(topology, "thread_siblings_list", "core_cpus_list");
+                    Optional<CpuSet> siblings = readGroupCpus(topology, "thread_siblings", "core_cpus");
                     BitSet members = siblings.map(CpuSet::toBitSet).orElseGet(BitSet::new);
                     if (siblings.isEmpty()) {
                         withoutSiblings.set(cpu);
@@ -274,7 +280,7 @@ public final class SysfsTopologyReader
                     : List.of();
             cores.sort(Comparator.comparingInt(Core::firstCpu));
             List<Cluster> clusterList = hasClusters && !everyClusterIsACore(clusterByFirstCpu, cores)
-                    ? readClusterIds(clusterByFirstCpu, packageOf)
+                    ? degrade("clusters", () -> readClusterIds(clusterByFirstCpu, packageOf)).orElse(List.of())
                     : List.of();
             return new CpuSets(packageList, dieList, clusterList, List.copyOf(cores));
         }
@@ -285,7 +291,8 @@ public final class SysfsTopologyReader
          */
         private boolean readGroup(String topology, String idFile, String listFile, int cpu, int[] packageOf, BitSet online, Map<GroupKey, BitSet> groups, BitSet grouped)
         {
-            Optional<Integer> id = files.readInt(topology + idFile);
+            // -1 is the kernel's "no such group" (die_id on s390, POWER and arm64): hwloc makes no group of it either
+            Optional<Integer> id = files.readInt(topology + idFile).filter(value -> value >= 0);
             if (id.isEmpty()) {
                 if (!grouped.isEmpty()) {
                     throw new TopologyException(topology + idFile + ": missing although other CPUs have one; expected an integer id");
@@ -293,7 +300,7 @@ public final class SysfsTopologyReader
                 return false;
             }
             BitSet members = bits(cpu);
-            files.readList(topology + listFile).ifPresent(list -> members.or(list.toBitSet()));
+            files.readCpus(topology, listFile + "_list", listFile).ifPresent(list -> members.or(list.toBitSet()));
             members.and(online);
             members.andNot(grouped);
             members.set(cpu);
@@ -310,7 +317,7 @@ public final class SysfsTopologyReader
         private boolean readClusterCpus(String topology, int cpu, BitSet online, Map<Integer, BitSet> clusterByFirstCpu, BitSet grouped)
         {
             BitSet members = bits(cpu);
-            Optional<CpuSet> list = files.readList(topology + "cluster_cpus_list");
+            Optional<CpuSet> list = files.readCpus(topology, "cluster_cpus_list", "cluster_cpus");
             if (list.isPresent()) {
                 members.or(list.get().toBitSet());
             }
@@ -363,10 +370,29 @@ public final class SysfsTopologyReader
                     .toList();
         }
 
+        /**
+         * The CPUs of {@code name} in list or mask form, else of {@code fallback} in either form: the order hwloc reads
+         * them in ({@code package_cpus} came with 5.4; before it {@code core_siblings} named the same CPUs).
+         */
         private Optional<CpuSet> readGroupCpus(String topology, String name, String fallback)
         {
-            Optional<CpuSet> list = files.readList(topology + name);
-            return list.isPresent() ? list : files.readList(topology + fallback);
+            Optional<CpuSet> cpus = files.readCpus(topology, name + "_list", name);
+            return cpus.isPresent() ? cpus : files.readCpus(topology, fallback + "_list", fallback);
+        }
+
+        /**
+         * Reads an optional fact; when its files are broken, the fact becomes unknown (with the file and why) instead
+         * of stopping discovery.
+         */
+        private <T> Optional<T> degrade(String what, java.util.function.Supplier<T> read)
+        {
+            try {
+                return Optional.of(read.get());
+            }
+            catch (TopologyException e) {
+                unknowns.add(what + ": " + e.getMessage());
+                return Optional.empty();
+            }
         }
 
         /**
@@ -387,13 +413,17 @@ public final class SysfsTopologyReader
             List<CacheIndex> layout = new ArrayList<>();
             List<BitSet> coveredByIndex = new ArrayList<>();
             List<Cache> caches = new ArrayList<>();
+            // the directory each cache was read from, to name both files when two instances contradict each other
+            Map<Cache, String> readFrom = new HashMap<>();
             BitSet withoutCaches = new BitSet();
+            // an index whose level or type is broken is unknown, and so is every index after it (their order is lost)
+            int brokenIndex = Integer.MAX_VALUE;
 
             for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
                 String cacheDir = CPU_DIR + "cpu" + cpu + "/cache/index";
                 // whether this CPU read the instance of the previous index itself (L1 and instruction indexes count as read)
                 boolean readPrevious = true;
-                for (int index = 0; ; index++) {
+                for (int index = 0; index < brokenIndex; index++) {
                     if (index == layout.size()) {
                         String dir = cacheDir + index + "/";
                         if (!firstThreads.get(cpu) || !readPrevious || !files.exists(dir + "level")) {
@@ -402,13 +432,12 @@ public final class SysfsTopologyReader
                             }
                             break;
                         }
-                        int level = SysfsFiles.parseInt(dir + "level", files.readRequired(dir + "level", "a cache level"));
-                        CacheType type = parseType(dir + "type", files.readRequired(dir + "type", "Data, Instruction or Unified"));
-                        int lineSize = files.readInt(dir + "coherency_line_size").orElse(0);
-                        if (lineSize < 0) {
-                            throw new TopologyException(dir + "coherency_line_size: expected a non-negative byte count but found " + lineSize);
+                        Optional<CacheIndex> kind = degrade("caches from index" + index + " on", () -> readCacheIndex(dir));
+                        if (kind.isEmpty()) {
+                            brokenIndex = index;
+                            break;
                         }
-                        layout.add(new CacheIndex(level, type, lineSize));
+                        layout.add(kind.get());
                         coveredByIndex.add(new BitSet());
                     }
                     CacheIndex kind = layout.get(index);
@@ -423,8 +452,13 @@ public final class SysfsTopologyReader
                     }
                     readPrevious = true;
                     String dir = cacheDir + index + "/";
-                    Optional<CpuSet> list = files.readList(dir + "shared_cpu_list")
-                            .or(() -> files.read(dir + "shared_cpu_map").map(text -> SysfsFiles.parseMask(dir + "shared_cpu_map", text)));
+                    int reader = cpu;
+                    Optional<Optional<CpuSet>> read = degrade("cache " + dir, () -> files.readCpus(dir, "shared_cpu_list", "shared_cpu_map"));
+                    if (read.isEmpty()) {
+                        covered.set(cpu);
+                        continue;
+                    }
+                    Optional<CpuSet> list = read.get();
                     if (list.isEmpty()) {
                         if (!files.exists(dir)) {
                             // this CPU has fewer cache indexes than others (or none at all)
@@ -437,23 +471,64 @@ public final class SysfsTopologyReader
                     }
                     BitSet shared = list.map(CpuSet::toBitSet).orElseGet(BitSet::new);
                     shared.and(onlineBits);
-                    shared.set(cpu);
+                    shared.set(reader);
+                    Optional<Long> size = degrade("cache " + dir, () -> files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L));
+                    if (size.isEmpty()) {
+                        covered.set(cpu);
+                        continue;
+                    }
                     covered.or(shared);
-                    long sizeBytes = files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L);
-                    Cache cache = new Cache(kind.level(), kind.type(), sizeBytes, kind.lineSizeBytes(), CpuSet.fromBitSet(shared));
+                    Cache cache = new Cache(kind.level(), kind.type(), size.get(), kind.lineSizeBytes(), CpuSet.fromBitSet(shared));
                     // an instance is new to its index (it holds this CPU, which no earlier one did), but another index of
                     // the same level and type may have listed the same cache: it is one cache, listed once
                     if (!hasTwin(layout, index) || !caches.contains(cache)) {
                         caches.add(cache);
+                        readFrom.putIfAbsent(cache, dir);
                     }
                 }
             }
             if (!withoutCaches.isEmpty()) {
                 unknowns.add("caches of CPUs " + CpuSet.fromBitSet(withoutCaches) + ": no " + CPU_DIR + "cpuN/cache directory");
             }
-            List<Cache> sorted = new ArrayList<>(caches);
+            List<Cache> sorted = new ArrayList<>(withoutContradictions(caches, readFrom));
             sorted.sort(Comparator.comparingInt(Cache::level).thenComparingInt(cache -> cache.cpus().first()));
             return List.copyOf(sorted);
+        }
+
+        private CacheIndex readCacheIndex(String dir)
+        {
+            int level = SysfsFiles.parseInt(dir + "level", files.readRequired(dir + "level", "a cache level"));
+            if (level < 1 || level > 9) {
+                throw new TopologyException(dir + "level: expected a cache level from 1 to 9 but found " + level);
+            }
+            CacheType type = parseType(dir + "type", files.readRequired(dir + "type", "Data, Instruction or Unified"));
+            int lineSize = files.readInt(dir + "coherency_line_size").orElse(0);
+            if (lineSize < 0) {
+                throw new TopologyException(dir + "coherency_line_size: expected a non-negative byte count but found " + lineSize);
+            }
+            return new CacheIndex(level, type, lineSize);
+        }
+
+        /**
+         * Instances of one level and type either hold the same CPUs or none in common; a kernel (or dump) whose lists
+         * overlap otherwise contradicts itself, and no chiplet could lie within both. That level becomes unknown,
+         * naming the two files, rather than put a CPU in two chiplets.
+         */
+        private List<Cache> withoutContradictions(List<Cache> caches, Map<Cache, String> readFrom)
+        {
+            List<Cache> kept = new ArrayList<>(caches);
+            for (Cache a : caches) {
+                for (Cache b : caches) {
+                    if (a != b && a.level() == b.level() && a.type() == b.type() && a.cpus().intersects(b.cpus()) && !a.cpus().equals(b.cpus())
+                            && kept.contains(a)) {
+                        unknowns.add("L" + a.level() + " caches: " + readFrom.get(a) + " (" + a.cpus() + ") and " + readFrom.get(b) + " (" + b.cpus()
+                                + ") overlap without being equal; every L" + a.level() + " " + a.type().name().toLowerCase(java.util.Locale.ROOT)
+                                + " cache is unknown");
+                        kept.removeIf(cache -> cache.level() == a.level() && cache.type() == a.type());
+                    }
+                }
+            }
+            return kept;
         }
 
         /** Whether another cache index has the level and type of {@code index}. */
@@ -468,31 +543,77 @@ public final class SysfsTopologyReader
             return false;
         }
 
+        /**
+         * Kinds of core from positive evidence only: a source ({@code cpu_capacity}, the {@code cpu_core}/{@code cpu_atom}
+         * PMUs, {@code cpuinfo_max_freq}, {@code base_frequency}) is compared only when it is there for every core; one
+         * that some cores lack is left out and said so. Missing data means "alike, and unknown", never another kind.
+         */
         private List<CoreKind> readCoreKinds(CpuSet online, List<Core> cores)
         {
             int first = online.first();
             String firstDir = CPU_DIR + "cpu" + first + "/";
-            // the kernel exposes these for all CPUs or none: probe the first CPU instead of failing on every one
+            // the kernel exposes these for all CPUs or none, so the first CPU says whether to look at the others
             boolean hasCapacity = files.exists(firstDir + "cpu_capacity");
             boolean hasMax = files.exists(firstDir + "cpufreq/cpuinfo_max_freq");
             boolean hasBase = files.exists(firstDir + "cpufreq/base_frequency");
             CpuSet intelCore = files.readList("sys/devices/cpu_core/cpus").orElse(CpuSet.empty());
             CpuSet intelAtom = files.readList("sys/devices/cpu_atom/cpus").orElse(CpuSet.empty());
+            boolean hasCoreType = !intelCore.union(intelAtom).isEmpty();
+            if (hasCoreType && !intelCore.union(intelAtom).containsAll(online)) {
+                unknowns.add("kinds of core: sys/devices/cpu_core/cpus and sys/devices/cpu_atom/cpus do not cover CPUs "
+                        + online.minus(intelCore.union(intelAtom)) + "; core types not compared");
+                hasCoreType = false;
+            }
+
+            int count = cores.size();
+            long[] capacity = new long[count];
+            long[] max = new long[count];
+            long[] base = new long[count];
+            BitSet lacksCapacity = new BitSet();
+            BitSet lacksMax = new BitSet();
+            BitSet lacksBase = new BitSet();
+            for (int i = 0; i < count; i++) {
+                String dir = CPU_DIR + "cpu" + cores.get(i).firstCpu() + "/";
+                capacity[i] = hasCapacity ? positive(dir + "cpu_capacity", lacksCapacity, cores.get(i)) : 0;
+                max[i] = hasMax ? positive(dir + "cpufreq/cpuinfo_max_freq", lacksMax, cores.get(i)) : 0;
+                base[i] = hasBase ? positive(dir + "cpufreq/base_frequency", lacksBase, cores.get(i)) : 0;
+            }
+            hasCapacity = hasCapacity && withoutGaps("cpu_capacity", lacksCapacity);
+            hasMax = hasMax && withoutGaps("cpufreq/cpuinfo_max_freq", lacksMax);
+            hasBase = hasBase && withoutGaps("cpufreq/base_frequency", lacksBase);
 
             List<CpuPerformance> performance = new ArrayList<>(online.size());
-            for (Core core : cores) {
-                String dir = CPU_DIR + "cpu" + core.firstCpu() + "/";
-                OptionalLong capacity = hasCapacity ? optionalLong(dir + "cpu_capacity") : OptionalLong.empty();
-                long max = hasMax ? optionalLong(dir + "cpufreq/cpuinfo_max_freq").orElse(0) : 0;
-                long base = hasBase ? optionalLong(dir + "cpufreq/base_frequency").orElse(0) : 0;
-                for (int cpu : core.cpus().toArray()) {
-                    IntelCoreType type = intelCore.contains(cpu) ? IntelCoreType.CORE : intelAtom.contains(cpu) ? IntelCoreType.ATOM : IntelCoreType.UNKNOWN;
-                    performance.add(new CpuPerformance(cpu, capacity, type, base, max));
+            for (int i = 0; i < count; i++) {
+                OptionalLong coreCapacity = hasCapacity ? OptionalLong.of(capacity[i]) : OptionalLong.empty();
+                for (int cpu : cores.get(i).cpus().toArray()) {
+                    IntelCoreType type = !hasCoreType ? IntelCoreType.UNKNOWN : intelCore.contains(cpu) ? IntelCoreType.CORE : IntelCoreType.ATOM;
+                    performance.add(new CpuPerformance(cpu, coreCapacity, type, hasBase ? base[i] : 0, hasMax ? max[i] : 0));
                 }
             }
             CoreKindRanking.Ranked ranked = CoreKindRanking.rank(performance);
             ranked.unknown().ifPresent(unknowns::add);
             return ranked.kinds();
+        }
+
+        /** A positive number from {@code file}, or 0 with the core's CPUs marked in {@code lacking} when it is absent or not positive. */
+        private long positive(String file, BitSet lacking, Core core)
+        {
+            long value = optionalLong(file).orElse(0);
+            if (value <= 0) {
+                lacking.or(core.cpus().toBitSet());
+                return 0;
+            }
+            return value;
+        }
+
+        private boolean withoutGaps(String file, BitSet lacking)
+        {
+            if (lacking.isEmpty()) {
+                return true;
+            }
+            unknowns.add("kinds of core: CPUs " + CpuSet.fromBitSet(lacking) + " have no " + file + " where others have one; "
+                    + file + " not compared (missing data is no evidence of another kind)");
+            return false;
         }
 
         private OptionalLong optionalLong(String file)
@@ -504,22 +625,193 @@ public final class SysfsTopologyReader
         {
             List<Integer> ids = nodeDirectories();
             if (ids.isEmpty()) {
-                OptionalLong memory = files.read("proc/meminfo").flatMap(text -> memTotal("proc/meminfo", text)).map(OptionalLong::of).orElse(OptionalLong.empty());
+                OptionalLong memory = degrade("memory of NUMA node 0", () -> files.read("proc/meminfo").flatMap(text -> memTotal("proc/meminfo", text)))
+                        .flatMap(value -> value).map(OptionalLong::of).orElse(OptionalLong.empty());
                 unknowns.add("NUMA nodes: no " + NODE_DIR + "nodeN directory; one node 0 holds every online CPU");
                 return List.of(new NumaNode(0, online, memory, new TreeMap<>()));
             }
             List<NumaNode> nodes = new ArrayList<>(ids.size());
             for (int id : ids) {
                 String dir = NODE_DIR + "node" + id + "/";
-                CpuSet cpus = SysfsFiles.parseList(dir + "cpulist", files.readRequired(dir + "cpulist", "the node's cpulist")).intersect(online);
-                Optional<String> meminfo = files.read(dir + "meminfo");
-                OptionalLong memory = meminfo.flatMap(text -> memTotal(dir + "meminfo", text)).map(OptionalLong::of).orElse(OptionalLong.empty());
-                if (memory.isEmpty()) {
+                CpuSet cpus = files.readCpus(dir, "cpulist", "cpumap")
+                        .orElseThrow(() -> new TopologyException(dir + "cpulist: missing, and so is cpumap; expected the node's CPUs"))
+                        .intersect(online);
+                Optional<Optional<Long>> memory = degrade("memory of NUMA node " + id, () -> files.read(dir + "meminfo").flatMap(text -> memTotal(dir + "meminfo", text)));
+                if (memory.isPresent() && memory.get().isEmpty()) {
                     unknowns.add("memory of NUMA node " + id + ": " + dir + "meminfo has no MemTotal");
                 }
-                nodes.add(new NumaNode(id, cpus, memory, distances(dir + "distance", ids)));
+                TreeMap<Integer, Integer> distances = degrade("NUMA distances", () -> distances(dir + "distance", ids)).orElseGet(TreeMap::new);
+                nodes.add(new NumaNode(id, cpus, memory.flatMap(value -> value).map(OptionalLong::of).orElse(OptionalLong.empty()), distances));
             }
-            return List.copyOf(nodes);
+            return withLocality(withoutContradictions(nodes));
+        }
+
+        /**
+         * A CPU sits in one node. Where nodes' CPUs overlap (firmware or kernels that list every CPU in every node), the
+         * NUMA data contradicts itself: as hwloc does, the nodes are taken in id order and a node holding a CPU an
+         * earlier one holds is dropped, and said so, naming both files. Every CPU keeps one node.
+         */
+        private List<NumaNode> withoutContradictions(List<NumaNode> nodes)
+        {
+            List<NumaNode> kept = new ArrayList<>();
+            for (NumaNode node : nodes) {
+                Optional<NumaNode> earlier = kept.stream().filter(other -> other.cpus().intersects(node.cpus())).findFirst();
+                if (earlier.isPresent()) {
+                    unknowns.add("NUMA node " + node.id() + ": " + NODE_DIR + "node" + node.id() + "/cpulist (" + node.cpus() + ") overlaps "
+                            + NODE_DIR + "node" + earlier.get().id() + "/cpulist (" + earlier.get().cpus() + "); node " + node.id()
+                            + " dropped, as hwloc drops it, so that no CPU sits in two nodes");
+                }
+                else {
+                    kept.add(node);
+                }
+            }
+            if (kept.size() == nodes.size()) {
+                return nodes;
+            }
+            List<Integer> keptIds = kept.stream().map(NumaNode::id).toList();
+            return kept.stream()
+                    .map(node -> {
+                        TreeMap<Integer, Integer> distances = new TreeMap<>(node.distances());
+                        distances.keySet().retainAll(keptIds);
+                        return new NumaNode(node.id(), node.cpus(), node.memoryBytes(), distances);
+                    })
+                    .toList();
+        }
+
+        /** Gives CPU-less nodes the CPUs they are local to and every node a kind of memory. */
+        private List<NumaNode> withLocality(List<NumaNode> nodes)
+        {
+            if (nodes.stream().allMatch(NumaNode::hasCpus)) {
+                return List.copyOf(nodes);
+            }
+            Map<Integer, NumaNode> byId = new TreeMap<>();
+            nodes.forEach(node -> byId.put(node.id(), node));
+            Map<Integer, Integer> tierOf = degrade("memory tiers", this::memoryTiers).orElse(Map.of());
+            List<NumaNode> result = new ArrayList<>(nodes.size());
+            for (NumaNode node : nodes) {
+                if (node.hasCpus()) {
+                    result.add(node);
+                    continue;
+                }
+                String dir = NODE_DIR + "node" + node.id() + "/";
+                List<Integer> initiators = degrade("locality of NUMA node " + node.id(), () -> nodeLinks(dir + "access0/initiators")).orElse(List.of());
+                CpuSet local = initiators.stream().map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
+                if (local.isEmpty()) {
+                    local = nearestCpus(node, nodes);
+                    if (local.isEmpty()) {
+                        unknowns.add("locality of NUMA node " + node.id() + ": it has no CPUs, no " + dir + "access0/initiators and no distances; local to no CPU");
+                    }
+                }
+                result.add(node.withLocality(local, memoryKind(node, dir, initiators, byId, tierOf)));
+            }
+            return List.copyOf(result);
+        }
+
+        /** The CPUs of the nodes with CPUs nearest to {@code node} by SLIT distance; empty without distances. */
+        private CpuSet nearestCpus(NumaNode node, List<NumaNode> nodes)
+        {
+            int nearest = Integer.MAX_VALUE;
+            CpuSet cpus = CpuSet.empty();
+            for (NumaNode other : nodes) {
+                Integer distance = node.distances().get(other.id());
+                if (!other.hasCpus() || distance == null) {
+                    continue;
+                }
+                if (distance < nearest) {
+                    nearest = distance;
+                    cpus = other.cpus();
+                }
+                else if (distance == nearest) {
+                    cpus = cpus.union(other.cpus());
+                }
+            }
+            return cpus;
+        }
+
+        /**
+         * A CPU-less node's kind, on evidence only: a memory tier slower than that of the nodes with CPUs (the
+         * kernel's {@code memory_tiering}, 6.1+) is CXL or PMEM, a faster one HBM; in the same tier, or without tiers,
+         * HMAT read bandwidth from its initiator at least twice (half) that of the initiator's own memory says HBM
+         * (CXL/PMEM). Anything else is unknown, and said so.
+         */
+        private MemoryKind memoryKind(NumaNode node, String dir, List<Integer> initiators, Map<Integer, NumaNode> byId, Map<Integer, Integer> tierOf)
+        {
+            Optional<Integer> cpuTier = byId.values().stream().filter(NumaNode::hasCpus).map(other -> tierOf.get(other.id())).filter(java.util.Objects::nonNull).min(Integer::compare);
+            Integer tier = tierOf.get(node.id());
+            if (tier != null && cpuTier.isPresent() && !tier.equals(cpuTier.get())) {
+                return tier > cpuTier.get() ? MemoryKind.CXL_PMEM : MemoryKind.HBM;
+            }
+            Optional<Integer> initiator = initiators.stream().filter(id -> byId.containsKey(id) && byId.get(id).hasCpus()).findFirst();
+            if (initiator.isPresent()) {
+                OptionalLong own = bandwidth(dir + "access0/initiators/read_bandwidth");
+                OptionalLong reference = bandwidth(NODE_DIR + "node" + initiator.get() + "/access0/initiators/read_bandwidth");
+                if (own.isPresent() && reference.isPresent()) {
+                    if (own.getAsLong() >= 2 * reference.getAsLong()) {
+                        return MemoryKind.HBM;
+                    }
+                    if (2 * own.getAsLong() <= reference.getAsLong()) {
+                        return MemoryKind.CXL_PMEM;
+                    }
+                }
+            }
+            unknowns.add("kind of memory of NUMA node " + node.id() + ": it has no CPUs, and neither memory tiers nor " + dir
+                    + "access0/initiators/read_bandwidth tell HBM, CXL or PMEM from DRAM");
+            return MemoryKind.UNKNOWN;
+        }
+
+        private OptionalLong bandwidth(String file)
+        {
+            return degrade("HMAT bandwidth", () -> optionalLong(file)).orElse(OptionalLong.empty());
+        }
+
+        /** Node id to memory tier number, from {@code sys/devices/virtual/memory_tiering/memory_tierN/nodelist}. */
+        private Map<Integer, Integer> memoryTiers()
+        {
+            String tiers = "sys/devices/virtual/memory_tiering/";
+            Map<Integer, Integer> tierOf = new TreeMap<>();
+            for (String name : entries(tiers)) {
+                int tier = numberAfter(name, "memory_tier");
+                if (tier >= 0) {
+                    files.readList(tiers + name + "/nodelist").ifPresent(nodes -> nodes.stream().forEach(node -> tierOf.putIfAbsent(node, tier)));
+                }
+            }
+            return tierOf;
+        }
+
+        /** Node ids named by {@code nodeN} entries of {@code directory}; empty when it does not exist. */
+        private List<Integer> nodeLinks(String directory)
+        {
+            List<Integer> ids = new ArrayList<>();
+            for (String name : entries(directory)) {
+                int id = numberAfter(name, "node");
+                if (id >= 0) {
+                    ids.add(id);
+                }
+            }
+            ids.sort(null);
+            return ids;
+        }
+
+        private List<String> entries(String directory)
+        {
+            Path dir = files.resolve(directory);
+            if (!Files.isDirectory(dir)) {
+                return List.of();
+            }
+            List<String> names = new ArrayList<>();
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                for (Path entry : entries) {
+                    names.add(entry.getFileName().toString());
+                    if (names.size() > CpuSet.MAX_CPUS * 2) {
+                        throw new TopologyException(directory + ": holds more than " + CpuSet.MAX_CPUS * 2 + " entries; expected a kernel directory");
+                    }
+                }
+            }
+            catch (IOException e) {
+                throw new TopologyException(directory + ": could not be listed (" + e.getMessage() + ")", e);
+            }
+            names.sort(null);
+            return names;
         }
 
         private List<Integer> nodeDirectories()
@@ -556,7 +848,7 @@ public final class SysfsTopologyReader
                 unknowns.add("NUMA distances: " + file + " is missing");
                 return distances;
             }
-            String[] values = text.get().strip().split("\\s+");
+            String[] values = FileText.value(text.get()).strip().split("[ \\t]+");
             if (values.length == 1 && values[0].isEmpty()) {
                 return distances;
             }
@@ -576,14 +868,16 @@ public final class SysfsTopologyReader
         private CpuSet readAllowed(CpuSet online)
         {
             CpuSet allowed = online;
-            CgroupCpuset.Result cgroup = new CgroupCpuset(files).read();
-            unknowns.addAll(cgroup.unknowns());
-            if (cgroup.cpus().isPresent()) {
-                allowed = allowed.intersect(cgroup.cpus().get());
+            Optional<CgroupCpuset.Result> cgroup = degrade("allowed CPUs", () -> new CgroupCpuset(files).read());
+            if (cgroup.isPresent()) {
+                unknowns.addAll(cgroup.get().unknowns());
+                if (cgroup.get().cpus().isPresent()) {
+                    allowed = allowed.intersect(cgroup.get().cpus().get());
+                }
             }
-            Optional<String> status = files.read("proc/self/status");
+            Optional<String> status = degrade("allowed CPUs", () -> files.read("proc/self/status")).flatMap(text -> text);
             if (status.isPresent()) {
-                Optional<CpuSet> cpusAllowed = statusCpusAllowed(status.get());
+                Optional<CpuSet> cpusAllowed = degrade("allowed CPUs", () -> statusCpusAllowed(status.get())).flatMap(set -> set);
                 if (cpusAllowed.isPresent()) {
                     allowed = allowed.intersect(cpusAllowed.get());
                 }
@@ -633,7 +927,7 @@ public final class SysfsTopologyReader
         return entries;
     }
 
-    private static CacheType parseType(String file, String text)
+    static CacheType parseType(String file, String text)
     {
         try {
             return CacheType.fromSysfs(text);
@@ -643,10 +937,13 @@ public final class SysfsTopologyReader
         }
     }
 
-    /** sysfs cache sizes are a number with a K (or M, G) suffix: {@code 32K}, {@code 28160K}. */
+    /** Largest cache size believed: 1 TiB. Larger numbers are garbage (a 1.4 EB "cache"), not caches. */
+    static final long MAX_CACHE_BYTES = 1L << 40;
+
+    /** sysfs cache sizes are a number of ASCII digits with a K (or M, G) suffix: {@code 32K}, {@code 28160K}. */
     static long parseSize(String file, String text)
     {
-        String s = text.strip();
+        String s = FileText.value(text).strip();
         long multiplier = 1;
         if (!s.isEmpty()) {
             switch (s.charAt(s.length() - 1)) {
@@ -657,20 +954,21 @@ public final class SysfsTopologyReader
             }
         }
         String digits = multiplier == 1 ? s : s.substring(0, s.length() - 1);
+        long value;
         try {
-            long value = SysfsFiles.parseLong(file, digits);
-            if (value < 0) {
-                throw new TopologyException(file + ": expected a size like 32K but found \"" + s + "\"");
-            }
-            return value * multiplier;
+            value = SysfsFiles.parseLong(file, digits);
         }
         catch (TopologyException e) {
-            throw new TopologyException(file + ": expected a size like 32K but found \"" + s + "\"");
+            value = -1;
         }
+        if (value < 0 || value > MAX_CACHE_BYTES / multiplier) {
+            throw new TopologyException(file + ": expected a size like 32K of at most 1T but found " + FileText.quote(s));
+        }
+        return value * multiplier;
     }
 
     /** {@code MemTotal:  16432276 kB}, possibly prefixed by {@code Node N}, in bytes. */
-    private static Optional<Long> memTotal(String file, String meminfo)
+    static Optional<Long> memTotal(String file, String meminfo)
     {
         int at = meminfo.indexOf("MemTotal:");
         if (at < 0) {
@@ -680,7 +978,12 @@ public final class SysfsTopologyReader
         String value = meminfo.substring(at + "MemTotal:".length(), end < 0 ? meminfo.length() : end).strip();
         boolean kilobytes = value.endsWith("kB");
         String digits = kilobytes ? value.substring(0, value.length() - 2) : value;
-        return Optional.of(SysfsFiles.parseLong(file, digits) * (kilobytes ? 1024 : 1));
+        long number = SysfsFiles.parseLong(file, digits);
+        // 2^53 bytes (8 PiB) is beyond any machine's memory; the bound also keeps the kB product from overflowing
+        if (number < 0 || number > (kilobytes ? (1L << 43) : (1L << 53))) {
+            throw new TopologyException(file + ": expected MemTotal of a believable size but found " + FileText.quote(value));
+        }
+        return Optional.of(number * (kilobytes ? 1024 : 1));
     }
 
     private static BitSet bits(int cpu)

@@ -66,6 +66,20 @@ public record Topology(
         return chiplets.stream().filter(chiplet -> chiplet.id() == id).findFirst();
     }
 
+    /**
+     * The NUMA node to take memory of {@code kind} from for {@code chiplet}: of the nodes of that kind whose memory is
+     * local to every CPU of the chiplet (the HBM node beside its socket, in flat mode), the most local one (fewest
+     * local CPUs, then lowest id); else the chiplet's own node. A node of unknown kind or locality is never chosen.
+     */
+    public int memoryNodeFor(Chiplet chiplet, MemoryKind kind)
+    {
+        return numaNodes.stream()
+                .filter(node -> node.kind() == kind && !node.localCpus().isEmpty() && node.localCpus().containsAll(chiplet.cpus()))
+                .min(java.util.Comparator.comparingInt((NumaNode node) -> node.localCpus().size()).thenComparingInt(NumaNode::id))
+                .map(NumaNode::id)
+                .orElse(chiplet.numaNode());
+    }
+
     /** The chiplet holding {@code cpu}, if the CPU is online. */
     public Optional<Chiplet> chipletOf(int cpu)
     {

@@ -111,6 +111,9 @@ public final class TopologyJson
                 json.writeNumberField(String.valueOf(distance.getKey()), distance.getValue());
             }
             json.writeEndObject();
+            // beyond the contract: where a CPU-less node's memory is local, and what kind of memory it is
+            json.writeStringField("localCpus", node.localCpus().toList());
+            json.writeStringField("memoryKind", node.kind().jsonName());
             json.writeEndObject();
         }
         json.writeEndArray();

@@ -97,10 +97,11 @@ class SysfsBadInputTest
                 new Cluster(1, 12, CpuSet.parseList("4-5,12-13")),
                 new Cluster(1, 13, CpuSet.parseList("6-7,14-15")));
 
+        // clusters are optional: a garbled id makes them unknown, naming the file, and discovery goes on
         fake.file(CPU + "cpu2/topology/cluster_id", "two");
-        assertThatThrownBy(fake::read)
-                .isInstanceOf(TopologyException.class)
-                .hasMessage("sys/devices/system/cpu/cpu2/topology/cluster_id: expected an integer but found \"two\"");
+        Topology degraded = fake.read();
+        assertThat(degraded.clusters()).isEmpty();
+        assertThat(degraded.unknowns()).contains("clusters: sys/devices/system/cpu/cpu2/topology/cluster_id: expected an integer but found \"two\"");
     }
 
     @Test
@@ -126,10 +127,16 @@ class SysfsBadInputTest
         fake.delete(CPU + "cpu0/cache/index3/shared_cpu_list");
         fake.file(CPU + "cpu0/cache/index3/shared_cpu_map", "0000zz0f");
 
+        // a cache is optional: that instance becomes unknown (CPU 1 reads the same L3 from its own files)
+        Topology topology = fake.read();
+        assertThat(topology.unknowns()).contains("cache sys/devices/system/cpu/cpu0/cache/index3/: sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_map: "
+                + "expected a cpumask of hex words like 000000ff,00000001 but found \"0000zz0f\"");
+        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus).contains(CpuSet.parseList("4-7,12-15"));
+
+        fake.file("sys/devices/system/node/node1/cpumap", "zz").delete("sys/devices/system/node/node1/cpulist");
         assertThatThrownBy(fake::read)
                 .isInstanceOf(TopologyException.class)
-                .hasMessageStartingWith("sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_map: ")
-                .hasMessageContaining("expected a cpumask of hex words");
+                .hasMessage("sys/devices/system/node/node1/cpumap: expected a cpumask of hex words like 000000ff,00000001 but found \"zz\"");
     }
 
     @Test
@@ -161,14 +168,15 @@ class SysfsBadInputTest
     void garbledCacheSizeAndTypeNameTheFile()
     {
         machine().file(CPU + "cpu0/cache/index2/size", "lots");
-        assertThatThrownBy(() -> read(root))
-                .isInstanceOf(TopologyException.class)
-                .hasMessage("sys/devices/system/cpu/cpu0/cache/index2/size: expected a size like 32K but found \"lots\"");
+        assertThat(read(root).unknowns()).contains(
+                "cache sys/devices/system/cpu/cpu0/cache/index2/: sys/devices/system/cpu/cpu0/cache/index2/size: expected a size like 32K of at most 1T but found \"lots\"");
 
+        // a broken level or type loses the order of the indexes: that index and those after it are unknown
         machine().file(CPU + "cpu0/cache/index2/type", "Victim");
-        assertThatThrownBy(() -> read(root))
-                .isInstanceOf(TopologyException.class)
-                .hasMessageStartingWith("sys/devices/system/cpu/cpu0/cache/index2/type: expected Data, Instruction or Unified");
+        Topology topology = read(root);
+        assertThat(topology.unknowns()).contains(
+                "caches from index2 on: sys/devices/system/cpu/cpu0/cache/index2/type: expected Data, Instruction or Unified but found \"Victim\"");
+        assertThat(topology.caches()).isEmpty();
     }
 
     @Test
@@ -178,7 +186,7 @@ class SysfsBadInputTest
 
         assertThatThrownBy(() -> read(root))
                 .isInstanceOf(TopologyException.class)
-                .hasMessage("sys/devices/system/node/node0/cpulist: missing; expected the node's cpulist");
+                .hasMessage("sys/devices/system/node/node0/cpulist: missing, and so is cpumap; expected the node's CPUs");
     }
 
     @Test
@@ -192,7 +200,7 @@ class SysfsBadInputTest
 
         assertThatThrownBy(fake::read)
                 .isInstanceOf(TopologyException.class)
-                .hasMessageStartingWith("sys/devices/system/cpu/online: could not be read");
+                .hasMessage("sys/devices/system/cpu/online: is a directory; expected a regular file");
     }
 
     @Test

@@ -47,7 +47,9 @@ class TestTopologyJson
                       "distances": {
                         "0": 10,
                         "1": 20
-                      }
+                      },
+                      "localCpus": "0-3",
+                      "memoryKind": "dram"
                     },
                     {
                       "id": 1,
@@ -56,7 +58,9 @@ class TestTopologyJson
                       "distances": {
                         "0": 20,
                         "1": 10
-                      }
+                      },
+                      "localCpus": "",
+                      "memoryKind": "unknown"
                     }
                   ],
                   "caches": [

@@ -1,0 +1,19 @@
+package io.chiplet.topology;
+
+import java.util.Locale;
+
+/**
+ * What kind of memory a NUMA node holds, as far as the machine says. A node with CPUs is {@link #DRAM}; a CPU-less
+ * node is {@link #HBM} or {@link #CXL_PMEM} only on evidence (the kernel's memory tiers, HMAT bandwidth, hwloc's
+ * subtype), {@link #GPU} only where a source names it (hwloc's {@code GPUMemory}), else {@link #UNKNOWN}.
+ */
+public enum MemoryKind
+{
+    DRAM, HBM, CXL_PMEM, GPU, UNKNOWN;
+
+    /** The JSON spelling: {@code dram}, {@code hbm}, {@code cxl-pmem}, {@code gpu}, {@code unknown}. */
+    public String jsonName()
+    {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

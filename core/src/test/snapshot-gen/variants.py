@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Snapshots of the kinds of sysfs that broke discovery (issue 15), derived from gen_snapshots' machines
+or written here from scratch (s390, POWER8). Same conventions as gen_snapshots.py: NAME.tar.bz2 unpacks
+to NAME/{sys,proc}, reproducible byte for byte; regen.sh writes hwloc's reading of each beside it.
+
+usage: variants.py OUTDIR [NAME...]
+"""
+import os
+import re
+import sys
+from collections import OrderedDict
+
+import gen_snapshots as g
+from gen_snapshots import CPU, NODE, Cache, Cpu, Machine, cpulist, cpumask
+
+
+def derived(base, name):
+    tree = g.render(g.MACHINES[base]())
+    tree.root = name
+    return tree
+
+
+def drop(tree, pattern):
+    rx = re.compile(pattern)
+    for path in [p for p in tree.files if rx.search(p)]:
+        del tree.files[path]
+
+
+def old_kernel_masks_only():
+    """A 4.x-era dump of the NPS4 EPYC: no package_cpus/core_cpus/die_*/cluster_* (5.x additions), and no
+    list forms at all (node cpulist, *_list, shared_cpu_list): every set must come from its mask."""
+    t = derived("2xepyc7763-nps4", "old-kernel-masks-only")
+    drop(t, r"/topology/(package_cpus|core_cpus|die_|cluster_)")
+    drop(t, r"_list$")
+    drop(t, r"/node\d+/cpulist$")
+    return t
+
+
+def trailing_nul():
+    """Graviton3 whose single-value files end in a NUL after the newline, some followed by junk, as a real dump
+    held "0-63\\n\\0"; the values themselves are unchanged."""
+    t = derived("graviton3", "trailing-nul")
+    rx = re.compile(r"(/topology/|/cache/index\d/|/node\d+/(cpulist|cpumap)$|cpu/(online|present|possible)$|cpu_capacity$)")
+    for k, path in enumerate(sorted(t.files)):
+        if rx.search(path):
+            t.files[path] = t.files[path] + (b"\0" if k % 2 else b"\0\0garbage\n")
+    return t
+
+
+def partial_cpufreq():
+    """A two-core arm64 board whose cpufreq driver registered CPU 0 only: no cpu_capacity, one max frequency.
+    hwloc makes no second kind of the CPU without data; neither may we."""
+    cpus = [Cpu(k, 0, k, cluster_id=0, caches=[
+        Cache(1, "Data", 32, 4, ("L1d", k)), Cache(1, "Instruction", 32, 4, ("L1i", k)),
+        Cache(2, "Unified", 512, 8, ("L2",))]) for k in range(2)]
+    cpus[0].max_khz, cpus[0].min_khz = 1800000, 600000
+    nodes = OrderedDict([(0, ({0, 1}, 3_900_000))])
+    info = g.arm_cpuinfo(g.N1_FEATURES, "0x41", "0x0", "0xd08", 3, 108.00)
+    m = Machine("partial-cpufreq", "aarch64", cpus, nodes, [[10]], info, kernel="6.1.0-18-arm64",
+                kernel_max=4095, cpu0_online_file=True, die_files=False, hugepages=False,
+                cpufreq_driver="cpufreq-dt")
+    return g.render(m)
+
+
+def cpuless_hbm_cxl():
+    """Xeon Max-like: the SNC-off 8480 layout with HBM in flat mode (one CPU-less 64 GiB node per socket,
+    nodes 2 and 3) and a CXL memory expander (CPU-less node 4 behind socket 0). HMAT gives each
+    CPU-less node its initiators (access0/initiators/nodeN); the kernel's memory tiers put HBM and DRAM
+    in the default tier and CXL in a slower one; HMAT bandwidths say which is which."""
+    t = derived("2xspr8480-snc-off", "cpuless-hbm-cxl")
+    n = 224
+    hbm_kb = 64 * g.GiB_KB - 12_000
+    cxl_kb = 128 * g.GiB_KB - 30_000
+    # distances: 0,1 DRAM; 2,3 HBM; 4 CXL (as the SLIT of such machines: HBM 13 from its socket, CXL 14)
+    dist = [[10, 21, 13, 23, 14],
+            [21, 10, 23, 13, 24],
+            [13, 23, 10, 23, 16],
+            [23, 13, 23, 10, 26],
+            [14, 24, 16, 26, 10]]
+    initiator = {0: 0, 1: 1, 2: 0, 3: 1, 4: 0}
+    bandwidth = {0: 262144, 1: 262144, 2: 1048576, 3: 1048576, 4: 65536}
+    latency = {0: 110, 1: 110, 2: 130, 3: 130, 4: 250}
+    for node in range(5):
+        nd = "%s/node%d" % (NODE, node)
+        t.write(nd + "/distance", " ".join(str(x) for x in dist[node]))
+        if node >= 2:
+            t.write(nd + "/cpulist", "")
+            t.write(nd + "/cpumap", cpumask(set(), n))
+            t.write(nd + "/meminfo", g.node_meminfo(node, hbm_kb if node < 4 else cxl_kb))
+        acc = nd + "/access0/initiators"
+        t.link(acc + "/node%d" % initiator[node], "../../../node%d" % initiator[node])
+        t.write(acc + "/read_bandwidth", str(bandwidth[node]))
+        t.write(acc + "/write_bandwidth", str(bandwidth[node]))
+        t.write(acc + "/read_latency", str(latency[node]))
+        t.write(acc + "/write_latency", str(latency[node]))
+
+    t.write(NODE + "/possible", "0-4")
+    t.write(NODE + "/online", "0-4")
+    t.write(NODE + "/has_memory", "0-4")
+    t.write(NODE + "/has_normal_memory", "0-4")
+    t.write(NODE + "/has_cpu", "0-1")
+    tiers = "sys/devices/virtual/memory_tiering"
+    t.write(tiers + "/memory_tier4/nodelist", "0-3")
+    t.write(tiers + "/memory_tier22/nodelist", "4")
+    return t
+
+
+def numa_every_node_all_cpus():
+    """The NPS4 EPYC with a broken kernel/firmware that lists every CPU in every one of the 8 nodes."""
+    t = derived("2xepyc7763-nps4", "numa-every-node-all-cpus")
+    for node in range(8):
+        nd = "%s/node%d" % (NODE, node)
+        t.write(nd + "/cpulist", cpulist(range(256)))
+        t.write(nd + "/cpumap", cpumask(range(256), 256))
+    return t
+
+
+def numa_overlap():
+    """The NPS1 EPYC whose node 1 also claims the first CCD of node 0 (CPUs 0-7,128-135)."""
+    t = derived("2xepyc7763-nps1", "numa-overlap")
+    nd = "%s/node1" % NODE
+    cpus = set(range(64, 128)) | set(range(192, 256)) | set(range(0, 8)) | set(range(128, 136))
+    t.write(nd + "/cpulist", cpulist(cpus))
+    t.write(nd + "/cpumap", cpumask(cpus, 256))
+    return t
+
+
+def l3_overlap():
+    """The NPS1 EPYC whose CPU 8 (first core of the second CCD) claims an L3 shared with CPUs 0-15,128-143,
+    overlapping both the first CCD's L3 and its own CCD's."""
+    t = derived("2xepyc7763-nps1", "l3-overlap")
+    ix = "%s/cpu8/cache/index3" % CPU
+    cpus = set(range(0, 16)) | set(range(128, 144))
+    t.write(ix + "/shared_cpu_list", cpulist(cpus))
+    t.write(ix + "/shared_cpu_map", cpumask(cpus, 256))
+    return t
+
+
+def s390_cpuinfo(m, c):
+    return ""
+
+
+def s390_books_drawers():
+    """IBM z15 LPAR: 2 drawers x 2 books x 2 chips (packages) x 2 cores x SMT2 = 32 CPUs. The kernel writes
+    book_id/book_siblings and drawer_id/drawer_siblings; L1 and L2 (split I/D) are per core; the shared L3
+    (per chip) and L4 (per drawer) are not in sysfs. No die or cluster (die_id -1, its CPUs the CPU itself)."""
+    cpus = []
+    num = 0
+    for drawer in range(2):
+        for book in range(2):
+            for chip in range(2):
+                package = (drawer * 2 + book) * 2 + chip
+                for core in range(2):
+                    core_id = package * 2 + core
+                    for thread in range(2):
+                        caches = [Cache(1, "Data", 128, 8, ("L1d", core_id), line=256),
+                                  Cache(1, "Instruction", 128, 8, ("L1i", core_id), line=256),
+                                  Cache(2, "Data", 4096, 8, ("L2d", core_id), line=256),
+                                  Cache(2, "Instruction", 4096, 8, ("L2i", core_id), line=256)]
+                        cpu = Cpu(num, package, core_id, caches=caches)
+                        cpu.book, cpu.drawer = drawer * 2 + book, drawer
+                        cpus.append(cpu)
+                        num += 1
+    nodes = OrderedDict([(0, (set(range(32)), 64 * g.GiB_KB - 400_000))])
+
+    def info(m, c):
+        return ""
+    m = Machine("s390-books-drawers", "s390x", cpus, nodes, [[10]], info, kernel="6.1.0-18-s390x",
+                kernel_max=511, cpu0_online_file=True, die_files=False, hugepages=False,
+                cpufreq_driver="none")
+    t = g.render(m)
+    n = m.nr_cpu_ids
+    for c in cpus:
+        tp = "%s/cpu%d/topology" % (CPU, c.num)
+        for level, key in (("book", c.book), ("drawer", c.drawer)):
+            sib = {d.num for d in cpus if getattr(d, level) == key}
+            t.write(tp + "/%s_id" % level, str(key))
+            t.write(tp + "/%s_siblings_list" % level, cpulist(sib))
+            t.write(tp + "/%s_siblings" % level, cpumask(sib, n))
+        t.write(tp + "/die_id", "-1")
+        t.write(tp + "/die_cpus_list", str(c.num))
+        t.write(tp + "/die_cpus", cpumask({c.num}, n))
+    # s390 /proc/cpuinfo: one header, then a line per CPU
+    lines = ["vendor_id       : IBM/S390", "# processors    : 32", "bogomips per cpu: 3241.00",
+             "max thread id   : 1", "features\t: esan3 zarch stfle msa ldisp eimm dfp edat etf3eh highgprs te vx vxd vxe gs vxe2 vxp sort dflt sie"]
+    lines += ["processor %d: version = 00,  identification = 0A1B2C,  machine = 8561" % k for k in range(32)]
+    t.write("proc/cpuinfo", "\n".join(lines))
+    return t
+
+
+def power8():
+    """POWER8 PowerNV (4.x kernel, no package_cpus/core_cpus/die/cluster files): 2 chips with chip-ids 0 and 8
+    (physical_package_id), 10 cores each, SMT8 = 160 CPUs; core_id the hardware core number (sparse);
+    L1d 64K, L1i 32K, L2 512K and L3 8M per core; NUMA nodes 0 and 8 (sparse ids), SLIT 10/40."""
+    cpus = []
+    num = 0
+    for chip in (0, 8):
+        for core in range(10):
+            core_id = chip * 32 + core * 8 + 32
+            for thread in range(8):
+                caches = [Cache(1, "Data", 64, 8, ("L1d", core_id), line=128),
+                          Cache(1, "Instruction", 32, 8, ("L1i", core_id), line=128),
+                          Cache(2, "Unified", 512, 8, ("L2", core_id), line=128),
+                          Cache(3, "Unified", 8192, 8, ("L3", core_id), line=128)]
+                cpus.append(Cpu(num, chip, core_id, caches=caches, max_khz=3491000, min_khz=2061000))
+                num += 1
+    nodes = OrderedDict([(0, (set(range(80)), 128 * g.GiB_KB - 900_000)), (8, (set(range(80, 160)), 128 * g.GiB_KB - 300_000))])
+
+    def info(m, c):
+        return "processor\t: %d\ncpu\t\t: POWER8 (raw), altivec supported\nclock\t\t: 3491.000000MHz\nrevision\t: 2.1 (pvr 004d 0201)\n\n" % c.num
+    m = Machine("power8", "ppc64le", cpus, nodes, [[10, 40], [40, 10]], info, kernel="4.15.0-213-generic",
+                kernel_max=2047, cpu0_online_file=True, die_files=False, hugepages=False,
+                cpufreq_driver="powernv-cpufreq")
+    t = g.render(m)
+    drop(t, r"/topology/(package_cpus|core_cpus)")
+    # the 4.15 kernel has no cluster files; cache "id" files came later on POWER too
+    drop(t, r"/cache/index\d/id$")
+    return t
+
+
+VARIANTS = OrderedDict([
+    ("old-kernel-masks-only", old_kernel_masks_only),
+    ("trailing-nul", trailing_nul),
+    ("partial-cpufreq", partial_cpufreq),
+    ("cpuless-hbm-cxl", cpuless_hbm_cxl),
+    ("numa-every-node-all-cpus", numa_every_node_all_cpus),
+    ("numa-overlap", numa_overlap),
+    ("l3-overlap", l3_overlap),
+    ("s390-books-drawers", s390_books_drawers),
+    ("power8", power8),
+])
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    out = argv[1]
+    names = argv[2:] or list(VARIANTS)
+    os.makedirs(out, exist_ok=True)
+    for name in names:
+        tree = VARIANTS[name]()
+        path = os.path.join(out, name + ".tar.bz2")
+        tree.tarball(path)
+        print("%s: %d files, %d bytes" % (path, len(tree.files), os.path.getsize(path)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
