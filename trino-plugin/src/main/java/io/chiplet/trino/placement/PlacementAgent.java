@@ -130,7 +130,7 @@ public final class PlacementAgent
         List<NativeThread> threads = control.threads();
         Map<Integer, String> query = threads.stream()
                 .filter(NativeThread::isQueryThread)
-                .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (a, _) -> a, LinkedHashMap::new));
+                .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (first, second) -> first, LinkedHashMap::new));
         Set<Integer> alive = threads.stream().map(NativeThread::tid).collect(Collectors.toSet());
         // Ended threads need nothing; live ones that are no longer query threads get their mask back.
         for (int tid : List.copyOf(pins.keySet())) {
