@@ -120,6 +120,11 @@ class TrinoServerIT
                     .containsExactly(List.of("true", "auto", "sysfs:" + snapshot, "none"));
             assertThat(trino.query("SELECT chiplet, cpus FROM chiplet.runtime.topology ORDER BY chiplet"))
                     .containsExactly(List.of("0", "0"), List.of("1", "1"));
+            // A catalog with a bad setting did not stop the server: it is up, places nothing and says why.
+            assertThat(trino.query("SELECT placing, problem FROM chiplet_off.runtime.status")).singleElement().satisfies(row -> {
+                assertThat(row.get(0)).isEqualTo("false");
+                assertThat(row.get(1)).startsWith("chiplet.policy=fastest is not usable: expected one of");
+            });
 
             // Runner threads come and go with the queries: each query makes some, and the agent pins them within a rescan.
             long pid = serverPid(server);
@@ -136,8 +141,11 @@ class TrinoServerIT
             String output = Files.readString(log);
             assertThat(output).contains("Installing io.chiplet.trino.ChipletTrinoPlugin")
                     .contains("Chiplet placement on node chiplet-it: policy auto, chiplets [0, 1] (CPUs 0-1) of 2 from sysfs:" + snapshot)
-                    .doesNotContain("no thread placement")
                     .doesNotContain("has been called by io.chiplet");
+            assertThat(output.lines().filter(line -> line.contains("no thread placement")))
+                    .as("one warning, for the bad catalog")
+                    .singleElement()
+                    .satisfies(line -> assertThat(line).contains("Chiplet catalog chiplet_off on node chiplet-it: no thread placement, Trino runs as without it: chiplet.policy=fastest"));
         }
         finally {
             stop(server);
@@ -281,6 +289,10 @@ class TrinoServerIT
                 chiplet.lease-dir=%s
                 chiplet.rescan-interval=100ms
                 """.formatted(snapshot, temp.resolve("leases")));
+        Files.writeString(etc.resolve("catalog/chiplet_off.properties"), """
+                connector.name=chiplet
+                chiplet.policy=fastest
+                """);
         return etc;
     }
 
