@@ -90,9 +90,9 @@ class TrinoServerIT
     void oldestReleasesServerTarballStartsWithTheCatalogAndPinsQueryThreads(@TempDir Path temp)
             throws Exception
     {
-        String version = System.getProperty("chiplet.trino.oldest.version");
-        Path home = unpackServer(Path.of(System.getProperty("chiplet.trino.server.tarball")), version);
-        Path cli = Path.of(System.getProperty("chiplet.trino.cli.jar"));
+        String version = buildProperty("chiplet.trino.oldest.version");
+        Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
+        Path cli = Path.of(buildProperty("chiplet.trino.cli.jar"));
         assertThat(cli).isRegularFile();
         installPlugin(home.resolve("plugin/chiplet"));
 
@@ -212,6 +212,13 @@ class TrinoServerIT
                 .findFirst()
                 .map(ProcessHandle::pid)
                 .orElseThrow(() -> new AssertionError("no java process under the launcher " + server.pid()));
+    }
+
+    private static String buildProperty(String name)
+    {
+        String value = System.getProperty(name);
+        assertThat(value).as("%s, which failsafe sets in verify (./mvnw -pl trino-plugin verify -Dit.test=TrinoServerIT)", name).isNotBlank();
+        return value;
     }
 
     /** The server's installation folder, unpacked beside the tarball once (tar keeps the tarball's hard links and modes). */
