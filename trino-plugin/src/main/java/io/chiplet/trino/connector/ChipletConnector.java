@@ -36,12 +36,6 @@ public final class ChipletConnector
         this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
 
-    /** Why this node's catalog places nothing; empty while it places threads. */
-    public Optional<String> problem()
-    {
-        return state.problem();
-    }
-
     @Override
     public ConnectorTransactionHandle beginTransaction(IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit)
     {

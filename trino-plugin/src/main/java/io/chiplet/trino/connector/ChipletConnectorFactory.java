@@ -75,16 +75,31 @@ public final class ChipletConnectorFactory
         requireNonNull(context, "context is null");
         Optional<NodeManager> nodeManager = nodeManager(context);
         String node = "unknown";
+        Optional<CatalogState> started = Optional.empty();
         try {
             node = currentNode(context, nodeManager).getNodeIdentifier();
-            return new ChipletConnector(starter.start(catalogName, node, config), nodeManager, skewHistory);
+            started = Optional.of(starter.start(catalogName, node, config));
+            return new ChipletConnector(started.get(), nodeManager, skewHistory);
         }
         catch (Throwable e) {
             FailOpen.rethrowIfFatal(e);
+            // Started but not handed to Trino: nobody else would stop its agent and restore the threads it pinned.
+            started.ifPresent(ChipletConnectorFactory::closeQuietly);
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
             return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory);
+        }
+    }
+
+    private static void closeQuietly(CatalogState state)
+    {
+        try {
+            state.close();
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            log.debug("Closing a chiplet catalog that failed to start failed", e);
         }
     }
 
