@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -126,6 +128,14 @@ class TrinoServerIT
                 assertThat(row.get(1)).startsWith("chiplet.policy=fastest is not usable: expected one of");
             });
 
+            // The session property manager chose task_concurrency from this machine's own topology (not the catalog's snapshot).
+            Matcher chosen = Pattern
+                    .compile("Chiplet session defaults for [^\\n]* on worker topology sysfs:/: task_concurrency (\\d+) ")
+                    .matcher(Files.readString(log));
+            assertThat(chosen.find()).as("the session manager's start line; log:%n%s", tail(log)).isTrue();
+            assertThat(trino.query("SHOW SESSION LIKE 'task_concurrency'")).singleElement()
+                    .satisfies(row -> assertThat(row.get(1)).as("task_concurrency of a new session").isEqualTo(chosen.group(1)));
+
             // Runner threads come and go with the queries: each query makes some, and the agent pins them within a rescan.
             long pid = serverPid(server);
             Map<Integer, String> pinned = Map.of();
@@ -141,7 +151,9 @@ class TrinoServerIT
             String output = Files.readString(log);
             assertThat(output).contains("Installing io.chiplet.trino.ChipletTrinoPlugin")
                     .contains("Chiplet placement on node chiplet-it: policy auto, chiplets [0, 1] (CPUs 0-1) of 2 from sysfs:" + snapshot)
-                    .doesNotContain("has been called by io.chiplet");
+                    .doesNotContain("has been called by io.chiplet")
+                    .doesNotContain("Chiplet skew listener off")
+                    .doesNotContain("Chiplet session property manager:");
             assertThat(output.lines().filter(line -> line.contains("no thread placement")))
                     .as("one warning, for the bad catalog")
                     .singleElement()
@@ -296,6 +308,13 @@ class TrinoServerIT
                 chiplet.lease-dir=%s
                 chiplet.rescan-interval=100ms
                 """.formatted(snapshot, temp.resolve("leases")));
+        // The coordinator parts, on their defaults: the session property manager reads the coordinator's live topology.
+        Files.writeString(etc.resolve("session-property-config.properties"), """
+                session-property-config.configuration-manager=chiplet
+                """);
+        Files.writeString(etc.resolve("event-listener.properties"), """
+                event-listener.name=chiplet
+                """);
         Files.writeString(etc.resolve("catalog/chiplet_off.properties"), """
                 connector.name=chiplet
                 chiplet.policy=fastest
