@@ -40,7 +40,8 @@ final class ChipletSplitManager
 
     /**
      * The SPI's {@code getSplits} from 476 to 481; 482 replaced it with the one below. Both are here so one build serves
-     * every release; neither uses the filter or the columns.
+     * every release; neither uses the filter or the columns. The {@code @Override} also keeps the build honest: against
+     * an SPI of 482 or later this does not compile, so the main code cannot silently compile against the newest SPI.
      */
     @Override
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
