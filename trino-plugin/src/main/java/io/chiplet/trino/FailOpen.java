@@ -6,7 +6,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Keeps one part of the plugin's failures out of Trino: the first failure (a bad setting, an unreadable file, a bug
- * of ours) logs one warning naming the cause and switches that part off, leaving Trino as it would be without it.
+ * of ours, a class or member the running Trino or JVM cannot link) logs one warning naming the cause and switches
+ * that part off, leaving Trino as it would be without it.
  */
 public final class FailOpen
 {
@@ -37,6 +38,19 @@ public final class FailOpen
         if (!off) {
             off = true;
             log.warn("{} off, {}: {}", part, whenOff, cause);
+        }
+    }
+
+    /**
+     * For a {@code catch (Throwable e)} around our code: anything our code throws (an exception, a {@link LinkageError}
+     * such as {@link NoSuchMethodError} from an SPI or JDK older or newer than ours, an {@link AssertionError}) is ours to
+     * absorb, except the JVM running out of memory or breaking down, which is the server's to handle. A stack
+     * overflow in our code is ours too.
+     */
+    public static void rethrowIfFatal(Throwable t)
+    {
+        if (t instanceof VirtualMachineError error && !(t instanceof StackOverflowError)) {
+            throw error;
         }
     }
 }

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -38,7 +37,7 @@ class PluginZipIT
         // TestingTrinoServer sets plugin.dir, the folder whose subfolders Trino's plugin loading reads, to its base data
         // directory: a folder named plugin holding chiplet/ is the layout of a server installation.
         Path baseDataDir = temp.resolve("plugin");
-        Path pluginDirectory = unzipAsPluginDirectory(builtZip(), baseDataDir);
+        Path pluginDirectory = unzipAsPluginDirectory(PluginZip.built(), baseDataDir);
         try (Stream<Path> files = Files.list(pluginDirectory)) {
             assertThat(files.map(file -> file.getFileName().toString()))
                     .anyMatch(name -> name.startsWith("chiplet-trino-plugin-"))
@@ -76,16 +75,6 @@ class PluginZipIT
                 placed = (Long) runner.execute("SELECT count(*) FROM chiplet.runtime.placement").getOnlyValue();
             }
             assertThat(placed).isPositive();
-        }
-    }
-
-    private static Path builtZip()
-            throws IOException
-    {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            List<Path> zips = files.filter(file -> file.getFileName().toString().matches("chiplet-trino-plugin-.*\\.zip")).toList();
-            assertThat(zips).as("the plugin zip built by package").hasSize(1);
-            return zips.getFirst();
         }
     }
 

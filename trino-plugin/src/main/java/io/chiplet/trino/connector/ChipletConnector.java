@@ -10,31 +10,30 @@ import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.transaction.IsolationLevel;
 
+import java.util.Optional;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * The chiplet catalog on one node: schema {@code runtime} with the node's state, and, through {@link NodeRuntime},
  * the node's share of the JVM's placement agent, which {@link #shutdown()} releases (every pinned thread restored,
- * the chiplet leases given back).
+ * the chiplet leases given back). Where the catalog could not start ({@link FailedCatalog}) it is the same tables
+ * with nothing placed and the cause in {@code status}.
  */
 public final class ChipletConnector
         implements Connector
 {
-    private final NodeRuntime runtime;
+    private final CatalogState state;
     private final ChipletMetadata metadata = new ChipletMetadata();
     private final ChipletSplitManager splitManager;
     private final ChipletRecordSetProvider recordSetProvider;
 
-    public ChipletConnector(NodeRuntime runtime, NodeManager nodeManager, SkewHistory skewHistory)
+    /** @param nodeManager the cluster's nodes; empty where the running Trino would not give them */
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory)
     {
-        this.runtime = requireNonNull(runtime, "runtime is null");
+        this.state = requireNonNull(state, "state is null");
         this.splitManager = new ChipletSplitManager(nodeManager, skewHistory);
-        this.recordSetProvider = new ChipletRecordSetProvider(runtime);
-    }
-
-    public NodeRuntime runtime()
-    {
-        return runtime;
+        this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
 
     @Override
@@ -64,6 +63,6 @@ public final class ChipletConnector
     @Override
     public void shutdown()
     {
-        runtime.close();
+        state.close();
     }
 }

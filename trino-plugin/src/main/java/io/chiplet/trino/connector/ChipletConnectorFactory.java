@@ -1,28 +1,64 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
+import io.trino.spi.Node;
+import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * {@code connector.name=chiplet}: Trino creates the catalog on every node, which makes it the worker-side hook for
- * thread placement. Creation never fails because of a setting or the machine (see {@link NodeRuntime}).
+ * thread placement. Creation never fails, whatever the settings, the machine, the JVM or the Trino release: a
+ * failure before the {@link NodeRuntime} started (which absorbs its own) leaves a {@link FailedCatalog}, whose
+ * {@code status} row says why nothing is placed.
+ *
+ * <p>The node's identity: Trino 483's {@code ConnectorContext.getCurrentNode()} where the running SPI has it, else
+ * {@code NodeManager.getCurrentNode()}, which every supported release (476 on) has.
  */
 public final class ChipletConnectorFactory
         implements ConnectorFactory
 {
     public static final String NAME = "chiplet";
 
+    private static final Logger log = LoggerFactory.getLogger(ChipletConnectorFactory.class);
+
+    /** {@code ConnectorContext.getCurrentNode()}, added after SPI 476. */
+    static final Optional<MethodHandle> CONTEXT_CURRENT_NODE =
+            SpiMembers.instanceMethod(ConnectorContext.class, "getCurrentNode", MethodType.methodType(Node.class));
+
+    /** Starts a node's runtime; {@link NodeRuntime#start} but in tests. */
+    @FunctionalInterface
+    interface RuntimeStarter
+    {
+        CatalogState start(String catalog, String node, Map<String, String> properties);
+    }
+
     private final SkewHistory skewHistory;
+    private final Optional<MethodHandle> contextCurrentNode;
+    private final RuntimeStarter starter;
 
     public ChipletConnectorFactory(SkewHistory skewHistory)
     {
+        this(skewHistory, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+    }
+
+    ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    {
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.contextCurrentNode = requireNonNull(contextCurrentNode, "contextCurrentNode is null");
+        this.starter = requireNonNull(starter, "starter is null");
     }
 
     @Override
@@ -36,7 +72,68 @@ public final class ChipletConnectorFactory
     {
         requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
-        NodeRuntime runtime = NodeRuntime.start(catalogName, context.getCurrentNode().getNodeIdentifier(), config);
-        return new ChipletConnector(runtime, context.getNodeManager(), skewHistory);
+        requireNonNull(context, "context is null");
+        Optional<NodeManager> nodeManager = nodeManager(context);
+        String node = "unknown";
+        Optional<CatalogState> started = Optional.empty();
+        try {
+            node = currentNode(context, nodeManager).getNodeIdentifier();
+            started = Optional.of(starter.start(catalogName, node, config));
+            return new ChipletConnector(started.get(), nodeManager, skewHistory);
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            // Started but not handed to Trino: nobody else would stop its agent and restore the threads it pinned.
+            started.ifPresent(ChipletConnectorFactory::closeQuietly);
+            String cause = "the chiplet catalog failed to start: " + e;
+            log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
+            log.debug("Chiplet catalog failed to start", e);
+            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory);
+        }
+    }
+
+    private static void closeQuietly(CatalogState state)
+    {
+        try {
+            state.close();
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            log.debug("Closing a chiplet catalog that failed to start failed", e);
+        }
+    }
+
+    private static Optional<NodeManager> nodeManager(ConnectorContext context)
+    {
+        try {
+            return Optional.of(context.getNodeManager());
+        }
+        catch (Throwable e) {
+            // An SPI that no longer offers it (UnsupportedOperationException from its default, or the member gone).
+            FailOpen.rethrowIfFatal(e);
+            log.debug("ConnectorContext.getNodeManager() failed", e);
+            return Optional.empty();
+        }
+    }
+
+    /** This node: through the newer SPI's direct accessor where present and usable, else through the node manager. */
+    Node currentNode(ConnectorContext context, Optional<NodeManager> nodeManager)
+            throws Throwable
+    {
+        Throwable failure = null;
+        if (contextCurrentNode.isPresent()) {
+            try {
+                return requireNonNull((Node) contextCurrentNode.get().invoke(context), "ConnectorContext.getCurrentNode() returned null");
+            }
+            catch (Throwable e) {
+                // A context that does not implement it (its default asks a node manager it does not have): ask ours.
+                FailOpen.rethrowIfFatal(e);
+                failure = e;
+            }
+        }
+        if (nodeManager.isPresent()) {
+            return nodeManager.get().getCurrentNode();
+        }
+        throw failure != null ? failure : new IllegalStateException("the running Trino gives the connector neither its node nor a node manager");
     }
 }

@@ -26,11 +26,11 @@ import static java.util.Objects.requireNonNull;
 final class ChipletRecordSetProvider
         implements ConnectorRecordSetProvider
 {
-    private final NodeRuntime runtime;
+    private final CatalogState state;
 
-    ChipletRecordSetProvider(NodeRuntime runtime)
+    ChipletRecordSetProvider(CatalogState state)
     {
-        this.runtime = requireNonNull(runtime, "runtime is null");
+        this.state = requireNonNull(state, "state is null");
     }
 
     @Override
@@ -38,7 +38,7 @@ final class ChipletRecordSetProvider
             List<? extends ColumnHandle> columns)
     {
         ChipletSplit chipletSplit = (ChipletSplit) split;
-        List<List<Object>> rows = rows(chipletSplit.getTable(), runtime, chipletSplit.getSkew());
+        List<List<Object>> rows = state.rows(chipletSplit.getTable(), chipletSplit.getSkew());
         int[] indexes = columns.stream().mapToInt(column -> ((ChipletColumnHandle) column).index()).toArray();
         List<ColumnMetadata> all = chipletSplit.getTable().columns();
         List<List<Object>> projected = new ArrayList<>(rows.size());
@@ -49,7 +49,7 @@ final class ChipletRecordSetProvider
         return new InMemoryRecordSet(Arrays.stream(indexes).mapToObj(i -> all.get(i).getType()).toList(), projected);
     }
 
-    /** Every column of {@code table}'s rows on this node, in column order. */
+    /** Every column of {@code table}'s rows on a node whose catalog started, in column order. */
     static List<List<Object>> rows(RuntimeTable table, NodeRuntime runtime, List<StageSkew> skew)
     {
         String node = runtime.node();
@@ -63,16 +63,22 @@ final class ChipletRecordSetProvider
             case ADAPTATION -> placement.adaptation().stream()
                     .map(thread -> row(node, (long) thread.tid(), (long) thread.spread(), thread.remoteAccessRate().orElse(null), thread.signalSource()))
                     .toList();
-            case SKEW -> skew.stream()
-                    .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
-                            stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
-                    .toList();
+            case SKEW -> skewRows(skew);
             case STATUS -> List.of(row(node, runtime.catalog(), runtime.problem().isEmpty() && runtime.governingCatalog().isPresent(),
                     runtime.config().map(config -> config.policy().cliName()).orElse(null),
                     runtime.topology().map(Topology::source).orElse(null),
                     (long) placement.threads().size(),
                     runtime.problem().orElse(null)));
         };
+    }
+
+    /** The {@code skew} table's rows: the coordinator's history, carried in the split. */
+    static List<List<Object>> skewRows(List<StageSkew> skew)
+    {
+        return skew.stream()
+                .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
+                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
+                .toList();
     }
 
     private static List<List<Object>> topologyRows(String node, Topology topology)

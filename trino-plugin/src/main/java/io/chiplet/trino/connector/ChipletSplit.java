@@ -46,6 +46,12 @@ public final class ChipletSplit
         return new ChipletSplit(table, List.of(node), List.of());
     }
 
+    /** A per-node table's split that whichever node runs it answers: for a catalog that does not know the nodes. */
+    public static ChipletSplit anyNode(RuntimeTable table)
+    {
+        return new ChipletSplit(table, List.of(), List.of());
+    }
+
     public static ChipletSplit withSkew(List<StageSkew> skew)
     {
         return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew.stream().map(SkewRow::of).toList());

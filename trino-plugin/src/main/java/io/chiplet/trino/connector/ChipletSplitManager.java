@@ -10,10 +10,12 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
@@ -21,32 +23,56 @@ import static java.util.Objects.requireNonNull;
 /**
  * One split per node that runs tasks ({@link NodeManager#getWorkerNodes()}: the coordinator too where it is
  * scheduled), addressed to it, for the per-node tables; one split carrying the coordinator's skew history for
- * {@code skew}. Runs on the coordinator.
+ * {@code skew}. Runs on the coordinator. Without a node manager (a catalog that failed to start because the running
+ * Trino would not give one) a per-node table is one split that any node answers.
  */
 final class ChipletSplitManager
         implements ConnectorSplitManager
 {
-    private final NodeManager nodeManager;
+    private final Optional<NodeManager> nodeManager;
     private final SkewHistory skewHistory;
 
-    ChipletSplitManager(NodeManager nodeManager, SkewHistory skewHistory)
+    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory)
     {
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
     }
 
+    /**
+     * The SPI's {@code getSplits} from 476 to 481; 482 replaced it with the one below. Both are here so one build serves
+     * every release; neither uses the filter or the columns. The {@code @Override} also keeps the build honest: against
+     * an SPI of 482 or later this does not compile, so the main code cannot silently compile against the newest SPI.
+     */
     @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
+            DynamicFilter dynamicFilter, Constraint constraint)
+    {
+        return splits(tableHandle);
+    }
+
+    /** The SPI's abstract {@code getSplits} from Trino 482 on (absent from 476, so not marked as overriding). */
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
             Set<ColumnHandle> columns, Constraint constraint)
     {
-        RuntimeTable table = ((ChipletTableHandle) tableHandle).table();
+        return splits(tableHandle);
+    }
+
+    private ConnectorSplitSource splits(ConnectorTableHandle tableHandle)
+    {
+        return new FixedSplitSource(splits(((ChipletTableHandle) tableHandle).table()));
+    }
+
+    List<ChipletSplit> splits(RuntimeTable table)
+    {
         if (!table.perNode()) {
-            return new FixedSplitSource(ChipletSplit.withSkew(skewHistory.recent()));
+            return List.of(ChipletSplit.withSkew(skewHistory.recent()));
         }
-        List<ChipletSplit> splits = nodeManager.getWorkerNodes().stream()
+        if (nodeManager.isEmpty()) {
+            return List.of(ChipletSplit.anyNode(table));
+        }
+        return nodeManager.get().getWorkerNodes().stream()
                 .sorted(Comparator.comparing(Node::getNodeIdentifier))
                 .map(node -> ChipletSplit.forNode(table, node.getHostAndPort()))
                 .toList();
-        return new FixedSplitSource(splits);
     }
 }

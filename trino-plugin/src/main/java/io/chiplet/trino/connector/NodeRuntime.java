@@ -14,6 +14,7 @@ import io.chiplet.trino.placement.LiveThreadControl;
 import io.chiplet.trino.placement.PlacementAgent;
 import io.chiplet.trino.placement.PlacementAgents;
 import io.chiplet.trino.placement.ThreadPlacement;
+import io.chiplet.trino.skew.StageSkew;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,7 @@ import static java.util.Objects.requireNonNull;
  * the catalog up with its tables (which report the problem in {@code runtime.status}) and nothing pinned.
  */
 public final class NodeRuntime
-        implements AutoCloseable
+        implements CatalogState, AutoCloseable
 {
     private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
 
@@ -119,7 +120,7 @@ public final class NodeRuntime
         List<Chiplet> usable = topology.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(processCpus)).toList();
         if (usable.isEmpty()) {
             throw new IllegalStateException("no chiplet of the topology from " + topology.source() + " holds a CPU this process may use ("
-                    + processCpus + ")" + config.fsRoot().map(_ -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""));
+                    + processCpus + ")" + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""));
         }
         ChipletLeases leases = ChipletLeases.open(config.leaseDirectory(), usable);
         try {
@@ -171,11 +172,13 @@ public final class NodeRuntime
         }
     }
 
+    @Override
     public String catalog()
     {
         return catalog;
     }
 
+    @Override
     public String node()
     {
         return node;
@@ -192,6 +195,7 @@ public final class NodeRuntime
     }
 
     /** The problem that keeps placement off, or why it stopped; empty while the agent places threads. */
+    @Override
     public Optional<String> problem()
     {
         return problem.or(() -> placement.flatMap(registration -> registration.agent().snapshot().stopped()));
@@ -207,6 +211,12 @@ public final class NodeRuntime
     public Optional<String> governingCatalog()
     {
         return placement.map(PlacementAgents.Registration::governingCatalog);
+    }
+
+    @Override
+    public List<List<Object>> rows(RuntimeTable table, List<StageSkew> skew)
+    {
+        return ChipletRecordSetProvider.rows(table, this, skew);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.chiplet.trino.event;
 
+import io.chiplet.trino.FailOpen;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.StageSkewMeasure;
 import io.trino.spi.eventlistener.EventListener;
@@ -43,6 +44,12 @@ public final class ChipletEventListenerFactory
         }
         catch (RuntimeException e) {
             log.warn("Chiplet skew listener off, no skew is recorded: {}", e.getMessage());
+            return new EventListener() {};
+        }
+        catch (Throwable e) {
+            // A class or member the running Trino or JVM cannot link, a bug of ours: Trino would not start with it.
+            FailOpen.rethrowIfFatal(e);
+            log.warn("Chiplet skew listener off, no skew is recorded: {}", e.toString());
             return new EventListener() {};
         }
     }

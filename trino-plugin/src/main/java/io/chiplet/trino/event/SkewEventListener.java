@@ -58,7 +58,8 @@ final class SkewEventListener
             history.record(stages);
             logSkewed(queryId, source, stages);
         }
-        catch (RuntimeException e) {
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
             failOpen.disable("measuring a completed query failed: " + e);
         }
     }

@@ -38,9 +38,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Under {@code adaptive}, every query thread has a remote-access signal (hardware counters where the machine has
  * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding CHARM's
- * {@link SpreadController}. Trino's runner threads are started together and live as long as the node, so when the
- * set of threads changes the controller starts afresh (every spread back to 1) rather than carry one thread's
- * history over to another.
+ * {@link SpreadController}. When the set of threads changes the controller starts afresh (every spread back to 1)
+ * rather than carry one thread's history over to another; Trino creates and retires runner threads as queries come
+ * and go, so spreads widen only under a steady load.
  */
 public final class PlacementAgent
         implements AutoCloseable
@@ -130,7 +130,7 @@ public final class PlacementAgent
         List<NativeThread> threads = control.threads();
         Map<Integer, String> query = threads.stream()
                 .filter(NativeThread::isQueryThread)
-                .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (a, _) -> a, LinkedHashMap::new));
+                .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (first, second) -> first, LinkedHashMap::new));
         Set<Integer> alive = threads.stream().map(NativeThread::tid).collect(Collectors.toSet());
         // Ended threads need nothing; live ones that are no longer query threads get their mask back.
         for (int tid : List.copyOf(pins.keySet())) {

@@ -100,7 +100,7 @@ public final class ThreadPlacement
         Map<CpuSet, Unit> units = new LinkedHashMap<>();
         for (Assignment assignment : plan.assignments()) {
             Unit unit = unitOf(assignment);
-            units.merge(unit.cpus(), unit, (a, _) -> new Unit(a.chiplet(), a.cpus(), a.room() + 1));
+            units.merge(unit.cpus(), unit, (a, b) -> new Unit(a.chiplet(), a.cpus(), a.room() + 1));
         }
         Map<CpuSet, Integer> room = new HashMap<>();
         units.values().forEach(unit -> room.put(unit.cpus(), unit.room()));

@@ -47,7 +47,15 @@ final class ChipletSessionPropertyManager
     @Override
     public Map<String, String> getSystemSessionProperties(SessionConfigurationContext context)
     {
-        Map<String, String> ruleProperties = rules.resolve(context).system();
+        Map<String, String> ruleProperties;
+        try {
+            ruleProperties = rules.resolve(context).system();
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            failOpen.disable("resolving the rules for a query of user %s failed: %s".formatted(context.getUser(), e));
+            return Map.of();
+        }
         if (defaults.isEmpty() || !failOpen.active()) {
             return ruleProperties;
         }
@@ -57,7 +65,8 @@ final class ChipletSessionPropertyManager
             SkewHint hint = skewWindowQueries == 0 ? SkewHint.NONE : SkewFeedback.hintFor(context.getSource().orElse(""), recent, skewWindowQueries);
             return defaults.get().systemProperties(ruleProperties, workers, hint);
         }
-        catch (RuntimeException e) {
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
             failOpen.disable("computing the defaults of a query of user %s failed: %s".formatted(context.getUser(), e));
             return ruleProperties;
         }
@@ -66,6 +75,13 @@ final class ChipletSessionPropertyManager
     @Override
     public Map<String, Map<String, String>> getCatalogSessionProperties(SessionConfigurationContext context)
     {
-        return rules.resolve(context).catalogs();
+        try {
+            return rules.resolve(context).catalogs();
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            failOpen.disable("resolving the rules for a query of user %s failed: %s".formatted(context.getUser(), e));
+            return Map.of();
+        }
     }
 }

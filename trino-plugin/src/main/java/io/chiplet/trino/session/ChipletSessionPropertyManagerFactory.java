@@ -63,6 +63,10 @@ public final class ChipletSessionPropertyManagerFactory
         catch (RuntimeException e) {
             problems.add("the operator's rules are not applied: " + e.getMessage());
         }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            problems.add("the operator's rules are not applied: " + e);
+        }
 
         Optional<SessionDefaultsPolicy> defaults = Optional.empty();
         OptionalInt workers = OptionalInt.empty();
@@ -80,8 +84,13 @@ public final class ChipletSessionPropertyManagerFactory
                     workers.isPresent() ? workers.getAsInt() + " nodes (" + SessionManagerSettings.WORKERS + ")" : "the nodes seen running tasks");
         }
         catch (RuntimeException | LinkageError e) {
-            // LinkageError: the live topology reader's native calls, refused by a JVM without native access.
-            problems.add("the chiplet defaults are not applied: " + e.getMessage());
+            // LinkageError: the live topology reader's native calls, refused by a JVM without native access, or a
+            // class or member the running Trino or JVM lacks.
+            problems.add("the chiplet defaults are not applied: " + (e instanceof LinkageError ? e.toString() : e.getMessage()));
+        }
+        catch (Throwable e) {
+            FailOpen.rethrowIfFatal(e);
+            problems.add("the chiplet defaults are not applied: " + e);
         }
 
         FailOpen failOpen = new FailOpen(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply");

@@ -49,11 +49,11 @@ public record SessionRules(List<SessionRule> rules)
                     system.put(name, value);
                 }
                 else {
-                    catalogs.computeIfAbsent(name.substring(0, dot), _ -> new HashMap<>()).put(name.substring(dot + 1), value);
+                    catalogs.computeIfAbsent(name.substring(0, dot), key -> new HashMap<>()).put(name.substring(dot + 1), value);
                 }
             });
             rule.catalogSessionProperties().forEach((catalog, properties) ->
-                    catalogs.computeIfAbsent(catalog, _ -> new HashMap<>()).putAll(properties));
+                    catalogs.computeIfAbsent(catalog, key -> new HashMap<>()).putAll(properties));
         }
         return new Resolved(system, catalogs);
     }

@@ -42,7 +42,7 @@ public final class SkewFeedback
             if (!queries.containsKey(stage.queryId()) && queries.size() == windowQueries) {
                 break;
             }
-            queries.computeIfAbsent(stage.queryId(), _ -> new ArrayList<>()).add(SkewHint.fromConfigName(stage.hint()));
+            queries.computeIfAbsent(stage.queryId(), id -> new ArrayList<>()).add(SkewHint.fromConfigName(stage.hint()));
         }
         if (queries.isEmpty()) {
             return SkewHint.NONE;

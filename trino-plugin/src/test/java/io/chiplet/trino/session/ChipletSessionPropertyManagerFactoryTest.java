@@ -1,5 +1,7 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.trino.FailOpen;
 import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.StageSkew;
@@ -9,6 +11,7 @@ import io.trino.spi.session.SessionConfigurationContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,6 +114,29 @@ class ChipletSessionPropertyManagerFactoryTest
             assertThat(recorded.warnings()).singleElement().asString()
                     .contains("the operator's rules are not applied")
                     .contains("rules.json:1:3: expected one of the fields");
+        }
+    }
+
+    @Test
+    void linkageErrorComputingTheDefaultsCostsOnlyTheDefaults()
+            throws Exception
+    {
+        Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "3"));
+        SessionManagerSettings settings = SessionManagerSettings.parse(config);
+        SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(TopologyDiscovery.discover(settings.topology()), settings.workersPerHost(), settings.defaults());
+        SessionRules rules = SessionRulesParser.parse(Files.readString(Path.of(config.get(SessionManagerSettings.RULES_FILE))), "rules.json");
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
+            FailOpen failOpen = new FailOpen(LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class), "Chiplet session defaults", "the operator's rules apply");
+            ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(policy), OptionalInt.empty(), 0, () -> {
+                throw new NoSuchMethodError("'java.util.List io.trino.spi.eventlistener.QueryStatistics.getTaskStatistics()'");
+            }, failOpen);
+
+            for (int query = 0; query < 2; query++) {
+                assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "2", "query_max_execution_time", "1h"));
+                assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEmpty();
+            }
+            assertThat(recorded.warnings()).singleElement().satisfies(warning -> assertThat(warning)
+                    .startsWith("Chiplet session defaults off, the operator's rules apply: computing the defaults of a query of user etl_bob failed: java.lang.NoSuchMethodError"));
         }
     }
 

@@ -1,0 +1,26 @@
+package io.chiplet.trino.connector;
+
+import io.chiplet.trino.skew.StageSkew;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a node's chiplet catalog answers its tables from: the {@link NodeRuntime} it started, or, where creating the
+ * catalog failed before that, only the cause ({@link FailedCatalog}).
+ */
+sealed interface CatalogState
+        permits NodeRuntime, FailedCatalog
+{
+    String catalog();
+
+    String node();
+
+    /** Why nothing is placed; empty while placing. */
+    Optional<String> problem();
+
+    /** Every column of {@code table}'s rows on this node, in column order; {@code skew} is the coordinator's history. */
+    List<List<Object>> rows(RuntimeTable table, List<StageSkew> skew);
+
+    void close();
+}
