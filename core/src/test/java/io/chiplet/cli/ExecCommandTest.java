@@ -153,12 +153,14 @@ class ExecCommandTest
         assertThat(exec("--cpus", "0", "--", "sh", "-c", "kill -TERM $$").status()).isEqualTo(128 + 15);
     }
 
-    @Test
-    void commandReplacesTheLauncherWithNothingInherited()
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jna"})
+    void commandReplacesTheLauncherWithNothingInherited(String nativePath)
             throws Exception
     {
-        // Same process id, an empty signal mask (the JVM blocks SIGQUIT in its threads), only stdin, stdout and stderr.
-        Process process = start(List.of(), "--cpus", "1", "--", "sh", "-c", "echo $$; grep SigBlk /proc/self/status; ls /proc/$$/fd");
+        // Same process id, an empty signal mask (the JVM blocks SIGQUIT in its threads), only stdin, stdout and stderr;
+        // through FFM (JDK 22+) and through JNA (what JDK 17 and 21 use).
+        Process process = start(List.of("-Dchiplet.native=" + nativePath), "--cpus", "1", "--", "sh", "-c", "echo $$; grep SigBlk /proc/self/status; ls /proc/$$/fd");
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(out).isEqualTo(process.pid() + "\nSigBlk:\t0000000000000000\n0\n1\n2\n");
