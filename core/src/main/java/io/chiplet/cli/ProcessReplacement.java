@@ -30,7 +30,8 @@ final class ProcessReplacement
      */
     static int replaceWith(List<String> command, List<Path> keepOpen)
     {
-        Set<Path> kept = keepOpen.stream().map(path -> path.toAbsolutePath().normalize()).collect(Collectors.toSet());
+        // /proc/self/fd links name real paths: compare real paths (a lease directory under a symlinked /tmp).
+        Set<Path> kept = keepOpen.stream().map(ProcessReplacement::realPath).collect(Collectors.toSet());
         for (int fd : openDescriptors()) {
             if (fd <= 2) {
                 continue;
@@ -47,6 +48,16 @@ final class ProcessReplacement
         System.err.flush();
         ExecSyscalls.unblockAllSignals();
         return ExecSyscalls.execvp(command);
+    }
+
+    private static Path realPath(Path path)
+    {
+        try {
+            return path.toRealPath();
+        }
+        catch (IOException e) {
+            return path.toAbsolutePath().normalize();
+        }
     }
 
     private static List<Integer> openDescriptors()

@@ -209,6 +209,24 @@ class ExecCommandTest
         }
     }
 
+    @Test
+    void theLeaseIsKeptThroughASymlinkedLeaseDirectory()
+            throws Exception
+    {
+        // /proc/self/fd names real paths; the lock file must still be recognised and kept open.
+        Path real = Files.createDirectory(directory.resolve("real-leases"));
+        Path link = Files.createSymbolicLink(directory.resolve("leases-link"), real);
+        List<Chiplet> chiplets = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets();
+        Process launcher = start(List.of(), withSnapshot("--policy", "wicp-local", "--lease-dir", link.toString(), "--", "sleep", "600"));
+        awaitCommand(launcher.pid(), "sleep");
+        try (ChipletLeases leases = ChipletLeases.open(real, chiplets)) {
+            assertThat(leases.holders(0)).isEqualTo(1);
+        }
+        finally {
+            launcher.destroyForcibly().waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
     private static Path linkTarget(Path link)
     {
         try {
