@@ -74,7 +74,7 @@ public final class PlacementAgent
     private boolean stopped;
     private boolean closed;
 
-    private volatile AgentSnapshot snapshot = AgentSnapshot.EMPTY;
+    private volatile AgentSnapshot snapshot;
 
     /**
      * @param name names the agent in logs and its thread
@@ -97,6 +97,7 @@ public final class PlacementAgent
         this.initialPlacement = requireNonNull(placement, "placement is null");
         this.placement = placement;
         this.allowedCpus = requireNonNull(allowedCpus, "allowedCpus is null");
+        this.snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), 0);
         this.control = requireNonNull(control, "control is null");
         this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
         this.threshold = threshold;
