@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -42,6 +44,16 @@ import static java.util.Objects.requireNonNull;
  * A chiplet is free when none of its slots is held. Free chiplets go first, lowest id first, then those in the
  * package of the first one taken; when none is free, a sharer slot on the chiplet with the fewest holders.
  *
+ * <h2>Every user of the host</h2>
+ * Executors of different users (YARN containers, several Spark installations) must see each other's leases, so the
+ * files are shared, not per user: a directory this class creates gets mode 1777 (world-writable and sticky, as
+ * {@code /tmp}) and a lock file it creates gets mode 0666, set explicitly whatever the umask. A file is created under
+ * a private name, made 0666, then hard-linked into place, so no other user ever opens it while it is still 0644. An
+ * existing file is opened without {@code O_CREAT}: the kernel's {@code fs.protected_regular} (1 on systemd hosts)
+ * refuses {@code O_CREAT} on another user's file in a sticky directory even when it is writable. Anyone who can
+ * open the files can lock them, so a user of the host could hold every chiplet; leases are a courtesy between
+ * cooperating jobs, not a security boundary.
+ *
  * <h2>One instance per directory per JVM</h2>
  * POSIX record locks belong to the process, and closing <em>any</em> channel to a file drops all the process's
  * locks on it. So each instance keeps a single channel per file for its lifetime, and a JVM may open one instance
@@ -67,6 +79,11 @@ public final class ChipletLeases
         this.chiplets = chiplets;
     }
 
+    /** Mode of a lease directory this class creates: every user may create files, none may remove another's. */
+    static final int DIRECTORY_MODE = 01777;
+    /** Mode of a lock file this class creates: every user may open it for writing, which a write lock needs. */
+    static final int FILE_MODE = 0666;
+
     /** The default directory: {@code ${java.io.tmpdir}/chiplet-leases}. */
     public static Path defaultDirectory()
     {
@@ -87,16 +104,51 @@ public final class ChipletLeases
             throw new IllegalArgumentException("no chiplets to lease");
         }
         Path absolute = directory.toAbsolutePath().normalize();
-        try {
-            Files.createDirectories(absolute);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("cannot create the chiplet lease directory " + absolute + ": " + e.getMessage(), e);
-        }
+        createSharedDirectory(absolute);
         if (!ACTIVE_DIRECTORIES.add(absolute)) {
             throw new IllegalStateException("chiplet lease directory " + absolute + " is already open in this JVM; use that instance");
         }
         return new ChipletLeases(absolute, sorted);
+    }
+
+    /**
+     * Creates {@code directory} and any missing parents: the directory itself {@value #DIRECTORY_MODE} (octal), parents
+     * 0755, so that every user of the host can use it whatever the umask. An existing directory is left as it is.
+     */
+    private static void createSharedDirectory(Path directory)
+    {
+        if (Files.isDirectory(directory)) {
+            return;
+        }
+        Path parent = directory.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            createSharedDirectory(parent);
+            setMode(parent, 0755);
+        }
+        try {
+            Files.createDirectory(directory);
+            setMode(directory, DIRECTORY_MODE);
+        }
+        catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(directory)) {
+                throw new UncheckedIOException("cannot use " + directory + " as the chiplet lease directory: it exists and is not a directory", e);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot create the chiplet lease directory " + directory + ": " + LeaseFileErrors.reason(e, directory), e);
+        }
+    }
+
+    private static void setMode(Path path, int mode)
+    {
+        try {
+            // The "unix" view sets all twelve mode bits (chmod); the POSIX view has no sticky bit.
+            Files.setAttribute(path, "unix:mode", mode);
+        }
+        catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            throw new UncheckedIOException("cannot set mode " + Integer.toOctalString(mode) + " on " + path + ": "
+                    + (e instanceof IOException io ? LeaseFileErrors.reason(io, path) : e.getMessage()), e instanceof IOException io ? io : new IOException(e));
+        }
     }
 
     public Path directory()
@@ -154,7 +206,7 @@ public final class ChipletLeases
             return new LeaseSet(leases, locks);
         }
         catch (IOException e) {
-            throw new UncheckedIOException("cannot lock chiplet lease files in " + directory + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot lock chiplet lease files in " + directory + ": " + LeaseFileErrors.reason(e, directory), e);
         }
     }
 
@@ -186,7 +238,7 @@ public final class ChipletLeases
             return true;
         }
         catch (IOException e) {
-            throw new UncheckedIOException("cannot probe " + file(id) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot probe " + file(id) + ": " + LeaseFileErrors.reason(e, file(id)), e);
         }
     }
 
@@ -215,15 +267,58 @@ public final class ChipletLeases
 
     private FileChannel channel(int id)
     {
-        return channels.computeIfAbsent(id, key -> {
-            Path file = file(key);
+        return channels.computeIfAbsent(id, key -> openShared(file(key)));
+    }
+
+    /** Opens the lock file for writing (a write lock needs it), creating it {@value #FILE_MODE} (octal) when missing. */
+    private static FileChannel openShared(Path file)
+    {
+        for (int attempt = 0; ; attempt++) {
             try {
-                return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
+            catch (NoSuchFileException missing) {
+                if (attempt > 2) {
+                    throw new UncheckedIOException("cannot open chiplet lease file " + file + ": it vanishes as soon as it is created", missing);
+                }
+                createSharedFile(file);
             }
             catch (IOException e) {
-                throw new UncheckedIOException("cannot open chiplet lease file " + file + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot open chiplet lease file " + file + ": " + LeaseFileErrors.reason(e, file), e);
             }
-        });
+        }
+    }
+
+    /** Creates {@code file} with mode {@value #FILE_MODE} under a private name and links it into place, unless it exists by then. */
+    private static void createSharedFile(Path file)
+    {
+        Path staging = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + "." + Thread.currentThread().getId() + ".new");
+        try {
+            Files.deleteIfExists(staging);
+            Files.createFile(staging);
+            try {
+                setMode(staging, FILE_MODE);
+                Files.createLink(file, staging);
+            }
+            catch (FileAlreadyExistsException raced) {
+                // Another JVM created it meanwhile: open theirs.
+            }
+            finally {
+                Files.deleteIfExists(staging);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot create chiplet lease file " + file + ": " + LeaseFileErrors.reason(e, file), e);
+        }
+    }
+
+    /**
+     * The lock file of chiplet {@code id}: for a launcher that replaces itself with a program ({@code execve}) and
+     * must keep this file's descriptor open across it, since the kernel drops the lease when the descriptor closes.
+     */
+    public Path lockFile(int id)
+    {
+        return file(id);
     }
 
     private Path file(int id)

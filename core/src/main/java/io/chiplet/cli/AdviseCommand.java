@@ -1,6 +1,9 @@
 package io.chiplet.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.chiplet.placement.Advice;
+import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
@@ -12,6 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -23,7 +29,7 @@ import static java.util.Objects.requireNonNull;
 
 /** {@code chiplet advise}: Spark or Trino settings for this machine (or a snapshot), each with its reason. */
 @Command(name = "advise", mixinStandardHelpOptions = true,
-        description = "Prints engine settings fitted to the machine's chiplets, each with a one-line reason.")
+        description = "Prints engine settings fitted to the machine's chiplets, each with a one-line reason; with --cluster-manager, also what Kubernetes, YARN or a plain host must hand out.")
 public final class AdviseCommand
         implements Callable<Integer>
 {
@@ -40,6 +46,10 @@ public final class AdviseCommand
     @Option(names = "--data-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Data a job shuffles (1073741824, 64MiB, 1GiB); sizes the partition count.")
     Long dataBytes;
+
+    @Option(names = "--cluster-manager", paramLabel = "MANAGER", description = "kubernetes, yarn or standalone: the settings that make it hand "
+            + "out chiplet-aligned CPUs (kubelet, pod resources, yarn-site), with fragments to paste.")
+    String clusterManager;
 
     @ArgGroup(exclusive = true)
     TopologySourceOptions source = new TopologySourceOptions();
@@ -74,6 +84,50 @@ public final class AdviseCommand
         this.discovery = requireNonNull(discovery, "discovery is null");
     }
 
+    /** The settings with their reasons, then each fragment under a comment line naming where it goes. */
+    static String text(ClusterAdvice advice)
+    {
+        StringBuilder out = new StringBuilder(PlanFormatter.text(advice.settings()));
+        for (ClusterAdvice.Fragment fragment : advice.fragments()) {
+            String comment = fragment.syntax().equals("xml") ? "<!-- " + fragment.title() + " -->" : "# " + fragment.title();
+            out.append(System.lineSeparator()).append(comment).append(System.lineSeparator())
+                    .append(fragment.text().replace("\n", System.lineSeparator()));
+        }
+        return out.toString();
+    }
+
+    static String json(ClusterAdvice advice)
+    {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator json = new JsonFactory().createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartObject();
+            json.writeArrayFieldStart("settings");
+            for (Advice.Setting setting : advice.settings()) {
+                json.writeStartObject();
+                json.writeStringField("key", setting.key());
+                json.writeStringField("value", setting.value());
+                json.writeStringField("reason", setting.reason());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("fragments");
+            for (ClusterAdvice.Fragment fragment : advice.fragments()) {
+                json.writeStartObject();
+                json.writeStringField("title", fragment.title());
+                json.writeStringField("syntax", fragment.syntax());
+                json.writeStringField("text", fragment.text());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out + System.lineSeparator();
+    }
+
     @Override
     public Integer call()
     {
@@ -81,6 +135,19 @@ public final class AdviseCommand
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
             Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
+            if (clusterManager != null) {
+                ClusterAdvice.ClusterManager manager;
+                try {
+                    manager = ClusterAdvice.ClusterManager.parse(clusterManager);
+                }
+                catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--cluster-manager: " + e.getMessage(), e);
+                }
+                ClusterAdvice advice = ClusterAdvice.advise(manager, engine, topology, topology.allowed());
+                spec.commandLine().getOut().print(format == OutputFormat.JSON ? json(advice) : text(advice));
+                spec.commandLine().getOut().flush();
+                return;
+            }
             List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(),
                     workersPerHost == null ? OptionalInt.empty() : OptionalInt.of(workersPerHost),
                     dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes));

@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
  * Entry point of {@code bin/chiplet}. Each subcommand is one class in this package.
  * <p>
  * Every failure reaches the user as one line on stderr, {@code chiplet: <message>}, never a stack trace: exit
- * code 2 for a usage error (bad option or argument), 1 for a failure while running.
+ * code 2 for a usage error (bad option or argument), 1 for a failure while running; {@code chiplet exec}, whose own
+ * status is the command's, uses 125 for both, as {@code env} and {@code timeout} do.
  */
 @Command(
         name = "chiplet",
@@ -77,7 +78,12 @@ public final class ChipletCli
         PrintWriter err = command.getErr();
         err.println("chiplet: " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
-        return USAGE_ERROR;
+        return isExec(command) ? ExecCommand.EXEC_FAILED : USAGE_ERROR;
+    }
+
+    private static boolean isExec(CommandLine command)
+    {
+        return command.getCommandSpec().userObject() instanceof ExecCommand;
     }
 
     private static int runtimeError(Exception e, CommandLine command, ParseResult parseResult)
@@ -85,7 +91,7 @@ public final class ChipletCli
         PrintWriter err = command.getErr();
         err.println("chiplet: " + describe(e));
         err.flush();
-        return RUNTIME_ERROR;
+        return isExec(command) ? ExecCommand.EXEC_FAILED : RUNTIME_ERROR;
     }
 
     /**

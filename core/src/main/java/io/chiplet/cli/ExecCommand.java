@@ -10,6 +10,8 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
 import io.chiplet.affinity.PinnedThread;
+import io.chiplet.nativeio.Errno;
+import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.Chiplet;
@@ -22,7 +24,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -37,31 +38,43 @@ import java.util.concurrent.Callable;
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@code chiplet exec}: runs a command bound to CPUs or chiplets, as {@code taskset}/{@code numactl} do.
+ * {@code chiplet exec}: runs a command bound to CPUs or chiplets, as {@code taskset}/{@code numactl} do, and in the same
+ * way: it pins its own thread, sets that thread's memory policy, and replaces the JVM with the command
+ * ({@code execvp}), which keeps the process id, the affinity, the memory policy and the lease.
  *
- * <p>Affinity and memory policy are per thread and a new process copies them from the thread that creates it, and
- * keeps them across {@code execve}. The JDK starts a process on the thread that calls {@link ProcessBuilder#start()}
- * (posix_spawn of {@code jspawnhelper}, which then execs the command; or fork with
- * {@code -Djdk.lang.Process.launchMechanism=FORK}), so pinning that thread, and setting its policy, just around
- * {@code start()} binds the child. Tests check it for both launch mechanisms.
+ * <p>Why replace rather than start a child and wait: Kubernetes, systemd ({@code KillMode=process}, the PID it
+ * tracks) and YARN signal only the process they started, and a launcher can be killed with SIGKILL, which it cannot
+ * forward. A waiting JVM would need a signal relay for SIGTERM, SIGINT, SIGHUP and SIGQUIT (the JVM keeps SIGQUIT
+ * for thread dumps), {@code PR_SET_PDEATHSIG} in a child the JDK spawns through {@code jspawnhelper} (no hook between
+ * fork and exec; and the death signal follows the parent <em>thread</em>), exit-status translation, and 40 MB of
+ * idle JVM beside every task. Replaced, the command <em>is</em> the process that gets the signals; there is no
+ * launcher to be killed alone, so no orphan can outlive it, and its exit status is the caller's without
+ * translation. {@code --policy wicp-local} keeps its lease by keeping the lock file's descriptor open across
+ * {@code execve}: POSIX record locks belong to the process and survive the exec, so the chiplet is leased exactly as
+ * long as the command runs, and the kernel frees it however the command ends. Every other descriptor of the JVM is
+ * closed on exec, and the signal mask is emptied (the JVM blocks SIGQUIT in its threads).
+ *
+ * <p>Exit status: the command's own, since the process becomes the command. Failures of {@code chiplet exec} itself
+ * use the codes of {@code env}, {@code timeout} and {@code nohup}: 125 for a usage error or a placement that cannot be
+ * made, 126 when the command is found but cannot be run, 127 when it is not found.
  */
 @Command(
         name = "exec",
         mixinStandardHelpOptions = true,
         description = {
-                "Runs a command bound to CPUs or chiplets (like taskset/numactl, chiplet-aware).",
-                "Exits with the command's exit code; 2 for a usage error, 127 when the command cannot be started."
+                "Runs a command bound to CPUs or chiplets (like taskset/numactl, chiplet-aware): chiplet exec replaces itself with",
+                "the command, which keeps the process id, so signals reach the command and its exit status is the command's.",
+                "Exits 125 when chiplet exec itself fails, 126 when the command cannot be run, 127 when it is not found."
         })
 public final class ExecCommand
         implements Callable<Integer>
 {
-    /** How exec learns the chiplets for {@code --chiplet} and {@code --policy}: the topology reader plugs in here. */
-    @FunctionalInterface
-    public interface TopologySource
-    {
-        /** The topology of this machine, or of the snapshot under {@code fsRoot}. */
-        Topology read(Optional<Path> fsRoot);
-    }
+    /** A usage error or a placement that cannot be made, as {@code env} and {@code timeout} exit. */
+    static final int EXEC_FAILED = 125;
+    /** The command exists but cannot be run. */
+    static final int CANNOT_RUN = 126;
+    /** The command is not found. */
+    static final int NOT_FOUND = 127;
 
     static final class Target
     {
@@ -72,8 +85,8 @@ public final class ExecCommand
         List<Integer> chiplets;
 
         @Option(names = "--policy", paramLabel = "POLICY",
-                description = "wicp-local: one free chiplet, leased host-wide so concurrent runs spread out; wim: every allowed CPU; "
-                        + "win, wicp-mixed, wic, auto, adaptive: where the planner puts one worker (win: a NUMA node, wic: one core)")
+                description = "wicp-local: one free chiplet, leased host-wide for as long as the command runs, so concurrent runs spread out; "
+                        + "wim: every allowed CPU; win, wicp-mixed, wic, auto, adaptive: where the planner puts one worker (win: a NUMA node, wic: one core)")
         String policy;
     }
 
@@ -89,23 +102,22 @@ public final class ExecCommand
     @Option(names = "--backend", paramLabel = "ffm|openhft", defaultValue = "ffm", description = "pinning backend (default: ${DEFAULT-VALUE})")
     String backend;
 
-    @Option(names = "--lease-dir", paramLabel = "DIR", description = "chiplet lease directory for --policy wicp-local (default: java.io.tmpdir/chiplet-leases)")
+    @Option(names = "--lease-dir", paramLabel = "DIR", description = "chiplet lease directory for --policy wicp-local, shared by every user of the host "
+            + "(default: java.io.tmpdir/chiplet-leases, created mode 1777)")
     Path leaseDirectory;
 
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "the command and its arguments, after --")
     List<String> command;
 
-    private final TopologySource topologySource;
     private final PrintStream err;
 
     public ExecCommand()
     {
-        this(fsRoot -> TopologyDiscovery.discover(fsRoot.map(DiscoveryOptions::fsRoot).orElseGet(DiscoveryOptions::live)), System.err);
+        this(System.err);
     }
 
-    ExecCommand(TopologySource topologySource, PrintStream err)
+    ExecCommand(PrintStream err)
     {
-        this.topologySource = requireNonNull(topologySource, "topologySource is null");
         this.err = requireNonNull(err, "err is null");
     }
 
@@ -115,20 +127,26 @@ public final class ExecCommand
         try {
             return run();
         }
-        catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+        catch (IllegalArgumentException | IllegalStateException | UncheckedIOException | UnsupportedOperationException | NativeCallException e) {
             err.println("chiplet exec: " + e.getMessage());
-            return 2;
+            err.flush();
+            return EXEC_FAILED;
         }
+    }
+
+    private Topology topology()
+    {
+        return TopologyDiscovery.discover(fsRoot == null ? DiscoveryOptions.live() : DiscoveryOptions.fsRoot(fsRoot));
     }
 
     private int run()
     {
         ThreadAffinity affinity = new ThreadAffinity(PinningBackend.fromName(backend), AllowedCpus.live());
         if (target.cpus != null) {
-            return launch(affinity, parseCpus(target.cpus), Optional.empty());
+            return launch(affinity, parseCpus(target.cpus), Optional.empty(), List.of());
         }
         if (target.chiplets != null) {
-            Topology topology = topologySource.read(Optional.ofNullable(fsRoot));
+            Topology topology = topology();
             CpuSet cpus = CpuSet.empty();
             List<Integer> nodes = new ArrayList<>();
             for (int id : target.chiplets) {
@@ -137,13 +155,16 @@ public final class ExecCommand
                 cpus = cpus.union(chiplet.cpus());
                 nodes.add(chiplet.numaNode());
             }
-            return launch(affinity, cpus, Optional.of(nodes));
+            return launch(affinity, cpus, Optional.of(nodes), List.of());
         }
-        return switch (target.policy.strip().toLowerCase(Locale.ROOT)) {
-            case "wim" -> launch(affinity, affinity.allowed().allowed(), Optional.empty());
-            case "wicp-local" -> launchOnLeasedChiplet(affinity);
-            default -> launchPlanned(affinity, target.policy);
-        };
+        switch (target.policy.strip().toLowerCase(Locale.ROOT)) {
+            case "wim":
+                return launch(affinity, affinity.allowed().allowed(), Optional.empty(), List.of());
+            case "wicp-local":
+                return launchOnLeasedChiplet(affinity);
+            default:
+                return launchPlanned(affinity, target.policy);
+        }
     }
 
     /** Any other policy places the command as the planner places a single worker (win: one node, wic: one core, ...). */
@@ -156,15 +177,15 @@ public final class ExecCommand
         catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--policy " + policyName + ": " + e.getMessage(), e);
         }
-        Topology topology = topologySource.read(Optional.ofNullable(fsRoot));
+        Topology topology = topology();
         Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(affinity.allowed().allowed()))
                 .assignments().get(0);
-        return launch(affinity, assignment.cpus(), Optional.of(List.of(assignment.numaNode())));
+        return launch(affinity, assignment.cpus(), Optional.of(List.of(assignment.numaNode())), List.of());
     }
 
     private int launchOnLeasedChiplet(ThreadAffinity affinity)
     {
-        Topology topology = topologySource.read(Optional.ofNullable(fsRoot));
+        Topology topology = topology();
         // Only chiplets this process may run on all of: a lease on a chiplet outside the cpuset would be useless.
         List<Chiplet> usable = topology.chiplets().stream()
                 .filter(chiplet -> affinity.allowed().allowed().containsAll(chiplet.cpus()))
@@ -173,18 +194,20 @@ public final class ExecCommand
             throw new IllegalArgumentException("--policy wicp-local: no chiplet lies wholly within the CPUs allowed here (" + affinity.allowed().allowed().toList() + ")");
         }
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(ChipletLeases::defaultDirectory);
+        // Closed only when the launch fails: on success the process becomes the command and keeps the lock file open.
         try (ChipletLeases leases = ChipletLeases.open(directory, usable);
                 ChipletLeases.LeaseSet set = leases.acquire(1)) {
             ChipletLease lease = set.leases().get(0);
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
-            // The lease is held until the command ends: this JVM waits for it.
-            return launch(affinity, lease.chiplet().cpus(), Optional.of(List.of(lease.chiplet().numaNode())));
+            return launch(affinity, lease.chiplet().cpus(), Optional.of(List.of(lease.chiplet().numaNode())),
+                    List.of(leases.lockFile(lease.chiplet().id())));
         }
     }
 
-    private int launch(ThreadAffinity affinity, CpuSet cpus, Optional<List<Integer>> chipletNodes)
+    /** Binds this thread, then replaces the process with the command; returns only when that fails. */
+    private int launch(ThreadAffinity affinity, CpuSet cpus, Optional<List<Integer>> chipletNodes, List<Path> keepOpen)
     {
         Optional<MemoryPolicy> memory = Optional.empty();
         if (membind) {
@@ -195,33 +218,15 @@ public final class ExecCommand
             }
             memory = Optional.of(MemoryPolicy.bind(nodes));
         }
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        Process process;
-        MemoryPolicy previousPolicy = MemoryPolicy.ofCurrentThread();
-        try (PinnedThread pinned = affinity.pinCurrentThread(cpus)) {
-            memory.ifPresent(MemoryPolicy::applyToCurrentThread);
-            try {
-                process = builder.start();
-            }
-            catch (IOException e) {
-                err.println("chiplet exec: cannot run " + command.get(0) + ": " + e.getMessage());
-                return 127;
-            }
-            finally {
-                if (memory.isPresent()) {
-                    previousPolicy.applyToCurrentThread();
-                }
-            }
-        }
-        try {
-            return process.waitFor();
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroy();
-            err.println("chiplet exec: interrupted; stopped " + command.get(0));
-            return 130;
-        }
+        // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
+        @SuppressWarnings("unused")
+        PinnedThread pinned = affinity.pinCurrentThread(cpus);
+        memory.ifPresent(MemoryPolicy::applyToCurrentThread);
+        int errno = ProcessReplacement.replaceWith(command, keepOpen);
+        String program = command.get(0);
+        err.println("chiplet exec: cannot run " + program + ": " + Errno.describe(errno) + " (" + Errno.name(errno) + ")");
+        err.flush();
+        return errno == Errno.ENOENT || errno == Errno.ENOTDIR ? NOT_FOUND : CANNOT_RUN;
     }
 
     private static CpuSet parseCpus(String text)

@@ -9,6 +9,7 @@ public final class Errno
     public static final int EINTR = 4;
     public static final int EIO = 5;
     public static final int E2BIG = 7;
+    public static final int ENOEXEC = 8;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
@@ -17,8 +18,10 @@ public final class Errno
     public static final int EBUSY = 16;
     public static final int EEXIST = 17;
     public static final int ENODEV = 19;
+    public static final int ENOTDIR = 20;
     public static final int EINVAL = 22;
     public static final int EMFILE = 24;
+    public static final int ETXTBSY = 26;
     public static final int ENOSPC = 28;
     public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
@@ -35,6 +38,7 @@ public final class Errno
             case EINTR -> "EINTR";
             case EIO -> "EIO";
             case E2BIG -> "E2BIG";
+            case ENOEXEC -> "ENOEXEC";
             case EBADF -> "EBADF";
             case EAGAIN -> "EAGAIN";
             case ENOMEM -> "ENOMEM";
@@ -43,8 +47,10 @@ public final class Errno
             case EBUSY -> "EBUSY";
             case EEXIST -> "EEXIST";
             case ENODEV -> "ENODEV";
+            case ENOTDIR -> "ENOTDIR";
             case EINVAL -> "EINVAL";
             case EMFILE -> "EMFILE";
+            case ETXTBSY -> "ETXTBSY";
             case ENOSPC -> "ENOSPC";
             case ERANGE -> "ERANGE";
             case ENOSYS -> "ENOSYS";
@@ -62,6 +68,7 @@ public final class Errno
             case EINTR -> "interrupted";
             case EIO -> "I/O error";
             case E2BIG -> "argument list too long";
+            case ENOEXEC -> "exec format error";
             case EBADF -> "bad file descriptor";
             case EAGAIN -> "try again";
             case ENOMEM -> "out of memory";
@@ -70,8 +77,10 @@ public final class Errno
             case EBUSY -> "device or resource busy";
             case EEXIST -> "already exists";
             case ENODEV -> "no such device";
+            case ENOTDIR -> "not a directory";
             case EINVAL -> "invalid argument";
             case EMFILE -> "too many open files";
+            case ETXTBSY -> "text file busy";
             case ENOSPC -> "no space left";
             case ERANGE -> "result out of range";
             case ENOSYS -> "function not implemented";

@@ -1,23 +1,20 @@
 package io.chiplet.cli;
 
 import io.chiplet.affinity.AllowedCpus;
-import io.chiplet.affinity.MemoryPolicy;
-import io.chiplet.affinity.ThreadId;
+import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletBasis;
-import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.Topology;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.Snapshots;
+import io.chiplet.topology.TopologyDiscovery;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import io.chiplet.topology.Snapshots;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,19 +25,19 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Live: runs real commands bound to CPU 1 of this machine. */
+/**
+ * Live: {@code chiplet exec} in a JVM of its own (it replaces that JVM with the command), on the two-chiplet snapshot
+ * that maps this machine's CPUs 0 and 1 as chiplets 0 and 1.
+ */
 class ExecCommandTest
 {
-    // Two one-CPU chiplets on one node, standing in for the topology reader.
-    private static final Topology TWO_CHIPLETS = new Topology("fixture", CpuSet.range(0, 1), CpuSet.range(0, 1), CpuSet.range(0, 1),
-            List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-            List.of(new Chiplet(0, 0, 0, CpuSet.of(0), 0, ChipletBasis.VIRTUAL), new Chiplet(1, 0, 0, CpuSet.of(1), 0, ChipletBasis.VIRTUAL)),
-            List.of());
+    private static final long WAIT_SECONDS = 60;
 
     @TempDir
     Path directory;
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private Path root;
+    private final List<Process> started = new ArrayList<>();
 
     @BeforeAll
     static void needsCpu1()
@@ -48,134 +45,261 @@ class ExecCommandTest
         assumeTrue(AllowedCpus.live().allowed().contains(1), "needs CPU 1 allowed");
     }
 
-    private int exec(String... args)
-    {
-        ExecCommand command = new ExecCommand(fsRoot -> TWO_CHIPLETS, new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new CommandLine(command).execute(args);
-    }
-
-    private String errors()
-    {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
-    private String shellReport(String... execOptions)
+    @BeforeEach
+    void unpackSnapshot()
             throws IOException
     {
-        Path out = directory.resolve("out.txt");
-        String script = "grep Cpus_allowed_list /proc/self/status > " + out + "; head -1 /proc/self/numa_maps | cut -d' ' -f2 >> " + out;
-        List<String> args = new ArrayList<>(List.of(execOptions));
-        args.addAll(List.of("--", "sh", "-c", script));
-        assertThat(exec(args.toArray(String[]::new))).as(errors()).isZero();
-        return Files.readString(out);
+        root = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectory(directory.resolve("snapshot")));
+    }
+
+    @AfterEach
+    void killLeftovers()
+    {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    private record Run(int status, String out, String err) {}
+
+    private Process start(List<String> jvmOptions, String... args)
+            throws IOException
+    {
+        List<String> line = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED"));
+        line.addAll(jvmOptions);
+        line.addAll(List.of("-cp", System.getProperty("java.class.path"), ChipletCli.class.getName(), "exec"));
+        line.addAll(List.of(args));
+        Process process = new ProcessBuilder(line).redirectError(directory.resolve("err-" + started.size() + ".txt").toFile()).start();
+        started.add(process);
+        return process;
+    }
+
+    private Run exec(String... args)
+            throws Exception
+    {
+        return exec(List.of(), args);
+    }
+
+    private Run exec(List<String> jvmOptions, String... args)
+            throws Exception
+    {
+        Process process = start(jvmOptions, args);
+        Path errFile = directory.resolve("err-" + (started.size() - 1) + ".txt");
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).as("chiplet exec ended").isTrue();
+        return new Run(process.exitValue(), out, Files.readString(errFile));
+    }
+
+    private String[] withSnapshot(String... args)
+    {
+        List<String> all = new ArrayList<>(List.of("--fs-root", root.toString()));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
+    }
+
+    private static final String REPORT = "grep Cpus_allowed_list /proc/self/status; head -1 /proc/self/numa_maps | cut -d' ' -f2";
+
+    @Test
+    void commandRunsOnTheCpus()
+            throws Exception
+    {
+        Run run = exec("--cpus", "1", "--", "sh", "-c", REPORT);
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
     }
 
     @Test
-    void childRunsOnTheCpusAndCallerIsRestored()
-            throws IOException
+    void membindBindsTheCommandsMemoryToTheCpusNodes()
+            throws Exception
     {
-        CpuSet before = ThreadId.cpusAllowed(ThreadId.current()).orElseThrow();
-        assertThat(shellReport("--cpus", "1")).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
-        assertThat(ThreadId.cpusAllowed(ThreadId.current())).contains(before);
-    }
-
-    @Test
-    void membindBindsTheChildsMemoryToTheCpusNodes()
-            throws IOException
-    {
-        assertThat(shellReport("--cpus", "1", "--membind")).isEqualTo("Cpus_allowed_list:\t1\nbind:0\n");
-        assertThat(MemoryPolicy.ofCurrentThread()).isEqualTo(MemoryPolicy.systemDefault());
+        Run run = exec("--cpus", "1", "--membind", "--", "sh", "-c", REPORT);
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\nbind:0\n");
     }
 
     @Test
     void chipletsSelectTheirCpus()
-            throws IOException
+            throws Exception
     {
-        assertThat(shellReport("--chiplet", "1")).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
-        assertThat(shellReport("--chiplet", "0,1", "--membind")).isEqualTo("Cpus_allowed_list:\t0-1\nbind:0\n");
+        assertThat(exec(withSnapshot("--chiplet", "1", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
+        assertThat(exec(withSnapshot("--chiplet", "0,1", "--membind", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t0-1\nbind:0\n");
+    }
+
+    @Test
+    void plannerPoliciesPlaceTheCommandAsOneWorker()
+            throws Exception
+    {
+        // The planner gives one worker CPU 0 under wic (one core) and wicp-mixed (the first chiplet); win gives the
+        // one NUMA node, both CPUs.
+        for (String policy : List.of("wic", "wicp-mixed")) {
+            assertThat(exec(withSnapshot("--policy", policy, "--", "grep", "Cpus_allowed_list", "/proc/self/status")).out())
+                    .as(policy).isEqualTo("Cpus_allowed_list:\t0\n");
+        }
+        assertThat(exec(withSnapshot("--policy", "win", "--", "grep", "Cpus_allowed_list", "/proc/self/status")).out())
+                .isEqualTo("Cpus_allowed_list:\t0-1\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "7", "126", "255"})
+    void exitStatusIsTheCommands(String status)
+            throws Exception
+    {
+        assertThat(exec("--cpus", "0", "--", "sh", "-c", "exit " + status).status()).isEqualTo(Integer.parseInt(status));
+    }
+
+    @Test
+    void commandKilledBySignalEndsTheProcessBySignal()
+            throws Exception
+    {
+        // The JDK reports a death by signal N as 128 + N; a launcher that waited and exited with a code could not.
+        assertThat(exec("--cpus", "0", "--", "sh", "-c", "kill -TERM $$").status()).isEqualTo(128 + 15);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jna"})
+    void commandReplacesTheLauncherWithNothingInherited(String nativePath)
+            throws Exception
+    {
+        // Same process id, an empty signal mask (the JVM blocks SIGQUIT in its threads), only stdin, stdout and stderr;
+        // through FFM (JDK 22+) and through JNA (what JDK 17 and 21 use).
+        Process process = start(List.of("-Dchiplet.native=" + nativePath), "--cpus", "1", "--", "sh", "-c", "echo $$; grep SigBlk /proc/self/status; ls /proc/$$/fd");
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(out).isEqualTo(process.pid() + "\nSigBlk:\t0000000000000000\n0\n1\n2\n");
     }
 
     @Test
     void wicpLocalLeasesAFreeChiplet()
-            throws IOException
+            throws Exception
     {
-        assertThat(shellReport("--policy", "wicp-local", "--lease-dir", directory.resolve("leases").toString()))
-                .isEqualTo("Cpus_allowed_list:\t0\ndefault\n");
+        Run run = exec(withSnapshot("--policy", "wicp-local", "--lease-dir", directory.resolve("leases").toString(), "--", "sh", "-c", REPORT));
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t0\ndefault\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "KILL"})
+    void killingTheLauncherKillsTheCommandAndFreesItsLeaseOnlyThen(String signal)
+            throws Exception
+    {
+        Path leaseDirectory = directory.resolve("leases");
+        List<Chiplet> chiplets = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets();
+        Process launcher = start(List.of(), withSnapshot("--policy", "wicp-local", "--lease-dir", leaseDirectory.toString(), "--", "sleep", "600"));
+        awaitCommand(launcher.pid(), "sleep");
+        // The command is the launcher's process, on the leased chiplet, holding the lease's lock file and nothing else of the JVM's.
+        assertThat(Files.readAllLines(Path.of("/proc/" + launcher.pid() + "/status"))).contains("Cpus_allowed_list:\t0");
+        List<Path> descriptors;
+        try (var entries = Files.list(Path.of("/proc/" + launcher.pid() + "/fd"))) {
+            descriptors = entries.filter(fd -> Integer.parseInt(fd.getFileName().toString()) > 2).map(ExecCommandTest::linkTarget).toList();
+        }
+        assertThat(descriptors).containsExactly(leaseDirectory.resolve("chiplet-0.lock"));
+
+        try (ChipletLeases leases = ChipletLeases.open(leaseDirectory, chiplets)) {
+            // While the command runs its chiplet is held, and the next lease goes elsewhere.
+            assertThat(leases.holders(0)).isEqualTo(1);
+            try (ChipletLeases.LeaseSet next = leases.acquire(1)) {
+                assertThat(next.chiplets()).extracting(Chiplet::id).containsExactly(1);
+                assertThat(next.anyShared()).isFalse();
+            }
+
+            new ProcessBuilder("kill", "-" + signal, Long.toString(launcher.pid())).inheritIO().start().waitFor();
+            assertThat(launcher.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(launcher.exitValue()).isEqualTo(signal.equals("TERM") ? 128 + 15 : 128 + 9);
+            // No process of the command is left: it was the launcher.
+            assertThat(ProcessHandle.of(launcher.pid())).isEmpty();
+            assertThat(leases.holders(0)).isZero();
+        }
     }
 
     @Test
-    void exitCodeIsTheChilds()
+    void theLeaseIsKeptThroughASymlinkedLeaseDirectory()
+            throws Exception
     {
-        assertThat(exec("--cpus", "0", "--", "sh", "-c", "exit 7")).isEqualTo(7);
+        // /proc/self/fd names real paths; the lock file must still be recognised and kept open.
+        Path real = Files.createDirectory(directory.resolve("real-leases"));
+        Path link = Files.createSymbolicLink(directory.resolve("leases-link"), real);
+        List<Chiplet> chiplets = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets();
+        Process launcher = start(List.of(), withSnapshot("--policy", "wicp-local", "--lease-dir", link.toString(), "--", "sleep", "600"));
+        awaitCommand(launcher.pid(), "sleep");
+        try (ChipletLeases leases = ChipletLeases.open(real, chiplets)) {
+            assertThat(leases.holders(0)).isEqualTo(1);
+        }
+        finally {
+            launcher.destroyForcibly().waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Path linkTarget(Path link)
+    {
+        try {
+            return Files.readSymbolicLink(link);
+        }
+        catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until process {@code pid} has become {@code command} (its comm), which happens at its execve. */
+    private static void awaitCommand(long pid, String command)
+            throws Exception
+    {
+        Path comm = Path.of("/proc/" + pid + "/comm");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(comm) && Files.readString(comm).strip().equals(command)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("process " + pid + " did not become " + command);
     }
 
     @Test
     void disallowedCpuIsOneClearLine()
+            throws Exception
     {
         int missing = AllowedCpus.live().present().last() + 6;
-        assertThat(exec("--cpus", Integer.toString(missing), "--", "true")).isEqualTo(2);
-        assertThat(errors()).isEqualTo("chiplet exec: CPU " + missing + " is not allowed for this process (allowed: "
-                + AllowedCpus.live().allowed().toList() + "); this machine has no such CPU" + System.lineSeparator());
+        Run run = exec("--cpus", Integer.toString(missing), "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).isEqualTo("chiplet exec: CPU " + missing + " is not allowed for this process (allowed: "
+                + AllowedCpus.live().allowed().toList() + "); this machine has no such CPU\n");
     }
 
     @Test
-    void usageErrorsAreOneClearLine()
+    void ownFailuresExit125To127LikeEnv()
+            throws Exception
     {
-        assertThat(exec("--cpus", "1-x", "--", "true")).isEqualTo(2);
-        assertThat(errors()).startsWith("chiplet exec: --cpus: expected a cpulist like 0-3,8 but found \"1-x\"");
-        err.reset();
-        assertThat(exec("--chiplet", "9", "--", "true")).isEqualTo(2);
-        assertThat(errors()).startsWith("chiplet exec: --chiplet 9: no such chiplet (this machine has chiplets 0-1)");
-        err.reset();
-        assertThat(exec("--policy", "spread", "--", "true")).isEqualTo(2);
-        assertThat(errors()).startsWith("chiplet exec: --policy spread: unknown placement policy \"spread\"; expected one of wim, win, wicp-local");
-        err.reset();
-        assertThat(exec("--cpus", "1", "--", "/no/such/command")).isEqualTo(127);
-        assertThat(errors()).startsWith("chiplet exec: cannot run /no/such/command:");
-    }
+        Run run = exec("--cpus", "1-x", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --cpus: expected a cpulist like 0-3,8 but found \"1-x\"");
 
-    @Test
-    void plannerPoliciesPlaceTheCommandAsOneWorker(@TempDir Path temp)
-    {
-        // On the two-chiplet snapshot the planner gives one worker CPU 0 under wic (one core) and wicp-mixed
-        // (the first chiplet); win gives the one NUMA node, both CPUs.
-        Path root = Snapshots.unpack("two-cpus-two-chiplets", temp);
-        for (String policy : List.of("wic", "wicp-mixed")) {
-            int status = new CommandLine(new ExecCommand()).execute("--fs-root", root.toString(), "--policy", policy, "--",
-                    "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*0$' /proc/self/status");
-            assertThat(status).as(policy).isZero();
-        }
-        int status = new CommandLine(new ExecCommand()).execute("--fs-root", root.toString(), "--policy", "win", "--",
-                "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*0-1$' /proc/self/status");
-        assertThat(status).as("win").isZero();
-    }
+        run = exec(withSnapshot("--chiplet", "9", "--", "true"));
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --chiplet 9: no such chiplet (this machine has chiplets 0-1)");
 
-    @Test
-    void chipletOfASnapshotIsReadThroughDiscoveryAndBindsTheChild(@TempDir Path temp)
-    {
-        // The default command reads the topology through TopologyDiscovery: chiplet 1 of the two-chiplet snapshot
-        // is CPU 1, and the child's exit status says whether the kernel bound it there.
-        Path root = Snapshots.unpack("two-cpus-two-chiplets", temp);
-        ExecCommand command = new ExecCommand();
-        int status = new CommandLine(command).execute("--fs-root", root.toString(), "--chiplet", "1", "--",
-                "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*1$' /proc/self/status");
-        assertThat(status).isZero();
+        run = exec("--policy", "spread", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --policy spread: unknown placement policy \"spread\"; expected one of wim, win, wicp-local");
+
+        run = exec("--no-such-option", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet: Unknown option: '--no-such-option'");
+
+        run = exec("--cpus", "1", "--", "/no/such/command");
+        assertThat(run.status()).isEqualTo(127);
+        assertThat(run.err()).isEqualTo("chiplet exec: cannot run /no/such/command: no such file or directory (ENOENT)\n");
+
+        Path notExecutable = Files.writeString(directory.resolve("script.sh"), "echo hello\n");
+        run = exec("--cpus", "1", "--", notExecutable.toString());
+        assertThat(run.status()).isEqualTo(126);
+        assertThat(run.err()).isEqualTo("chiplet exec: cannot run " + notExecutable + ": permission denied (EACCES)\n");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"POSIX_SPAWN", "FORK"})
-    void cliInSeparateJvmPrintsTheChildsCpus(String launchMechanism)
+    @ValueSource(strings = {"ffm", "openhft"})
+    void bothBackendsBindTheCommand(String backend)
             throws Exception
     {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Djdk.lang.Process.launchMechanism=" + launchMechanism,
-                "-cp", System.getProperty("java.class.path"), ChipletCli.class.getName(),
-                "exec", "--cpus", "1", "--", "grep", "Cpus_allowed_list", "/proc/self/status")
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(output).isEqualTo("Cpus_allowed_list:\t1\n");
-        assertThat(process.exitValue()).isZero();
+        Run run = exec("--backend", backend, "--cpus", "1", "--", "grep", "Cpus_allowed_list", "/proc/self/status");
+        assertThat(run.out()).as(run.err()).isEqualTo("Cpus_allowed_list:\t1\n");
+        assertThat(run.status()).isZero();
     }
 }

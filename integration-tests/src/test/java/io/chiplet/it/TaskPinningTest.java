@@ -101,6 +101,77 @@ class TaskPinningTest
         assertThat(with.groups()).isEqualTo(without.groups());
     }
 
+    /**
+     * The process narrowed from outside as the kubelet narrows a container (here {@code taskset -a -p}, every thread
+     * of this JVM to CPU 1): within a check interval the executor notices, counts it, and places later tasks within
+     * CPU 1 only — without it, the slots planned on chiplet 0 would pin tasks back onto CPU 0, outside the process's
+     * CPUs. Widened again, tasks use both chiplets again. Each task reads its own mask from
+     * {@code /proc/thread-self/status} while it runs.
+     */
+    @Test
+    void tasksFollowTheCpusetWhenTheProcessIsNarrowedFromOutside(@TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        long pid = ProcessHandle.current().pid();
+        SparkSession spark = Spark.start(true, Map.of("spark.chiplet.fsRoot", snapshot.toString()));
+        try (LogCapture log = LogCapture.capture()) {
+            assertThat(cpusOfTasks(spark)).containsExactlyInAnyOrder("0", "1");
+            taskset("1", pid);
+            try {
+                long changed = awaitCpusetChanges(1);
+                System.err.println("chiplet cpuset follow (Spark): change counted " + changed + " ms after taskset, check interval 1000 ms");
+                assertThat(cpusOfTasks(spark)).containsExactly("1");
+            }
+            finally {
+                taskset("0-1", pid);
+            }
+            awaitCpusetChanges(2);
+            assertThat(cpusOfTasks(spark)).containsExactlyInAnyOrder("0", "1");
+            assertThat(log.warnings()).isEmpty();
+        }
+        finally {
+            Spark.stop(spark);
+        }
+    }
+
+    /** The distinct masks task threads had, over a job of many short tasks on both slots. */
+    private static java.util.Set<String> cpusOfTasks(SparkSession spark)
+    {
+        return spark.range(0, PARTITIONS * 1000L, 1, PARTITIONS)
+                .mapPartitions((MapPartitionsFunction<Long, String>) TaskPinningTest::observe, Encoders.STRING())
+                .collectAsList()
+                .stream()
+                .map(line -> TaskRun.parse(line).cpus())
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** Waits for the executor's cpuset.changes gauge to reach {@code count}; returns the milliseconds it took. */
+    private static long awaitCpusetChanges(long count)
+            throws InterruptedException
+    {
+        long start = System.nanoTime();
+        long deadline = start + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            Object changes = metrics().get("cpuset.changes");
+            if (changes instanceof Long seen && seen >= count) {
+                assertThat(seen).isEqualTo(count);
+                return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("cpuset.changes did not reach " + count + ": " + metrics().get("cpuset.changes"));
+    }
+
+    private static void taskset(String cpus, long pid)
+            throws Exception
+    {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)).redirectErrorStream(true).start();
+        String output = new String(taskset.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(taskset.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && taskset.exitValue() == 0).as("taskset: " + output).isTrue();
+    }
+
     private record Job(List<TaskRun> tasks, List<Long> sums, List<String> groups, Map<String, Object> metrics) {}
 
     private static Job run(boolean withPlugin, Map<String, String> conf)

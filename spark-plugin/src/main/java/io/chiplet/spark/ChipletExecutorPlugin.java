@@ -1,6 +1,8 @@
 package io.chiplet.spark;
 
+import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
@@ -13,6 +15,9 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -35,6 +40,10 @@ public final class ChipletExecutorPlugin
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
     private volatile SpreadHints hints = SpreadHints.NONE;
+    private volatile ScheduledExecutorService cpusetWatcher;
+
+    /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
+    static final long CPUSET_CHECK_INTERVAL_MS = 1000;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -93,6 +102,29 @@ public final class ChipletExecutorPlugin
                 context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy(),
                 NativeAccess.path());
         report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
+        followCpuset(context.executorID(), topology, placementMetrics);
+    }
+
+    /**
+     * Says whether the allowed CPUs are whole chiplets, then checks them every {@link #CPUSET_CHECK_INTERVAL_MS} ms on a
+     * daemon thread: the kubelet may narrow a container's cpuset seconds after start. A change is logged once with the
+     * old and new sets, counted ({@code cpuset.changes}) and handed to the placement to plan and pin anew.
+     */
+    private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
+    {
+        AllowedCpusTracker tracker = AllowedCpusTracker.live();
+        log.info("Chiplet plugin on executor {}: {}", executorId, CpusetAlignment.of(topology, tracker.current()).describe());
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-cpuset-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        cpusetWatcher = watcher;
+        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> tracker.check().ifPresent(change -> {
+            log.info("Chiplet plugin on executor {}: {}; placing tasks anew", executorId, change.describe());
+            placementMetrics.cpusetChanged();
+            placement.allowedCpusChanged(change.after());
+        })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
     private static List<Integer> usableChipletIds(Topology topology)
@@ -182,6 +214,10 @@ public final class ChipletExecutorPlugin
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {
             log.info("{}", placementMetrics.summaryLine());
+        }
+        ScheduledExecutorService watcher = cpusetWatcher;
+        if (watcher != null) {
+            watcher.shutdownNow();
         }
         guard.runAlways("executor shutdown", placement::close);
     }

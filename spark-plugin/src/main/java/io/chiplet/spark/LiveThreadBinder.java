@@ -7,7 +7,9 @@ import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.CpuSet;
 
 import java.util.BitSet;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
 
@@ -33,6 +35,10 @@ final class LiveThreadBinder
 {
     private final PinningBackend backend;
     private final AllowedCpus allowed;
+    // The CPUs the process may use now; a task thread's own mask is given back within them.
+    private final AtomicReference<CpuSet> limit;
+    // Bumped by each cpuset change: a thread's cached own mask from before it is read again (the change rewrote it).
+    private volatile int generation;
     // One node mask per node id, made once: set_mempolicy reads the mask, never keeps it.
     private final BitSet[] nodeMasks;
     // One per task thread, reused as the binding of each of its tasks: a thread runs one task at a time.
@@ -43,6 +49,7 @@ final class LiveThreadBinder
         requireNonNull(affinity, "affinity is null");
         this.backend = affinity.backend();
         this.allowed = affinity.allowed();
+        this.limit = new AtomicReference<>(allowed.allowed());
         this.nodeMasks = new BitSet[maxNode + 1];
         for (int node = 0; node <= maxNode; node++) {
             BitSet mask = new BitSet();
@@ -58,9 +65,29 @@ final class LiveThreadBinder
     }
 
     @Override
+    public void follow(CpuSet nowAllowed, Map<Integer, CpuSet> runningThreads)
+    {
+        limit.set(nowAllowed);
+        generation++;
+        runningThreads.forEach((tid, cpus) -> {
+            try {
+                backend.setAffinity(tid, cpus);
+            }
+            catch (RuntimeException e) {
+                // Ended meanwhile (ESRCH): its next task is placed on the new plan anyway.
+            }
+        });
+    }
+
+    @Override
     public Binding bind(CpuSet cpus, OptionalInt memoryNode)
     {
         ThreadState thread = threads.get();
+        int now = generation;
+        if (thread.generation != now && !thread.bound) {
+            thread.mask = backend.getAffinity(0);
+            thread.generation = now;
+        }
         if (thread.bound) {
             throw new IllegalStateException("thread " + thread.tid + " is bound already: a task started before the previous one ended");
         }
@@ -94,7 +121,9 @@ final class LiveThreadBinder
 
     private ThreadState readThread()
     {
-        return new ThreadState(backend, backend.currentThreadId(), backend.getAffinity(0));
+        ThreadState thread = new ThreadState(backend, backend.currentThreadId(), backend.getAffinity(0), limit);
+        thread.generation = generation;
+        return thread;
     }
 
     /** A task thread's own mask and memory policy, as it had them before its first task. */
@@ -103,18 +132,21 @@ final class LiveThreadBinder
     {
         private final PinningBackend backend;
         private final int tid;
-        private final CpuSet mask;
+        private CpuSet mask;
+        private int generation;
+        private final AtomicReference<CpuSet> limit;
         private int memoryMode;
         private BitSet memoryNodes;
         private boolean memoryBound;
         private boolean pinned;
         private boolean bound;
 
-        ThreadState(PinningBackend backend, int tid, CpuSet mask)
+        ThreadState(PinningBackend backend, int tid, CpuSet mask, AtomicReference<CpuSet> limit)
         {
             this.backend = backend;
             this.tid = tid;
             this.mask = mask;
+            this.limit = limit;
         }
 
         @Override
@@ -139,7 +171,9 @@ final class LiveThreadBinder
             finally {
                 if (pinned) {
                     pinned = false;
-                    backend.setAffinity(0, mask);
+                    // Its own mask, within what the process may use now (the same unless the cpuset changed since).
+                    CpuSet own = mask.intersect(limit.get());
+                    backend.setAffinity(0, own.isEmpty() ? limit.get() : own);
                 }
             }
         }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static java.util.Objects.requireNonNull;
@@ -71,6 +72,8 @@ public final class PinnedTaskPlacement
     private final AtomicIntegerArray slotStage;
     private final AtomicIntegerArray slotTid;
     private volatile AutoCloseable controller = () -> {};
+    // Plans the slots anew within the allowed CPUs; the live placement's plans as at start, a test's keeps its table.
+    private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
@@ -114,6 +117,8 @@ public final class PinnedTaskPlacement
                 context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
                 bindMemory ? "preferred on each slot's NUMA node" : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
                 describe(table));
+        placement.replan = allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()).withAllowed(allowed)),
+                topology, bindMemory, memoryNodes::contains);
         if (plan.policy() == Policy.ADAPTIVE) {
             placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memoryNodes::contains);
         }
@@ -207,6 +212,28 @@ public final class PinnedTaskPlacement
                 slotStage.set(slot, IDLE);
             }
         }
+    }
+
+    /**
+     * Plans the slots anew within {@code nowAllowed}, for later tasks, and moves each running task's thread to its
+     * slot's new CPUs. A task ending meanwhile is harmless: its thread gets its own mask back within the new CPUs.
+     */
+    @Override
+    public void allowedCpusChanged(CpuSet nowAllowed)
+    {
+        SlotTable table = replan.apply(nowAllowed);
+        publish(table);
+        Map<Integer, CpuSet> running = new HashMap<>();
+        synchronized (busySlot) {
+            for (int slot = 0; slot < busySlot.length; slot++) {
+                int tid = slotTid.get(slot);
+                if (busySlot[slot] > 0 && tid != 0) {
+                    running.put(tid, table.slot(slot).cpus());
+                }
+            }
+            binder.follow(nowAllowed, running);
+        }
+        log.info("Chiplet task placement: slots now {}; {} running task threads moved", describe(table), running.size());
     }
 
     /** Where later tasks go; running tasks stay where they are. The table must have one entry per slot. */

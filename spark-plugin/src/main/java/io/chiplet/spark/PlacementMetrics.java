@@ -27,6 +27,7 @@ public final class PlacementMetrics
     private final AtomicLongArray tasksPerChiplet;
     private final LongAdder unplacedTasks = new LongAdder();
     private final LongAdder failedTasks = new LongAdder();
+    private final LongAdder cpusetChanges = new LongAdder();
     // Written by the adaptive controller; 0 and NaN until one runs.
     private volatile int spread;
     private volatile double remoteAccessRate = Double.NaN;
@@ -114,6 +115,17 @@ public final class PlacementMetrics
         return signalSource;
     }
 
+    /** The process's allowed CPUs changed and the tasks were placed anew. */
+    public void cpusetChanged()
+    {
+        cpusetChanges.increment();
+    }
+
+    public long cpusetChanges()
+    {
+        return cpusetChanges.sum();
+    }
+
     public long unplacedTasks()
     {
         return unplacedTasks.sum();
@@ -146,6 +158,7 @@ public final class PlacementMetrics
         registry.register("tasks", (Gauge<Long>) this::tasks);
         registry.register("tasks.unplaced", (Gauge<Long>) this::unplacedTasks);
         registry.register("tasks.failed", (Gauge<Long>) failedTasks::sum);
+        registry.register("cpuset.changes", (Gauge<Long>) cpusetChanges::sum);
         for (int id : chipletIds) {
             registry.register(MetricRegistry.name("tasks.chiplet", Integer.toString(id)), (Gauge<Long>) () -> tasksOn(id));
         }

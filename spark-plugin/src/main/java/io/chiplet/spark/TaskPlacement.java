@@ -1,5 +1,6 @@
 package io.chiplet.spark;
 
+import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
 import java.util.OptionalInt;
@@ -25,6 +26,13 @@ public interface TaskPlacement
     {
         return ChipletSummary.of(topology);
     }
+
+    /**
+     * The process's allowed CPUs changed (the kubelet narrowed the container's cpuset, a {@code taskset} of the whole
+     * process): plan anew within {@code nowAllowed} and move running tasks' threads there. Called on the executor's
+     * cpuset watcher thread, never a task's. Placements that pin nothing have nothing to do.
+     */
+    default void allowedCpusChanged(CpuSet nowAllowed) {}
 
     /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
     @Override

@@ -2,6 +2,7 @@ package io.chiplet.spark;
 
 import io.chiplet.topology.CpuSet;
 
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -22,6 +23,13 @@ interface ThreadBinder
      * @return what restores the thread's previous mask and memory policy, on the same thread
      */
     Binding bind(CpuSet cpus, OptionalInt memoryNode);
+
+    /**
+     * The process's allowed CPUs changed: pins thread {@code tid} (a running task's, not the caller) to {@code cpus},
+     * and from now on gives threads back their own mask only within {@code nowAllowed}. A binder that calls no
+     * kernel has nothing to do.
+     */
+    default void follow(CpuSet nowAllowed, Map<Integer, CpuSet> runningThreads) {}
 
     interface Binding
     {

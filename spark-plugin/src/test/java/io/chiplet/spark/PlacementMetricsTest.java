@@ -49,7 +49,10 @@ class PlacementMetricsTest
         metrics.signalSource(SignalSource.SOFTWARE_FALLBACK);
 
         assertThat(registry.getGauges().keySet()).containsExactlyInAnyOrder(
-                "tasks", "tasks.unplaced", "tasks.failed", "tasks.chiplet.0", "tasks.chiplet.1", "tasks.chiplet.2", "spread", "remoteAccessRate", "remoteAccessSignal", "skew");
+                "tasks", "tasks.unplaced", "tasks.failed", "tasks.chiplet.0", "tasks.chiplet.1", "tasks.chiplet.2", "spread", "remoteAccessRate", "remoteAccessSignal", "skew", "nativePath", "cpuset.changes");
+        assertThat(gauge(registry, "cpuset.changes")).isEqualTo(0L);
+        metrics.cpusetChanged();
+        assertThat(gauge(registry, "cpuset.changes")).isEqualTo(1L);
         assertThat(gauge(registry, "tasks.chiplet.2")).isEqualTo(1L);
         assertThat(gauge(registry, "tasks")).isEqualTo(1L);
         assertThat(gauge(registry, "spread")).isEqualTo(2);

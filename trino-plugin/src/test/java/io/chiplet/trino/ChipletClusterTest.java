@@ -147,6 +147,92 @@ class ChipletClusterTest
         }
     }
 
+    /**
+     * The kubelet narrowing a container's cpuset after start, done as it looks to the process: {@code taskset -a -p}
+     * narrows every thread of this JVM to CPU 1 (chiplet 1 of the snapshot). Within a rescan the agent notices, logs
+     * the old and new sets once, counts the change in {@code runtime.status} and pins every query thread onto CPU 1 —
+     * checked against {@code /proc/self/task/<tid>/status}; widened again, it places on both chiplets again.
+     */
+    @Test
+    void narrowedFromOutsideTheQueryThreadsFollowTheNewCpus()
+            throws Exception
+    {
+        assertThat(awaitKernelMatch()).as("settled before the change").isEmpty();
+        long before = cpusetChanges();
+        long pid = ProcessHandle.current().pid();
+        taskset("1", pid);
+        try {
+            long started = System.nanoTime();
+            Optional<String> problem = Optional.of("not checked");
+            long deadline = started + TimeUnit.SECONDS.toNanos(60);
+            while (problem.isPresent() && System.nanoTime() < deadline) {
+                cluster.execute("SELECT count(*) FROM nation");
+                problem = narrowedProblem(before);
+                if (problem.isPresent()) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(problem).as("query threads on CPU 1 only, change counted").isEmpty();
+            System.err.println("chiplet cpuset follow: every query thread on CPU 1 " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+                    + " ms after taskset, rescan interval 100 ms");
+            assertThat(log.messages()).filteredOn(message -> message.contains("allowed CPUs changed from 0-1 to 1 ")).hasSize(1);
+        }
+        finally {
+            taskset("0-1", pid);
+        }
+        assertThat(awaitKernelMatch()).as("both chiplets again once widened").isEmpty();
+        assertThat(cpusetChanges()).isEqualTo(before + 2);
+    }
+
+    private Optional<String> awaitKernelMatch()
+            throws InterruptedException
+    {
+        Optional<String> mismatch = Optional.of("not checked");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (mismatch.isPresent() && System.nanoTime() < deadline) {
+            cluster.execute("SELECT l_returnflag, count(*) FROM lineitem GROUP BY l_returnflag");
+            mismatch = compareWithKernel();
+            if (mismatch.isPresent()) {
+                Thread.sleep(100);
+            }
+        }
+        return mismatch;
+    }
+
+    private long cpusetChanges()
+    {
+        return (Long) cluster.execute("SELECT max(cpuset_changes) FROM chiplet.runtime.status").getOnlyValue();
+    }
+
+    /** Empty once the change is counted, every node places on CPU 1 and every query thread's kernel mask is CPU 1. */
+    private Optional<String> narrowedProblem(long before)
+    {
+        MaterializedResult status = cluster.execute("SELECT placing_on_cpus, cpuset_changes FROM chiplet.runtime.status");
+        for (MaterializedRow row : status.getMaterializedRows()) {
+            if (!"1".equals(row.getField(0)) || (Long) row.getField(1) <= before) {
+                return Optional.of("status says placing on " + row.getField(0) + " after " + row.getField(1) + " changes");
+            }
+        }
+        MaterializedResult placement = cluster.execute("SELECT DISTINCT cpus FROM chiplet.runtime.placement");
+        if (!placement.getOnlyColumnAsSet().equals(Set.of("1"))) {
+            return Optional.of("placement table has masks " + placement.getOnlyColumnAsSet());
+        }
+        for (Map.Entry<Integer, CpuSet> thread : queryThreadMasks().entrySet()) {
+            if (!thread.getValue().equals(CpuSet.of(1))) {
+                return Optional.of("query thread " + thread.getKey() + " has mask " + thread.getValue());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void taskset(String cpus, long pid)
+            throws Exception
+    {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)).redirectErrorStream(true).start();
+        String output = new String(taskset.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(taskset.waitFor(30, TimeUnit.SECONDS) && taskset.exitValue() == 0).as("taskset: " + output).isTrue();
+    }
+
     /** Empty when every query thread of the JVM is in the placement table with the mask the kernel reports. */
     private Optional<String> compareWithKernel()
     {

@@ -45,6 +45,12 @@ public final class LogCapture
                 .toList();
     }
 
+    /** The formatted messages of every record so far. */
+    public List<String> messages()
+    {
+        return records.stream().map(record -> new java.util.logging.SimpleFormatter().formatMessage(record)).toList();
+    }
+
     @Override
     public void publish(LogRecord record)
     {

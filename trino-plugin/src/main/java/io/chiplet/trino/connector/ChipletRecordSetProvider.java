@@ -68,7 +68,9 @@ final class ChipletRecordSetProvider
                     runtime.config().map(config -> config.policy().cliName()).orElse(null),
                     runtime.topology().map(Topology::source).orElse(null),
                     (long) placement.threads().size(),
-                    runtime.problem().orElse(null)));
+                    runtime.problem().orElse(null),
+                    placement.placingOn().isEmpty() ? null : placement.placingOn().toList(),
+                    placement.cpusetChanges()));
         };
     }
 

@@ -1,8 +1,10 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -133,7 +135,8 @@ public final class NodeRuntime
             }
             CpuSet allowed = leased.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union).intersect(processCpus);
             ThreadPlacement placement = new ThreadPlacement(topology, config.policy(), allowed);
-            PlacementAgent agent = new PlacementAgent(node, placement, new LiveThreadControl(affinity), config.adaptiveInterval(),
+            log.info("Chiplet placement on node {}: {}", node, CpusetAlignment.of(topology, processCpus).describe());
+            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveThreadControl(affinity), config.adaptiveInterval(),
                     config.remoteAccessThreshold(), List.of(leased, leases));
             checkMemoryLocality(node, config, topology);
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.

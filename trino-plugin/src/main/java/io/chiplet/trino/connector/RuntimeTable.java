@@ -34,7 +34,8 @@ public enum RuntimeTable
             column("hint", VARCHAR)),
     STATUS(true,
             column("node", VARCHAR), column("catalog", VARCHAR), column("placing", BOOLEAN), column("policy", VARCHAR),
-            column("topology_source", VARCHAR), column("threads", BIGINT), column("problem", VARCHAR));
+            column("topology_source", VARCHAR), column("threads", BIGINT), column("problem", VARCHAR), column("placing_on_cpus", VARCHAR),
+            column("cpuset_changes", BIGINT));
 
     public static final String SCHEMA = "runtime";
 

@@ -15,8 +15,10 @@ import static java.util.Objects.requireNonNull;
  * @param threads the query threads pinned now, by thread id
  * @param adaptation each thread's spread and signal under the adaptive policy; empty under the others
  * @param stopped why the agent stopped placing, when it did
+ * @param placingOn the CPUs threads are placed on now (the node's chiplets within the allowed CPUs); empty when none
+ * @param cpusetChanges how many times the process's allowed CPUs changed and the threads were placed anew
  */
-public record AgentSnapshot(List<PlacedThread> threads, List<ThreadAdaptation> adaptation, Optional<String> stopped)
+public record AgentSnapshot(List<PlacedThread> threads, List<ThreadAdaptation> adaptation, Optional<String> stopped, CpuSet placingOn, long cpusetChanges)
 {
     public static final AgentSnapshot EMPTY = new AgentSnapshot(List.of(), List.of(), Optional.empty());
 
@@ -25,6 +27,12 @@ public record AgentSnapshot(List<PlacedThread> threads, List<ThreadAdaptation> a
         threads = List.copyOf(threads);
         adaptation = List.copyOf(adaptation);
         requireNonNull(stopped, "stopped is null");
+        requireNonNull(placingOn, "placingOn is null");
+    }
+
+    public AgentSnapshot(List<PlacedThread> threads, List<ThreadAdaptation> adaptation, Optional<String> stopped)
+    {
+        this(threads, adaptation, stopped, CpuSet.empty(), 0);
     }
 
     /** A pinned query thread: its kernel name when it was last seen, its chiplet and mask. */

@@ -1,5 +1,6 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SpreadController;
@@ -41,6 +42,12 @@ import static java.util.Objects.requireNonNull;
  * {@link SpreadController}. When the set of threads changes the controller starts afresh (every spread back to 1)
  * rather than carry one thread's history over to another; Trino creates and retires runner threads as queries come
  * and go, so spreads widen only under a steady load.
+ *
+ * <p>Each pass first checks whether the process's allowed CPUs changed ({@link AllowedCpusTracker}: the kubelet
+ * narrowing a container's cpuset after start, {@code taskset} of the whole process). On a change it logs the old and
+ * new sets once, places anew on the node's chiplets within the new set ({@link ThreadPlacement#followingCpuset}) and
+ * pins every query thread again, whatever mask it is recorded with: a cpuset change may have rewritten the masks
+ * under us (kernels before 6.2 reset them).
  */
 public final class PlacementAgent
         implements AutoCloseable
@@ -48,13 +55,16 @@ public final class PlacementAgent
     private static final Logger log = LoggerFactory.getLogger(PlacementAgent.class);
 
     private final String name;
-    private final ThreadPlacement placement;
+    private final ThreadPlacement initialPlacement;
+    private final AllowedCpusTracker allowedCpus;
     private final ThreadControl control;
     private final long adaptiveIntervalNanos;
     private final double threshold;
     private final List<AutoCloseable> owned;
 
     // Guarded by this.
+    private ThreadPlacement placement;
+    private boolean repinAll;
     private final Map<Integer, Pin> pins = new HashMap<>();
     private final Map<Integer, Signal> signals = new LinkedHashMap<>();
     private List<Integer> adaptiveThreads = List.of();
@@ -64,7 +74,7 @@ public final class PlacementAgent
     private boolean stopped;
     private boolean closed;
 
-    private volatile AgentSnapshot snapshot = AgentSnapshot.EMPTY;
+    private volatile AgentSnapshot snapshot;
 
     /**
      * @param name names the agent in logs and its thread
@@ -74,8 +84,20 @@ public final class PlacementAgent
      */
     public PlacementAgent(String name, ThreadPlacement placement, ThreadControl control, Duration adaptiveInterval, double threshold, List<AutoCloseable> owned)
     {
+        this(name, placement, new AllowedCpusTracker(placement::allowed), control, adaptiveInterval, threshold, owned);
+    }
+
+    /**
+     * @param allowedCpus tracks the CPUs the process may use ({@link AllowedCpusTracker#live()} on a server)
+     */
+    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, ThreadControl control, Duration adaptiveInterval,
+            double threshold, List<AutoCloseable> owned)
+    {
         this.name = requireNonNull(name, "name is null");
-        this.placement = requireNonNull(placement, "placement is null");
+        this.initialPlacement = requireNonNull(placement, "placement is null");
+        this.placement = placement;
+        this.allowedCpus = requireNonNull(allowedCpus, "allowedCpus is null");
+        this.snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), 0);
         this.control = requireNonNull(control, "control is null");
         this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
         this.threshold = threshold;
@@ -125,8 +147,20 @@ public final class PlacementAgent
         }
     }
 
+    /** Places anew on the node's chiplets within the new allowed CPUs, and has every thread pinned again. */
+    private void followCpuset(AllowedCpusTracker.Change change)
+    {
+        ThreadPlacement next = initialPlacement.followingCpuset(change.after());
+        log.info("Chiplet placement on {}: {}; placing {} query threads anew on CPUs {}", name, change.describe(), pins.size(), next.allowed().toList());
+        placement = next;
+        placedThreads = List.of();
+        adaptiveThreads = List.of();
+        repinAll = true;
+    }
+
     private void placeThreads()
     {
+        allowedCpus.check().ifPresent(this::followCpuset);
         List<NativeThread> threads = control.threads();
         Map<Integer, String> query = threads.stream()
                 .filter(NativeThread::isQueryThread)
@@ -157,7 +191,7 @@ public final class PlacementAgent
         }
         for (ThreadTarget target : targets) {
             Pin pin = pins.get(target.tid());
-            if (pin != null && pin.cpus().equals(target.cpus())) {
+            if (!repinAll && pin != null && pin.cpus().equals(target.cpus())) {
                 continue;
             }
             Optional<ThreadControl.Restore> restore = control.pin(target.tid(), target.cpus());
@@ -169,6 +203,7 @@ public final class PlacementAgent
             // A moved thread keeps the restore of its first pin: that is the mask it had before the agent.
             pins.put(target.tid(), new Pin(pin == null ? restore.get() : pin.restore(), target.chiplet(), target.cpus()));
         }
+        repinAll = false;
         placedThreads = tids.stream().filter(pins::containsKey).toList();
         List<PlacedThread> placed = new ArrayList<>();
         for (int tid : tids) {
@@ -177,7 +212,7 @@ public final class PlacementAgent
                 placed.add(new PlacedThread(tid, query.get(tid), pin.chiplet(), pin.cpus()));
             }
         }
-        snapshot = new AgentSnapshot(placed, adaptation(), Optional.empty());
+        snapshot = new AgentSnapshot(placed, adaptation(), Optional.empty(), placement.allowed(), allowedCpus.changes());
     }
 
     /** Samples every thread's signal, steps the controller and returns the spreads, in the order of {@code tids}. */

@@ -1,6 +1,7 @@
 package io.chiplet.trino.placement;
 
 import io.chiplet.placement.Assignment;
+import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
@@ -70,6 +71,17 @@ public final class ThreadPlacement
     public CpuSet allowed()
     {
         return allowed;
+    }
+
+    /**
+     * This placement after the process's allowed CPUs changed to {@code nowAllowed}: on this placement's chiplets
+     * within them, or on all of them when none of its chiplets is left ({@link CpusetAlignment#rescope}).
+     *
+     * @throws IllegalArgumentException when no chiplet of the topology holds any of {@code nowAllowed}
+     */
+    public ThreadPlacement followingCpuset(CpuSet nowAllowed)
+    {
+        return new ThreadPlacement(topology, policy, CpusetAlignment.rescope(topology, allowed, nowAllowed));
     }
 
     /** How many chiplets hold allowed CPUs: the widest an adaptive spread can grow. */

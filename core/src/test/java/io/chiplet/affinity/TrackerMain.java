@@ -1,0 +1,22 @@
+package io.chiplet.affinity;
+
+/** A child JVM for {@link AllowedCpusTrackerTest}: prints its allowed CPUs, then each change, checking every 20 ms. */
+public final class TrackerMain
+{
+    private TrackerMain() {}
+
+    public static void main(String[] args)
+            throws InterruptedException
+    {
+        AllowedCpusTracker tracker = AllowedCpusTracker.live();
+        System.out.println("START " + tracker.current().toList());
+        System.out.flush();
+        while (true) {
+            tracker.check().ifPresent(change -> {
+                System.out.println("CHANGE " + change.describe());
+                System.out.flush();
+            });
+            Thread.sleep(20);
+        }
+    }
+}

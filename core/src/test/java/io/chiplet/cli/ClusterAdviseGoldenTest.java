@@ -1,0 +1,189 @@
+package io.chiplet.cli;
+
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.Snapshots;
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyDiscovery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code chiplet advise --cluster-manager} on real machines, read by the real readers: the shared EPYC 7763 hwloc XML
+ * (two packages of eight 8-core CCDs, SMT off) and a Sapphire Rapids 8480+ pair in SNC4 (one L3 per package, four
+ * 14-core SNC nodes each). The whole output is compared with a reviewed golden file
+ * ({@code -Dchiplet.golden.update=true} rewrites them); the facts the issue asks for are also checked on their own.
+ */
+class ClusterAdviseGoldenTest
+{
+    private static final Path EPYC_7763 = resource("/hwloc-xml/AMD-Zen3-2xEpyc-7763.xml");
+
+    @TempDir
+    Path temp;
+
+    private record Output(int status, String out, String err) {}
+
+    private static Path resource(String name)
+    {
+        try {
+            return Path.of(Objects.requireNonNull(ClusterAdviseGoldenTest.class.getResource(name), name).toURI());
+        }
+        catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Output advise(String... args)
+    {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = new CommandLine(new AdviseCommand());
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        int status = commandLine.execute(args);
+        return new Output(status, out.toString(), err.toString());
+    }
+
+    private static void assertGolden(String name, String actual)
+            throws IOException
+    {
+        Path golden = Path.of("src/test/resources/golden").resolve(name);
+        if (Boolean.getBoolean("chiplet.golden.update")) {
+            Files.createDirectories(golden.getParent());
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+        }
+        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+
+    /** The kubelet YAML fragment's lines. */
+    private static List<String> kubeletYaml(String out)
+    {
+        List<String> lines = new ArrayList<>();
+        boolean inside = false;
+        for (String line : out.lines().toList()) {
+            if (line.startsWith("apiVersion: kubelet.config.k8s.io/v1beta1")) {
+                inside = true;
+            }
+            else if (inside && line.isBlank()) {
+                break;
+            }
+            if (inside) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    @Test
+    void kubernetesOnEpyc7763SizesExecutorPodsToOneCcdAndAlignsByUncoreCache()
+            throws IOException
+    {
+        Topology topology = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(EPYC_7763));
+        int ccdCpus = topology.chiplets().get(0).cpus().size();
+        assertThat(ccdCpus).isEqualTo(8);
+
+        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--hwloc-xml", EPYC_7763.toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("spark.kubernetes.executor.request.cores=" + ccdCpus + "\n")
+                .contains("spark.kubernetes.executor.limit.cores=" + ccdCpus + "\n")
+                .contains("spark.executor.cores=" + ccdCpus + "\n")
+                .contains("executor pods per node=" + (topology.chiplets().size() - 1) + "\n");
+        // As Kubernetes documents them: policy static, the option under cpuManagerPolicyOptions as a string "true"
+        // (no full-pcpus-only: SMT is off here), and the topology manager's policy and scope.
+        assertThat(kubeletYaml(run.out())).containsExactly(
+                "apiVersion: kubelet.config.k8s.io/v1beta1",
+                "kind: KubeletConfiguration",
+                "cpuManagerPolicy: static",
+                "cpuManagerPolicyOptions:",
+                "  prefer-align-cpus-by-uncorecache: \"true\"",
+                "reservedSystemCPUs: \"0\"",
+                "topologyManagerPolicy: single-numa-node",
+                "topologyManagerScope: pod",
+                "# Kubernetes 1.32 and 1.33 only, where prefer-align-cpus-by-uncorecache is alpha:",
+                "# featureGates:",
+                "#   CPUManagerPolicyAlphaOptions: true");
+        assertGolden("advise-kubernetes-spark-epyc7763.txt", run.out());
+    }
+
+    @Test
+    void kubernetesOnSapphireRapidsSnc4AlignsBySingleNumaNodeWithWholeCores()
+            throws IOException
+    {
+        Path root = Snapshots.unpack("2xspr8480-snc4", temp);
+        Topology topology = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root));
+        Chiplet first = topology.chiplets().get(0);
+        assertThat(first.cpus().size()).isEqualTo(28);
+
+        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("spark.kubernetes.executor.request.cores=28\n")
+                .contains("spark.kubernetes.executor.limit.cores=28\n")
+                .contains("spark.executor.cores=14\n")
+                .contains("    cpu: \"28\"\n");
+        // One L3 per package to the kernel: the uncore-cache option would do nothing, the NUMA node is the chiplet.
+        assertThat(kubeletYaml(run.out())).containsExactly(
+                "apiVersion: kubelet.config.k8s.io/v1beta1",
+                "kind: KubeletConfiguration",
+                "cpuManagerPolicy: static",
+                "cpuManagerPolicyOptions:",
+                "  full-pcpus-only: \"true\"",
+                "reservedSystemCPUs: \"0,112\"",
+                "topologyManagerPolicy: single-numa-node",
+                "topologyManagerScope: pod");
+        assertGolden("advise-kubernetes-spark-spr8480-snc4.txt", run.out());
+
+        Output trino = advise("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        assertThat(trino.status()).as(trino.err()).isZero();
+        assertGolden("advise-kubernetes-trino-spr8480-snc4.txt", trino.out());
+    }
+
+    @Test
+    void yarnSizesContainersToAChipletAndSaysWhereLeasesAreNeeded()
+            throws IOException
+    {
+        Path root = Snapshots.unpack("2xspr8480-snc4", temp);
+        Output snc = advise("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString());
+        assertThat(snc.status()).as(snc.err()).isZero();
+        // A NUMA node is a chiplet here: YARN's numactl binding is already aligned, tasks are pinned inside it.
+        assertThat(snc.out()).contains("<name>yarn.nodemanager.numa-awareness.enabled</name>\n  <value>true</value>")
+                .contains("executors per NUMA node=1\n").contains("spark.chiplet.mode=task\n");
+        assertGolden("advise-yarn-spark-spr8480-snc4.txt", snc.out());
+
+        Output epyc = advise("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        assertThat(epyc.status()).as(epyc.err()).isZero();
+        // Several chiplets per node: each executor leases one of its node.
+        assertThat(epyc.out()).contains("spark.chiplet.mode=executor\n").contains("spark.executor.cores=8\n");
+    }
+
+    @Test
+    void standaloneAndBadInput()
+    {
+        Output trino = advise("--engine", "trino", "--cluster-manager", "standalone", "--hwloc-xml", EPYC_7763.toString());
+        assertThat(trino.status()).as(trino.err()).isZero();
+        assertThat(trino.out()).contains("chiplet exec --policy wicp-local --membind -- bin/launcher run\n").contains("workers per host=16\n");
+
+        Output yarnTrino = advise("--engine", "trino", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        assertThat(yarnTrino.status()).isEqualTo(2);
+        assertThat(yarnTrino.err()).isEqualTo("chiplet advise: --cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone\n");
+
+        Output unknown = advise("--engine", "spark", "--cluster-manager", "mesos", "--hwloc-xml", EPYC_7763.toString());
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).isEqualTo("chiplet advise: --cluster-manager: expected kubernetes, yarn or standalone but found \"mesos\"\n");
+    }
+}
