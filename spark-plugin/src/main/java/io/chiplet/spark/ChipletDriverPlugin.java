@@ -38,6 +38,7 @@ public final class ChipletDriverPlugin
     private final Map<String, String> owned = new LinkedHashMap<>();
     private final StageSkew skew;
     private volatile SparkConf conf;
+    private volatile boolean warnedUnreadable;
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -91,26 +92,35 @@ public final class ChipletDriverPlugin
         return Map.of();
     }
 
+    /**
+     * Every message is a {@link PluginMessages} string and so is every reply: an executor may decode no class of
+     * ours. A message this version cannot read gets no hints and one warning; it never switches the driver off.
+     */
     @Override
     public Object receive(Object message)
     {
-        return guard.call("driver receive", () -> answer(message), SpreadHints.NONE);
+        return guard.call("driver receive", () -> PluginMessages.encode(answer(PluginMessages.decode(message))), PluginMessages.encode(SpreadHints.NONE));
     }
 
-    private Object answer(Object message)
+    private SpreadHints answer(Object message)
     {
-        return switch (message) {
-            case TopologyReport report -> {
-                log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
-                        report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
-                        report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
-                reports.put(report.executorId(), report);
-                resize();
-                yield SpreadHints.NONE;
-            }
-            case SpreadHintRequest _ -> hints();
-            default -> throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
-        };
+        if (message instanceof TopologyReport report) {
+            log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
+                    report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
+                    report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+            reports.put(report.executorId(), report);
+            resize();
+            return SpreadHints.NONE;
+        }
+        if (message instanceof SpreadHintRequest) {
+            return hints();
+        }
+        PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
+        if (!warnedUnreadable) {
+            warnedUnreadable = true;
+            log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
+        }
+        return SpreadHints.NONE;
     }
 
     /** Hints for the running stages, no wider than the largest executor's chiplets. */

@@ -106,12 +106,12 @@ public final class ChipletExecutorPlugin
     {
         Object reply;
         try {
-            reply = context.ask(new SpreadHintRequest(context.executorID()));
+            reply = context.ask(PluginMessages.encode(new SpreadHintRequest(context.executorID())));
         }
         catch (Exception e) {
             throw new IllegalStateException("the driver did not answer: " + e, e);
         }
-        if (reply instanceof SpreadHints latest) {
+        if (PluginMessages.decode(reply) instanceof SpreadHints latest) {
             hints = latest;
         }
         return hints;
@@ -120,7 +120,7 @@ public final class ChipletExecutorPlugin
     private void report(PluginContext context, TopologyReport report)
     {
         try {
-            if (context.ask(report) instanceof SpreadHints reply) {
+            if (PluginMessages.decode(context.ask(PluginMessages.encode(report))) instanceof SpreadHints reply) {
                 hints = reply;
             }
         }

@@ -8,7 +8,6 @@ import static java.util.Objects.requireNonNull;
  * @param host the executor's host: in {@link PlacementMode#TASK} mode executors on one host share its chiplets
  */
 public record TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary)
-        implements PluginMessage
 {
     public TopologyReport
     {
