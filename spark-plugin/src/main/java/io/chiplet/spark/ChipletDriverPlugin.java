@@ -163,15 +163,15 @@ public final class ChipletDriverPlugin
     }
 
     /**
-     * All executors' chiplets as one: executors in task mode on one host share its chiplets (count the host once);
-     * in executor mode each holds its own leased chiplets.
+     * All executors' chiplets as one: executors in task mode that own their host count the host once; in
+     * executor mode, or with a {@link HostShare share} of the host, each holds its own chiplets.
      */
     static ChipletSummary cluster(Iterable<TopologyReport> reports)
     {
         Map<String, ChipletSummary> perHost = new HashMap<>();
         List<ChipletSummary> summaries = new ArrayList<>();
         for (TopologyReport report : reports) {
-            if (report.mode() == PlacementMode.TASK) {
+            if (report.mode() == PlacementMode.TASK && !report.sharesHost()) {
                 perHost.put(report.host(), report.summary());
             }
             else {

@@ -1,6 +1,7 @@
 package io.chiplet.spark;
 
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
 import org.apache.spark.TaskFailedReason;
@@ -34,6 +35,7 @@ public final class ChipletExecutorPlugin
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
     private volatile SpreadHints hints = SpreadHints.NONE;
+    private volatile HostShare hostShare;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -81,16 +83,60 @@ public final class ChipletExecutorPlugin
             guard.disable(snapshotProblem.get().message());
             return;
         }
-        Topology topology = topologySource.read(settings);
-        PlacementMetrics placementMetrics = new PlacementMetrics(usableChipletIds(topology));
-        int taskSlots = ExecutorSlots.of(SparkConfs.toMap(context.conf()), topology.allowed().size());
-        placement = placementFactory.create(new PlacementContext(settings, topology, placementMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        Topology host = topologySource.read(settings);
+        Map<String, String> conf = SparkConfs.toMap(context.conf());
+        int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        PlacementMode mode = resolveMode(settings.mode(), host, cores);
+        ChipletSettings resolved = settings.withMode(mode);
+        // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
+        HostShare share = mode == PlacementMode.TASK
+                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir())
+                : HostShare.whole(host, "executor mode leases its own chiplet");
+        hostShare = share;
+        Topology topology = share.topology();
+        List<Integer> usable = usableChipletIds(topology);
+        PlacementMetrics contextMetrics = new PlacementMetrics(usable);
+        placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        List<Integer> placedOn = placement.chipletIds(usable);
+        // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
+        PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
         placementMetrics.register(context.metricRegistry());
         metrics = placementMetrics;
         ChipletSummary summary = placement.summary(topology);
-        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}",
-                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy());
-        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
+        // The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN).
+        log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}",
+                context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
+                cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
+                mode == PlacementMode.TASK ? share.description() : "see the lease line above", settings.policy());
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
+    }
+
+    /**
+     * {@code auto}: an executor that owns its host places tasks on all of it; one whose cores fit in one chiplet
+     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share.
+     */
+    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores)
+    {
+        if (configured != PlacementMode.AUTO) {
+            return configured;
+        }
+        if (cores >= host.allowed().size()) {
+            return PlacementMode.TASK;
+        }
+        int smallest = HostShare.usable(host).stream().mapToInt(chiplet -> chiplet.cpus().intersect(host.allowed()).size()).min().orElse(Integer.MAX_VALUE);
+        return cores <= smallest ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+    }
+
+    private static String cpusOf(Topology topology, List<Integer> chiplets)
+    {
+        CpuSet cpus = CpuSet.empty();
+        for (Chiplet chiplet : topology.chiplets()) {
+            if (chiplets.contains(chiplet.id())) {
+                cpus = cpus.union(chiplet.cpus().intersect(topology.allowed()));
+            }
+        }
+        return cpus.toList();
     }
 
     private static List<Integer> usableChipletIds(Topology topology)
@@ -182,5 +228,9 @@ public final class ChipletExecutorPlugin
             log.info("{}", placementMetrics.summaryLine());
         }
         guard.runAlways("executor shutdown", placement::close);
+        HostShare share = hostShare;
+        if (share != null) {
+            guard.runAlways("executor shutdown", share::close);
+        }
     }
 }

@@ -77,7 +77,7 @@ public final class ExecutorProcessPlacement
         ChipletLeases.LeaseSet leaseSet = null;
         try {
             leaseSet = leases.acquire(1);
-            ChipletLease lease = leaseSet.leases().getFirst();
+            ChipletLease lease = leaseSet.leases().get(0);
             CpuSet cpus = lease.chiplet().cpus().intersect(usable);
             OptionalInt node = settings.bindMemory() ? OptionalInt.of(lease.chiplet().numaNode()) : OptionalInt.empty();
             ProcessBinder.Binding binding = binder.bind(cpus, node);
@@ -117,6 +117,13 @@ public final class ExecutorProcessPlacement
     public ChipletSummary summary(Topology topology)
     {
         return new ChipletSummary(1, lease.chiplet().l3Bytes(), cpus.size());
+    }
+
+    /** Only the leased chiplet: the executor's metrics count no other. */
+    @Override
+    public List<Integer> chipletIds(List<Integer> usable)
+    {
+        return List.of(lease.chiplet().id());
     }
 
     /** The chiplet this executor leased. */

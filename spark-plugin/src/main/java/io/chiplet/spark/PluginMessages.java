@@ -32,7 +32,8 @@ final class PluginMessages
     {
         ChipletSummary summary = report.summary();
         return String.join("\t", VERSION, REPORT, text(report.executorId()), text(report.host()), report.mode().configName(),
-                Integer.toString(summary.chiplets()), Long.toString(summary.l3BytesPerChiplet()), Integer.toString(summary.coresPerChiplet()));
+                Integer.toString(summary.chiplets()), Long.toString(summary.l3BytesPerChiplet()), Integer.toString(summary.coresPerChiplet()),
+                report.sharesHost() ? "shares-host" : "owns-host");
     }
 
     static String encode(SpreadHintRequest request)
@@ -60,10 +61,11 @@ final class PluginMessages
         try {
             switch (fields[1]) {
                 case REPORT:
-                    expect(fields, 8, text);
+                    expect(fields, 9, text);
                     PlacementMode mode = PlacementMode.fromConfigName(fields[4]).orElseThrow(() -> new IllegalArgumentException("unknown mode " + fields[4]));
                     return new TopologyReport(untext(fields[2]), untext(fields[3]), mode,
-                            new ChipletSummary(Integer.parseInt(fields[5]), Long.parseLong(fields[6]), Integer.parseInt(fields[7])));
+                            new ChipletSummary(Integer.parseInt(fields[5]), Long.parseLong(fields[6]), Integer.parseInt(fields[7])),
+                            fields[8].equals("shares-host"));
                 case HINT_REQUEST:
                     expect(fields, 3, text);
                     return new SpreadHintRequest(untext(fields[2]));

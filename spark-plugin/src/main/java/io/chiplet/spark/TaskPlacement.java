@@ -26,6 +26,12 @@ public interface TaskPlacement
         return ChipletSummary.of(topology);
     }
 
+    /** Of the executor's usable chiplets, those this placement places tasks on (what its metrics count). */
+    default java.util.List<Integer> chipletIds(java.util.List<Integer> usable)
+    {
+        return usable;
+    }
+
     /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
     @Override
     default void close() {}

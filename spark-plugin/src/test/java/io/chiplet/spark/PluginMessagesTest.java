@@ -29,7 +29,7 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode("hello")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/2\treport")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\tshout\tx")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\tx\t0\t1")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\tx\t0\t1\towns-host")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3:0")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3")).isInstanceOf(PluginMessages.Unreadable.class);
     }
