@@ -1,5 +1,7 @@
 package io.chiplet.spark;
 
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -39,6 +41,8 @@ public final class ChipletDriverPlugin
     private final StageSkew skew;
     private volatile SparkConf conf;
     private volatile boolean warnedUnreadable;
+    private volatile MetricRegistry registry;
+    private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -54,11 +58,12 @@ public final class ChipletDriverPlugin
     @Override
     public Map<String, String> init(SparkContext sparkContext, PluginContext context)
     {
-        return guard.call("driver init", () -> start(sparkContext, context.conf()), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+        return guard.call("driver init", () -> start(sparkContext, context), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
     }
 
-    private Map<String, String> start(SparkContext sparkContext, SparkConf sparkConf)
+    private Map<String, String> start(SparkContext sparkContext, PluginContext context)
     {
+        SparkConf sparkConf = context.conf();
         ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
         if (parsed instanceof ChipletSettings.Problem problem) {
             guard.disable(problem.message());
@@ -70,6 +75,7 @@ public final class ChipletDriverPlugin
             return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
         }
         this.conf = sparkConf;
+        registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
@@ -115,12 +121,47 @@ public final class ChipletDriverPlugin
         if (message instanceof SpreadHintRequest) {
             return hints();
         }
+        if (message instanceof PlacementCounts executorCounts) {
+            counts.put(executorCounts.executorId(), executorCounts);
+            executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
+            return SpreadHints.NONE;
+        }
         PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
         if (!warnedUnreadable) {
             warnedUnreadable = true;
             log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
         }
         return SpreadHints.NONE;
+    }
+
+    /**
+     * Every executor's placement in the driver's metrics (source {@code plugin.io.chiplet.spark.ChipletPlugin}),
+     * which the driver's sinks serve, its Prometheus servlet among them: executors have no endpoint of their own.
+     */
+    private void registerMetrics(MetricRegistry registry)
+    {
+        this.registry = registry;
+        registry.register("executors", (Gauge<Integer>) reports::size);
+        registry.register("executors.sharingHost", (Gauge<Long>) () -> reports.values().stream().filter(TopologyReport::sharesHost).count());
+        registry.register("executors.chiplets", (Gauge<Integer>) () -> reports.isEmpty() ? 0 : cluster(reports.values()).chiplets());
+        registry.register("tasks", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::tasks).sum());
+        registry.register("tasks.unplaced", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::unplaced).sum());
+        registry.register("tasks.failed", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::failed).sum());
+    }
+
+    /** Tasks on chiplet {@code id} over all executors, from the first executor that counts any there. */
+    private void registerChiplet(int id)
+    {
+        MetricRegistry metrics = registry;
+        if (metrics == null) {
+            return;
+        }
+        String name = MetricRegistry.name("tasks.chiplet", Integer.toString(id));
+        synchronized (metrics) {
+            if (!metrics.getGauges().containsKey(name)) {
+                metrics.register(name, (Gauge<Long>) () -> counts.values().stream().mapToLong(c -> c.tasksByChiplet().getOrDefault(id, 0L)).sum());
+            }
+        }
     }
 
     /** Hints for the running stages, no wider than the largest executor's chiplets. */

@@ -10,9 +10,13 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -26,6 +30,7 @@ public final class ChipletExecutorPlugin
         implements ExecutorPlugin
 {
     private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
+    private static final long COUNTS_INTERVAL_SECONDS = 3;
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
@@ -36,6 +41,9 @@ public final class ChipletExecutorPlugin
     private volatile PlacementMetrics metrics;
     private volatile SpreadHints hints = SpreadHints.NONE;
     private volatile HostShare hostShare;
+    private volatile ScheduledExecutorService countsSender;
+    private volatile PluginContext pluginContext;
+    private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -109,7 +117,32 @@ public final class ChipletExecutorPlugin
                 context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
                 cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
                 mode == PlacementMode.TASK ? share.description() : "see the lease line above", settings.policy());
+        if (mode == PlacementMode.TASK) {
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
+        }
         report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
+        ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-placement-counts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sender.scheduleWithFixedDelay(() -> sendCounts(context), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
+        countsSender = sender;
+        pluginContext = context;
+    }
+
+    /** This executor's counts to the driver, whose metrics show them; a lost message only delays the figures. */
+    private void sendCounts(PluginContext context)
+    {
+        try {
+            PlacementMetrics placementMetrics = metrics;
+            if (placementMetrics != null) {
+                context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+            }
+        }
+        catch (Exception | LinkageError e) {
+            log.debug("Chiplet plugin could not send its counts to the driver", e);
+        }
     }
 
     /**
@@ -183,6 +216,7 @@ public final class ChipletExecutorPlugin
             TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
             running.set(handle);
             metrics.taskStarted(handle.chiplet());
+            python.onTaskStart(handle.cpus());
         });
     }
 
@@ -223,6 +257,11 @@ public final class ChipletExecutorPlugin
     @Override
     public void shutdown()
     {
+        ScheduledExecutorService sender = countsSender;
+        if (sender != null) {
+            sender.shutdownNow();
+            sendCounts(pluginContext);
+        }
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {
             log.info("{}", placementMetrics.summaryLine());

@@ -22,6 +22,7 @@ final class PluginMessages
     private static final String REPORT = "report";
     private static final String HINT_REQUEST = "hint-request";
     private static final String HINTS = "hints";
+    private static final String COUNTS = "counts";
 
     private PluginMessages() {}
 
@@ -41,6 +42,14 @@ final class PluginMessages
         return String.join("\t", VERSION, HINT_REQUEST, text(request.executorId()));
     }
 
+    static String encode(PlacementCounts counts)
+    {
+        StringBuilder chiplets = new StringBuilder();
+        new java.util.TreeMap<>(counts.tasksByChiplet()).forEach((chiplet, tasks) -> chiplets.append(chiplets.length() == 0 ? "" : ",").append(chiplet).append(':').append(tasks));
+        return String.join("\t", VERSION, COUNTS, text(counts.executorId()), Long.toString(counts.tasks()), Long.toString(counts.unplaced()),
+                Long.toString(counts.failed()), chiplets.toString());
+    }
+
     static String encode(SpreadHints hints)
     {
         StringBuilder stages = new StringBuilder();
@@ -48,7 +57,7 @@ final class PluginMessages
         return String.join("\t", VERSION, HINTS, stages.toString());
     }
 
-    /** A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints} or {@link Unreadable}. */
+    /** A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints}, {@link PlacementCounts} or {@link Unreadable}. */
     static Object decode(Object message)
     {
         if (!(message instanceof String text)) {
@@ -80,6 +89,17 @@ final class PluginMessages
                         }
                     }
                     return new SpreadHints(stages);
+                case COUNTS:
+                    expect(fields, 7, text);
+                    Map<Integer, Long> byChiplet = new LinkedHashMap<>();
+                    if (!fields[6].isEmpty()) {
+                        for (String entry : fields[6].split(",")) {
+                            String[] pair = entry.split(":");
+                            expect(pair, 2, text);
+                            byChiplet.put(Integer.parseInt(pair[0]), Long.parseLong(pair[1]));
+                        }
+                    }
+                    return new PlacementCounts(untext(fields[2]), Long.parseLong(fields[3]), Long.parseLong(fields[4]), Long.parseLong(fields[5]), byChiplet);
                 default:
                     return new Unreadable("unknown kind '" + fields[1] + "': " + abbreviate(text));
             }

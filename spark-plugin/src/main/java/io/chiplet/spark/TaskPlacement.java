@@ -45,5 +45,11 @@ public interface TaskPlacement
 
         /** The chiplet the task was placed on, empty when it runs wherever the OS puts it. */
         OptionalInt chiplet();
+
+        /** The CPUs the task's thread was bound to; empty when it was not bound on its own. */
+        default java.util.Optional<io.chiplet.topology.CpuSet> cpus()
+        {
+            return java.util.Optional.empty();
+        }
     }
 }

@@ -89,6 +89,31 @@ class ChipletDriverPluginTest
         assertThat(driver.receive(PluginMessages.encode(new SpreadHintRequest("1")))).isInstanceOf(String.class);
     }
 
+    @Test
+    void executorsCountsAndSharesBecomeDriverGauges()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of(), message -> null);
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+        driver.init(null, context);
+        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
+        driver.receive(PluginMessages.encode(new PlacementCounts("0", 5, 0, 1, Map.of(0, 5L))));
+        driver.receive(PluginMessages.encode(new PlacementCounts("1", 3, 1, 0, Map.of(1, 2L))));
+        // A later count of an executor replaces its earlier one.
+        driver.receive(PluginMessages.encode(new PlacementCounts("1", 4, 1, 0, Map.of(1, 3L))));
+
+        var gauges = context.metricRegistry().getGauges();
+        assertThat(gauges.get("executors").getValue()).isEqualTo(2);
+        assertThat(gauges.get("executors.sharingHost").getValue()).isEqualTo(2L);
+        // Shares of one host add up: two executors, one chiplet each.
+        assertThat(gauges.get("executors.chiplets").getValue()).isEqualTo(2);
+        assertThat(gauges.get("tasks").getValue()).isEqualTo(9L);
+        assertThat(gauges.get("tasks.unplaced").getValue()).isEqualTo(1L);
+        assertThat(gauges.get("tasks.failed").getValue()).isEqualTo(1L);
+        assertThat(gauges.get("tasks.chiplet.0").getValue()).isEqualTo(5L);
+        assertThat(gauges.get("tasks.chiplet.1").getValue()).isEqualTo(3L);
+    }
+
     /** As an executor sends it: encoded, and the reply (always a String, which any executor can decode) decoded. */
     private static Object receive(ChipletDriverPlugin driver, TopologyReport report)
     {

@@ -19,6 +19,10 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(request))).isEqualTo(request);
         assertThat(PluginMessages.decode(PluginMessages.encode(hints))).isEqualTo(hints);
         assertThat(PluginMessages.decode(PluginMessages.encode(SpreadHints.NONE))).isEqualTo(SpreadHints.NONE);
+        PlacementCounts counts = new PlacementCounts("3", 12, 1, 2, Map.of(0, 5L, 4, 6L));
+        assertThat(PluginMessages.decode(PluginMessages.encode(counts))).isEqualTo(counts);
+        TopologyReport share = new TopologyReport("2", "h", PlacementMode.TASK, new ChipletSummary(1, 0, 1), true);
+        assertThat(PluginMessages.decode(PluginMessages.encode(share))).isEqualTo(share);
     }
 
     @Test
