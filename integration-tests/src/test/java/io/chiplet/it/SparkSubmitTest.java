@@ -181,7 +181,7 @@ class SparkSubmitTest
             String ui = holding.substring(holding.indexOf("ui=") + 3).strip();
             HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            Pattern tasks = Pattern.compile("ChipletPlugin_tasks_Value\\{type=\"gauges\"} (\\d+)");
+            Pattern tasks = Pattern.compile("ChipletPlugin_cluster_tasks_Value\\{type=\"gauges\"} (\\d+)");
             do {
                 scraped = get(http, ui + "/metrics/prometheus");
                 Matcher counted = tasks.matcher(scraped);
@@ -196,12 +196,12 @@ class SparkSubmitTest
             result = running.finish();
         }
         assertThat(result.succeeded()).as(result.describe()).isTrue();
-        assertThat(scraped).as("driver /metrics/prometheus").containsPattern("ChipletPlugin_tasks_Value\\{type=\"gauges\"} " + PARTITIONS + "\\b")
-                .containsPattern("ChipletPlugin_executors_Value\\{type=\"gauges\"} 2\\b")
-                .containsPattern("ChipletPlugin_executors_sharingHost_Value\\{type=\"gauges\"} 2\\b")
-                .containsPattern("ChipletPlugin_tasks_unplaced_Value\\{type=\"gauges\"} 0\\b")
-                .containsPattern("ChipletPlugin_tasks_chiplet_0_Value\\{type=\"gauges\"} [1-9]")
-                .containsPattern("ChipletPlugin_tasks_chiplet_1_Value\\{type=\"gauges\"} [1-9]");
+        assertThat(scraped).as("driver /metrics/prometheus").containsPattern("ChipletPlugin_cluster_tasks_Value\\{type=\"gauges\"} " + PARTITIONS + "\\b")
+                .containsPattern("ChipletPlugin_cluster_executors_Value\\{type=\"gauges\"} 2\\b")
+                .containsPattern("ChipletPlugin_cluster_executors_sharingHost_Value\\{type=\"gauges\"} 2\\b")
+                .containsPattern("ChipletPlugin_cluster_tasks_unplaced_Value\\{type=\"gauges\"} 0\\b")
+                .containsPattern("ChipletPlugin_cluster_tasks_chiplet_0_Value\\{type=\"gauges\"} [1-9]")
+                .containsPattern("ChipletPlugin_cluster_tasks_chiplet_1_Value\\{type=\"gauges\"} [1-9]");
         // Spark's own executor metrics, served beside them (a fixed set: no plugin can add to it).
         assertThat(executorsEndpoint).contains("metrics_executor_");
         // One WARN line per executor says what the plugin did, visible at WARN; nothing else of ours at WARN.

@@ -80,7 +80,7 @@ class TpchWithAndWithoutPluginTest
             with = runAll(true, conf, 3, spark -> assertThat(threadMasks().values()).as("every thread while Spark runs").containsOnly(CpuSet.of(0)));
             assertThat(log.problems()).isEmpty();
             // One chiplet counted, by design: the one it leased.
-            assertThat(log.executorSummaries()).singleElement().asString().contains("executor mode", "on chiplets [0] (CPUs 0)");
+            assertThat(log.executorSummaries()).singleElement().asString().contains("executor mode", "on chiplets [0] (CPUs 0)", "process bound to leased chiplet 0 (CPUs 0): exclusive");
         }
         assertSameAnswers(with);
 

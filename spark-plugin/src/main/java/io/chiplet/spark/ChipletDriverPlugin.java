@@ -137,16 +137,18 @@ public final class ChipletDriverPlugin
     /**
      * Every executor's placement in the driver's metrics (source {@code plugin.io.chiplet.spark.ChipletPlugin}),
      * which the driver's sinks serve, its Prometheus servlet among them: executors have no endpoint of their own.
+     * Named {@code cluster.*}: in local mode the executor's gauges share the driver's metrics system and source
+     * name, and a second metric of one name would not register.
      */
     private void registerMetrics(MetricRegistry registry)
     {
         this.registry = registry;
-        registry.register("executors", (Gauge<Integer>) reports::size);
-        registry.register("executors.sharingHost", (Gauge<Long>) () -> reports.values().stream().filter(TopologyReport::sharesHost).count());
-        registry.register("executors.chiplets", (Gauge<Integer>) () -> reports.isEmpty() ? 0 : cluster(reports.values()).chiplets());
-        registry.register("tasks", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::tasks).sum());
-        registry.register("tasks.unplaced", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::unplaced).sum());
-        registry.register("tasks.failed", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::failed).sum());
+        registry.register("cluster.executors", (Gauge<Integer>) reports::size);
+        registry.register("cluster.executors.sharingHost", (Gauge<Long>) () -> reports.values().stream().filter(TopologyReport::sharesHost).count());
+        registry.register("cluster.chiplets", (Gauge<Integer>) () -> reports.isEmpty() ? 0 : cluster(reports.values()).chiplets());
+        registry.register("cluster.tasks", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::tasks).sum());
+        registry.register("cluster.tasks.unplaced", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::unplaced).sum());
+        registry.register("cluster.tasks.failed", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::failed).sum());
     }
 
     /** Tasks on chiplet {@code id} over all executors, from the first executor that counts any there. */
@@ -156,7 +158,7 @@ public final class ChipletDriverPlugin
         if (metrics == null) {
             return;
         }
-        String name = MetricRegistry.name("tasks.chiplet", Integer.toString(id));
+        String name = MetricRegistry.name("cluster.tasks.chiplet", Integer.toString(id));
         synchronized (metrics) {
             if (!metrics.getGauges().containsKey(name)) {
                 metrics.register(name, (Gauge<Long>) () -> counts.values().stream().mapToLong(c -> c.tasksByChiplet().getOrDefault(id, 0L)).sum());

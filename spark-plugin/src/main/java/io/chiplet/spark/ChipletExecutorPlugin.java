@@ -116,7 +116,7 @@ public final class ChipletExecutorPlugin
         log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}",
                 context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
                 cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
-                mode == PlacementMode.TASK ? share.description() : "see the lease line above", settings.policy());
+                describe(placement, share), settings.policy());
         if (mode == PlacementMode.TASK) {
             python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
         }
@@ -143,6 +143,15 @@ public final class ChipletExecutorPlugin
         catch (Exception | LinkageError e) {
             log.debug("Chiplet plugin could not send its counts to the driver", e);
         }
+    }
+
+    /** What the executor got: its share of the host in task mode, its lease in executor mode. */
+    private static String describe(TaskPlacement placement, HostShare share)
+    {
+        if (placement instanceof ExecutorProcessPlacement process) {
+            return "process bound to leased " + process.lease().describe();
+        }
+        return share.description();
     }
 
     /**

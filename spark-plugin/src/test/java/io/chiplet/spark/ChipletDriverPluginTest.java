@@ -103,15 +103,15 @@ class ChipletDriverPluginTest
         driver.receive(PluginMessages.encode(new PlacementCounts("1", 4, 1, 0, Map.of(1, 3L))));
 
         var gauges = context.metricRegistry().getGauges();
-        assertThat(gauges.get("executors").getValue()).isEqualTo(2);
-        assertThat(gauges.get("executors.sharingHost").getValue()).isEqualTo(2L);
+        assertThat(gauges.get("cluster.executors").getValue()).isEqualTo(2);
+        assertThat(gauges.get("cluster.executors.sharingHost").getValue()).isEqualTo(2L);
         // Shares of one host add up: two executors, one chiplet each.
-        assertThat(gauges.get("executors.chiplets").getValue()).isEqualTo(2);
-        assertThat(gauges.get("tasks").getValue()).isEqualTo(9L);
-        assertThat(gauges.get("tasks.unplaced").getValue()).isEqualTo(1L);
-        assertThat(gauges.get("tasks.failed").getValue()).isEqualTo(1L);
-        assertThat(gauges.get("tasks.chiplet.0").getValue()).isEqualTo(5L);
-        assertThat(gauges.get("tasks.chiplet.1").getValue()).isEqualTo(3L);
+        assertThat(gauges.get("cluster.chiplets").getValue()).isEqualTo(2);
+        assertThat(gauges.get("cluster.tasks").getValue()).isEqualTo(9L);
+        assertThat(gauges.get("cluster.tasks.unplaced").getValue()).isEqualTo(1L);
+        assertThat(gauges.get("cluster.tasks.failed").getValue()).isEqualTo(1L);
+        assertThat(gauges.get("cluster.tasks.chiplet.0").getValue()).isEqualTo(5L);
+        assertThat(gauges.get("cluster.tasks.chiplet.1").getValue()).isEqualTo(3L);
     }
 
     /** As an executor sends it: encoded, and the reply (always a String, which any executor can decode) decoded. */

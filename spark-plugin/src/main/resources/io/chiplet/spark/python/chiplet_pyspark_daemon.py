@@ -94,5 +94,12 @@ if __name__ == "__main__":
         _warn(repr(e))
     import pyspark.daemon as daemon
 
-    daemon.worker = _worker(daemon.worker)
-    daemon.manager()
+    if callable(getattr(daemon, "worker", None)) and callable(getattr(daemon, "manager", None)):
+        daemon.worker = _worker(daemon.worker)
+        daemon.manager()
+    else:
+        # A pyspark.daemon shaped otherwise: run it unchanged (workers keep the daemon's mask, the executor's).
+        import runpy
+
+        _warn("pyspark.daemon has no worker() and manager() here")
+        runpy.run_module("pyspark.daemon", run_name="__main__", alter_sys=True)
