@@ -1,5 +1,6 @@
 package io.chiplet.spark;
 
+import io.chiplet.placement.HostShares;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -166,8 +167,7 @@ public final class ChipletExecutorPlugin
         if (cores >= host.allowed().size()) {
             return PlacementMode.TASK;
         }
-        int smallest = HostShare.usable(host).stream().mapToInt(chiplet -> chiplet.cpus().intersect(host.allowed()).size()).min().orElse(Integer.MAX_VALUE);
-        return cores <= smallest ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+        return cores <= HostShares.smallestChipletCpus(host) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
     }
 
     private static String cpusOf(Topology topology, List<Integer> chiplets)
