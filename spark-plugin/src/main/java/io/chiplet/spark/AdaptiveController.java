@@ -114,10 +114,8 @@ final class AdaptiveController
         };
         AdaptiveController controller = new AdaptiveController(placement, topology,
                 settings(context.settings(), placement.slots()), opener, context.driverHints(), context.metrics(), bindMemory, usableNode);
-        Thread thread = Thread.ofPlatform()
-                .daemon()
-                .name("chiplet-adaptive-executor-" + context.executorId())
-                .unstarted(() -> controller.loop(context.settings().adaptiveIntervalMs()));
+        Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
+        thread.setDaemon(true);
         controller.thread = thread;
         thread.start();
         log.info("Chiplet adaptive policy on executor {}: every {} ms, widen above {} remote accesses per interval, over up to {} chiplets",

@@ -135,7 +135,7 @@ final class StageSkew
                 throw new IllegalArgumentException("stage %d: predicted partition sizes must not be negative: %d".formatted(stageId, bytes));
             }
         }
-        running.computeIfAbsent(stageId, _ -> new StageInputs()).predict(predictedBytes);
+        running.computeIfAbsent(stageId, stage -> new StageInputs()).predict(predictedBytes);
     }
 
     void taskEnded(int stageId, int partition, long bytes, long records)
@@ -179,7 +179,7 @@ final class StageSkew
             SkewAnalysis skew = report.skew();
             if (skew.isSkewed() && maxChiplets >= 2) {
                 double wide = Double.isInfinite(skew.maxOverMedian()) ? maxChiplets : Math.ceil(skew.maxOverMedian());
-                chipletsByStage.put(stageId, (int) Math.clamp(wide, 2, maxChiplets));
+                chipletsByStage.put(stageId, (int) Math.max(2, Math.min(wide, maxChiplets)));
             }
             else if (!skew.isSkewed() && report.inBytes() && l3BytesPerChiplet > 0 && skew.maxBytes() <= l3BytesPerChiplet) {
                 chipletsByStage.put(stageId, 1);

@@ -171,10 +171,11 @@ public final class ChipletDemo
     private void printMachine()
     {
         ChipletSettings.Parsed parsed = ChipletSettings.parse(conf);
-        if (!(parsed instanceof ChipletSettings.Valid(ChipletSettings settings))) {
+        if (!(parsed instanceof ChipletSettings.Valid valid)) {
             out.println("Chiplets: not read, " + ((ChipletSettings.Problem) parsed).message());
             return;
         }
+        ChipletSettings settings = valid.settings();
         Topology topology;
         try {
             topology = ChipletPlugin.topologySource().read(settings);
