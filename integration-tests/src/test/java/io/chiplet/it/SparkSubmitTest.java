@@ -99,6 +99,31 @@ class SparkSubmitTest
     }
 
     /**
+     * {@code spark.chiplet.mode=auto} with two 1-core executors on the two-chiplet host: each executor's cores fit one
+     * chiplet of a shared host, so each takes a chiplet for its whole process (executor mode): every task thread of
+     * one executor on one chiplet, of the other on the other, and the answer is the one computed without Spark.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cells")
+    void autoModeGivesEachSmallExecutorAChipletOfItsOwn(Cell cell, @TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
+        Map<String, String> conf = new java.util.HashMap<>(pluginConf(snapshot, temp));
+        conf.put("spark.chiplet.mode", "auto");
+        Result with = probe(cell, Files.createDirectories(temp.resolve("on")), "local-cluster[2,1,1024]", conf, true);
+
+        assertThat(checksum(with)).isEqualTo(Long.toString(io.chiplet.it.probe.Probe.expectedChecksum(PARTITIONS)));
+        Map<String, Set<String>> cpusByExecutor = cpusByExecutor(with);
+        assertThat(cpusByExecutor).as(with.describe()).hasSize(2);
+        assertThat(cpusByExecutor.values()).allSatisfy(cpus -> assertThat(cpus).hasSize(1).isSubsetOf("0", "1"));
+        assertThat(cpusByExecutor.values().stream().flatMap(Set::stream).collect(Collectors.toSet())).containsExactlyInAnyOrder("0", "1");
+        assertThat(with.executorLogs()).as(with.describe()).hasSize(2).allSatisfy((path, log) -> assertThat(log)
+                .contains("executor mode (auto)", "process bound to leased chiplet"));
+    }
+
+    /**
      * PySpark on separate executor JVMs: each Python worker, for each task, runs on the chiplet of the JVM task
      * thread it serves (the plugin's task property, checked against the worker's own mask from /proc), each
      * executor's workers on that executor's chiplet, the daemons on their executor's whole mask; without the

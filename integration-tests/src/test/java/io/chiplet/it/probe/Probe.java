@@ -66,16 +66,32 @@ public final class Probe
         }
     }
 
+    /** The result line's checksum for {@code partitions} partitions, computed without Spark. */
+    public static long expectedChecksum(int partitions)
+    {
+        long checksum = 0;
+        for (int partition = 0; partition < partitions; partition++) {
+            checksum = checksum * 31 + work(partition);
+        }
+        return checksum;
+    }
+
+    private static long work(int seed)
+    {
+        long sum = 0;
+        for (long i = 0; i < 200_000; i++) {
+            sum += (i * (seed + 1)) % 7919;
+        }
+        return sum;
+    }
+
     /** One task: sums its seed's numbers, reads its thread's mask mid-task, sleeps so tasks overlap. */
     private static Iterator<String> task(int partition, Iterator<Integer> seeds)
             throws IOException, InterruptedException
     {
         long sum = 0;
         while (seeds.hasNext()) {
-            int seed = seeds.next();
-            for (long i = 0; i < 200_000; i++) {
-                sum += (i * (seed + 1)) % 7919;
-            }
+            sum += work(seeds.next());
         }
         String status = Files.readString(Path.of("/proc/thread-self/status"));
         Thread.sleep(200);
