@@ -96,7 +96,7 @@ public final class ChipletExecutorPlugin
         Map<String, String> conf = SparkConfs.toMap(context.conf());
         int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
         int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
-        PlacementMode mode = resolveMode(settings.mode(), host, cores);
+        PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
         ChipletSettings resolved = settings.withMode(mode);
         // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
         HostShare share = mode == PlacementMode.TASK
@@ -157,14 +157,15 @@ public final class ChipletExecutorPlugin
 
     /**
      * {@code auto}: an executor that owns its host places tasks on all of it; one whose cores fit in one chiplet
-     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share.
+     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share. In
+     * local mode (executor {@code driver}) the process is the whole application: never bound whole.
      */
-    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores)
+    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores, String executorId)
     {
         if (configured != PlacementMode.AUTO) {
             return configured;
         }
-        if (cores >= host.allowed().size()) {
+        if (cores >= host.allowed().size() || "driver".equals(executorId)) {
             return PlacementMode.TASK;
         }
         return cores <= HostShares.smallestChipletCpus(host) ? PlacementMode.EXECUTOR : PlacementMode.TASK;

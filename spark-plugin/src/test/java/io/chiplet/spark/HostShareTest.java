@@ -68,9 +68,11 @@ class HostShareTest
     @Test
     void autoModeFollowsWhatTheExecutorSees()
     {
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 16)).isEqualTo(PlacementMode.TASK);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 4)).isEqualTo(PlacementMode.EXECUTOR);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 6)).isEqualTo(PlacementMode.TASK);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.TASK, FOUR_CHIPLETS, 1)).isEqualTo(PlacementMode.TASK);
+        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 16, "1")).isEqualTo(PlacementMode.TASK);
+        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 4, "1")).isEqualTo(PlacementMode.EXECUTOR);
+        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 6, "1")).isEqualTo(PlacementMode.TASK);
+        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.TASK, FOUR_CHIPLETS, 1, "1")).isEqualTo(PlacementMode.TASK);
+        // local[1]: the one process is the whole application, driver included.
+        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 1, "driver")).isEqualTo(PlacementMode.TASK);
     }
 }
