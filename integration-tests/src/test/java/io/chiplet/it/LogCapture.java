@@ -66,6 +66,23 @@ final class LogCapture
         return lines.stream().filter(line -> line.level().isMoreSpecificThan(Level.WARN)).map(Line::message).toList();
     }
 
+    /** The one WARN line each executor logs to say what the plugin did ("Chiplet plugin on executor ..."). */
+    List<String> executorSummaries()
+    {
+        return warnings().stream().filter(LogCapture::isExecutorSummary).toList();
+    }
+
+    /** Warnings other than the executors' summaries: what went wrong. */
+    List<String> problems()
+    {
+        return warnings().stream().filter(line -> !isExecutorSummary(line)).toList();
+    }
+
+    private static boolean isExecutorSummary(String line)
+    {
+        return line.startsWith("Chiplet plugin on executor ");
+    }
+
     /** Every captured line. */
     List<String> messages()
     {

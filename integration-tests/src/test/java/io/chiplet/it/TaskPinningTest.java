@@ -56,7 +56,8 @@ class TaskPinningTest
         Job with;
         try (LogCapture log = LogCapture.capture()) {
             with = run(true, Map.of("spark.chiplet.fsRoot", snapshot.toString()));
-            assertThat(log.warnings()).isEmpty();
+            assertThat(log.problems()).isEmpty();
+            assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
 
         // The planned chiplets: CPU 0 and CPU 1. Inside every task, the thread was bound to exactly one.
@@ -90,7 +91,8 @@ class TaskPinningTest
         Job with;
         try (LogCapture log = LogCapture.capture()) {
             with = run(true, Map.of("spark.chiplet.fsRoot", snapshot.toString(), "spark.chiplet.policy", "adaptive", "spark.chiplet.adaptive.intervalMs", "20"));
-            assertThat(log.warnings()).isEmpty();
+            assertThat(log.problems()).isEmpty();
+            assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
         assertThat(with.tasks()).allSatisfy(task -> assertThat(task.cpus()).isIn("0", "1"));
         // The controller sampled the task threads: no PMU in this VM, so the software fallback.

@@ -52,7 +52,8 @@ class TpchWithAndWithoutPluginTest
         try (LogCapture log = LogCapture.capture()) {
             // The machine's usable CPUs, three partitions each.
             with = runAll(true, Map.of("spark.chiplet.mode", mode), Runtime.getRuntime().availableProcessors() * 3, _ -> {});
-            assertThat(log.warnings()).isEmpty();
+            assertThat(log.problems()).isEmpty();
+            assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
         assertSameAnswers(with);
     }
@@ -77,7 +78,9 @@ class TpchWithAndWithoutPluginTest
         try (LogCapture log = LogCapture.capture()) {
             // The driver counts the executor's one leased chiplet of one CPU, not the host's two: three partitions.
             with = runAll(true, conf, 3, spark -> assertThat(threadMasks().values()).as("every thread while Spark runs").containsOnly(CpuSet.of(0)));
-            assertThat(log.warnings()).isEmpty();
+            assertThat(log.problems()).isEmpty();
+            // One chiplet counted, by design: the one it leased.
+            assertThat(log.executorSummaries()).singleElement().asString().contains("executor mode", "on chiplets [0] (CPUs 0)", "process bound to leased chiplet 0 (CPUs 0): exclusive");
         }
         assertSameAnswers(with);
 

@@ -1,5 +1,7 @@
 package io.chiplet.spark;
 
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -38,6 +40,9 @@ public final class ChipletDriverPlugin
     private final Map<String, String> owned = new LinkedHashMap<>();
     private final StageSkew skew;
     private volatile SparkConf conf;
+    private volatile boolean warnedUnreadable;
+    private volatile MetricRegistry registry;
+    private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -53,11 +58,12 @@ public final class ChipletDriverPlugin
     @Override
     public Map<String, String> init(SparkContext sparkContext, PluginContext context)
     {
-        return guard.call("driver init", () -> start(sparkContext, context.conf()), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+        return guard.call("driver init", () -> start(sparkContext, context), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
     }
 
-    private Map<String, String> start(SparkContext sparkContext, SparkConf sparkConf)
+    private Map<String, String> start(SparkContext sparkContext, PluginContext context)
     {
+        SparkConf sparkConf = context.conf();
         ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
         if (parsed instanceof ChipletSettings.Problem problem) {
             guard.disable(problem.message());
@@ -69,6 +75,7 @@ public final class ChipletDriverPlugin
             return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
         }
         this.conf = sparkConf;
+        registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
@@ -91,13 +98,17 @@ public final class ChipletDriverPlugin
         return Map.of();
     }
 
+    /**
+     * Every message is a {@link PluginMessages} string and so is every reply: an executor may decode no class of
+     * ours. A message this version cannot read gets no hints and one warning; it never switches the driver off.
+     */
     @Override
     public Object receive(Object message)
     {
-        return guard.call("driver receive", () -> answer(message), SpreadHints.NONE);
+        return guard.call("driver receive", () -> PluginMessages.encode(answer(PluginMessages.decode(message))), PluginMessages.encode(SpreadHints.NONE));
     }
 
-    private Object answer(Object message)
+    private SpreadHints answer(Object message)
     {
         if (message instanceof TopologyReport report) {
             log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
@@ -110,7 +121,49 @@ public final class ChipletDriverPlugin
         if (message instanceof SpreadHintRequest) {
             return hints();
         }
-        throw new IllegalArgumentException("unexpected message: " + message.getClass().getName());
+        if (message instanceof PlacementCounts executorCounts) {
+            counts.put(executorCounts.executorId(), executorCounts);
+            executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
+            return SpreadHints.NONE;
+        }
+        PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
+        if (!warnedUnreadable) {
+            warnedUnreadable = true;
+            log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
+        }
+        return SpreadHints.NONE;
+    }
+
+    /**
+     * Every executor's placement in the driver's metrics (source {@code plugin.io.chiplet.spark.ChipletPlugin}),
+     * which the driver's sinks serve, its Prometheus servlet among them: executors have no endpoint of their own.
+     * Named {@code cluster.*}: in local mode the executor's gauges share the driver's metrics system and source
+     * name, and a second metric of one name would not register.
+     */
+    private void registerMetrics(MetricRegistry registry)
+    {
+        this.registry = registry;
+        registry.register("cluster.executors", (Gauge<Integer>) reports::size);
+        registry.register("cluster.executors.sharingHost", (Gauge<Long>) () -> reports.values().stream().filter(TopologyReport::sharesHost).count());
+        registry.register("cluster.chiplets", (Gauge<Integer>) () -> reports.isEmpty() ? 0 : cluster(reports.values()).chiplets());
+        registry.register("cluster.tasks", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::tasks).sum());
+        registry.register("cluster.tasks.unplaced", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::unplaced).sum());
+        registry.register("cluster.tasks.failed", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::failed).sum());
+    }
+
+    /** Tasks on chiplet {@code id} over all executors, from the first executor that counts any there. */
+    private void registerChiplet(int id)
+    {
+        MetricRegistry metrics = registry;
+        if (metrics == null) {
+            return;
+        }
+        String name = MetricRegistry.name("cluster.tasks.chiplet", Integer.toString(id));
+        synchronized (metrics) {
+            if (!metrics.getGauges().containsKey(name)) {
+                metrics.register(name, (Gauge<Long>) () -> counts.values().stream().mapToLong(c -> c.tasksByChiplet().getOrDefault(id, 0L)).sum());
+            }
+        }
     }
 
     /** Hints for the running stages, no wider than the largest executor's chiplets. */
@@ -153,15 +206,15 @@ public final class ChipletDriverPlugin
     }
 
     /**
-     * All executors' chiplets as one: executors in task mode on one host share its chiplets (count the host once);
-     * in executor mode each holds its own leased chiplets.
+     * All executors' chiplets as one: executors in task mode that own their host count the host once; in
+     * executor mode, or with a {@link HostShare share} of the host, each holds its own chiplets.
      */
     static ChipletSummary cluster(Iterable<TopologyReport> reports)
     {
         Map<String, ChipletSummary> perHost = new HashMap<>();
         List<ChipletSummary> summaries = new ArrayList<>();
         for (TopologyReport report : reports) {
-            if (report.mode() == PlacementMode.TASK) {
+            if (report.mode() == PlacementMode.TASK && !report.sharesHost()) {
                 perHost.put(report.host(), report.summary());
             }
             else {

@@ -3,7 +3,9 @@ package io.chiplet.spark;
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.HostShares;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
 import org.apache.spark.TaskFailedReason;
@@ -12,6 +14,7 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +34,7 @@ public final class ChipletExecutorPlugin
         implements ExecutorPlugin
 {
     private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
+    private static final long COUNTS_INTERVAL_SECONDS = 3;
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
@@ -44,6 +48,11 @@ public final class ChipletExecutorPlugin
 
     /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
     static final long CPUSET_CHECK_INTERVAL_MS = 1000;
+
+    private volatile HostShare hostShare;
+    private volatile ScheduledExecutorService countsSender;
+    private volatile PluginContext pluginContext;
+    private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -91,17 +100,44 @@ public final class ChipletExecutorPlugin
             guard.disable(snapshotProblem.get().message());
             return;
         }
-        Topology topology = topologySource.read(settings);
-        PlacementMetrics placementMetrics = new PlacementMetrics(usableChipletIds(topology));
-        int taskSlots = ExecutorSlots.of(SparkConfs.toMap(context.conf()), topology.allowed().size());
-        placement = placementFactory.create(new PlacementContext(settings, topology, placementMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        Topology host = topologySource.read(settings);
+        Map<String, String> conf = SparkConfs.toMap(context.conf());
+        int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
+        ChipletSettings resolved = settings.withMode(mode);
+        // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
+        HostShare share = mode == PlacementMode.TASK
+                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir())
+                : HostShare.whole(host, "executor mode leases its own chiplet");
+        hostShare = share;
+        Topology topology = share.topology();
+        List<Integer> usable = usableChipletIds(topology);
+        PlacementMetrics contextMetrics = new PlacementMetrics(usable);
+        placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        List<Integer> placedOn = placement.chipletIds(usable);
+        // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
+        PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
         placementMetrics.register(context.metricRegistry());
         metrics = placementMetrics;
         ChipletSummary summary = placement.summary(topology);
-        log.info("Chiplet plugin on executor {}: {} chiplets of {} cores (from {}), {} task slots, mode {}, policy {}, native path {}",
-                context.executorID(), summary.chiplets(), summary.coresPerChiplet(), topology.source(), taskSlots, settings.mode().configName(), settings.policy(),
-                NativeAccess.path());
-        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), settings.mode(), summary));
+        // The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN).
+        log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
+                context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
+                cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
+                describe(placement, share), settings.policy(), NativeAccess.path());
+        if (mode == PlacementMode.TASK) {
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
+        }
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
+        ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-placement-counts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sender.scheduleWithFixedDelay(() -> sendCounts(context), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
+        countsSender = sender;
+        pluginContext = context;
         followCpuset(context.executorID(), topology, placementMetrics);
     }
 
@@ -127,6 +163,56 @@ public final class ChipletExecutorPlugin
         })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
+    /** This executor's counts to the driver, whose metrics show them; a lost message only delays the figures. */
+    private void sendCounts(PluginContext context)
+    {
+        try {
+            PlacementMetrics placementMetrics = metrics;
+            if (placementMetrics != null) {
+                context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+            }
+        }
+        catch (Exception | LinkageError e) {
+            log.debug("Chiplet plugin could not send its counts to the driver", e);
+        }
+    }
+
+    /** What the executor got: its share of the host in task mode, its lease in executor mode. */
+    private static String describe(TaskPlacement placement, HostShare share)
+    {
+        if (placement instanceof ExecutorProcessPlacement process) {
+            return "process bound to leased " + process.lease().describe();
+        }
+        return share.description();
+    }
+
+    /**
+     * {@code auto}: an executor that owns its host places tasks on all of it; one whose cores fit in one chiplet
+     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share. In
+     * local mode (executor {@code driver}) the process is the whole application: never bound whole.
+     */
+    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores, String executorId)
+    {
+        if (configured != PlacementMode.AUTO) {
+            return configured;
+        }
+        if (cores >= host.allowed().size() || "driver".equals(executorId)) {
+            return PlacementMode.TASK;
+        }
+        return cores <= HostShares.smallestChipletCpus(host) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+    }
+
+    private static String cpusOf(Topology topology, List<Integer> chiplets)
+    {
+        CpuSet cpus = CpuSet.empty();
+        for (Chiplet chiplet : topology.chiplets()) {
+            if (chiplets.contains(chiplet.id())) {
+                cpus = cpus.union(chiplet.cpus().intersect(topology.allowed()));
+            }
+        }
+        return cpus.toList();
+    }
+
     private static List<Integer> usableChipletIds(Topology topology)
     {
         return topology.chiplets().stream()
@@ -140,12 +226,12 @@ public final class ChipletExecutorPlugin
     {
         Object reply;
         try {
-            reply = context.ask(new SpreadHintRequest(context.executorID()));
+            reply = context.ask(PluginMessages.encode(new SpreadHintRequest(context.executorID())));
         }
         catch (Exception e) {
             throw new IllegalStateException("the driver did not answer: " + e, e);
         }
-        if (reply instanceof SpreadHints latest) {
+        if (PluginMessages.decode(reply) instanceof SpreadHints latest) {
             hints = latest;
         }
         return hints;
@@ -154,7 +240,7 @@ public final class ChipletExecutorPlugin
     private void report(PluginContext context, TopologyReport report)
     {
         try {
-            if (context.ask(report) instanceof SpreadHints reply) {
+            if (PluginMessages.decode(context.ask(PluginMessages.encode(report))) instanceof SpreadHints reply) {
                 hints = reply;
             }
         }
@@ -171,6 +257,7 @@ public final class ChipletExecutorPlugin
             TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
             running.set(handle);
             metrics.taskStarted(handle.chiplet());
+            python.onTaskStart(handle.cpus());
         });
     }
 
@@ -211,6 +298,11 @@ public final class ChipletExecutorPlugin
     @Override
     public void shutdown()
     {
+        ScheduledExecutorService sender = countsSender;
+        if (sender != null) {
+            sender.shutdownNow();
+            sendCounts(pluginContext);
+        }
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {
             log.info("{}", placementMetrics.summaryLine());
@@ -220,5 +312,9 @@ public final class ChipletExecutorPlugin
             watcher.shutdownNow();
         }
         guard.runAlways("executor shutdown", placement::close);
+        HostShare share = hostShare;
+        if (share != null) {
+            guard.runAlways("executor shutdown", share::close);
+        }
     }
 }

@@ -126,7 +126,7 @@ public record ChipletSettings(
             return new Valid(new ChipletSettings(
                     settings.read(ENABLED, "true", SettingValues::parseBoolean),
                     settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
-                    settings.read(MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("task or executor"))),
+                    settings.read(MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("task, executor or auto"))),
                     settings.readIfSet(FS_ROOT, SettingValues::parsePath),
                     settings.read(ADAPTIVE_INTERVAL_MS, "500", value -> SettingValues.parseInt(value, 1, "a whole number of milliseconds, at least 1")),
                     settings.read(REMOTE_ACCESS_THRESHOLD, "300", value -> SettingValues.parseInt(value, 0, "a whole number of accesses per interval, 0 or more")),
@@ -139,6 +139,13 @@ public record ChipletSettings(
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());
         }
+    }
+
+    /** These settings with {@code mode} in place of the configured mode (what {@link PlacementMode#AUTO} chose). */
+    public ChipletSettings withMode(PlacementMode mode)
+    {
+        return new ChipletSettings(enabled, policy, mode, fsRoot, adaptiveIntervalMs, remoteAccessThreshold, resizePartitions, bindMemory,
+                virtualChipletCores, leaseDir, pinningBackend);
     }
 
     /**

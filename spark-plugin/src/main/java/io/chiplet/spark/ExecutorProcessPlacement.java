@@ -119,6 +119,13 @@ public final class ExecutorProcessPlacement
         return new ChipletSummary(1, lease.chiplet().l3Bytes(), cpus.size());
     }
 
+    /** Only the leased chiplet: the executor's metrics count no other. */
+    @Override
+    public List<Integer> chipletIds(List<Integer> usable)
+    {
+        return List.of(lease.chiplet().id());
+    }
+
     /** The chiplet this executor leased. */
     public ChipletLease lease()
     {

@@ -21,12 +21,40 @@ final class ExecutorSlots
 
     private ExecutorSlots() {}
 
+    private static final Pattern BACKEND_CORES = Pattern.compile("(?:^|\\s)--cores\\s+(\\d+)(?:\\s|$)");
+
     static int of(Map<String, String> conf, int usableCpus)
     {
-        int cores = localCores(conf.getOrDefault(MASTER, ""), usableCpus)
-                .orElseGet(() -> positive(conf.get(EXECUTOR_CORES)).orElse(usableCpus));
+        return of(conf, usableCpus, "");
+    }
+
+    /**
+     * @param javaCommand this JVM's main class and arguments ({@code sun.java.command}): an executor backend's
+     *         {@code --cores N} is what the cluster manager gave this executor, which {@code spark.executor.cores}
+     *         need not say (standalone and local-cluster leave it unset)
+     */
+    static int of(Map<String, String> conf, int usableCpus, String javaCommand)
+    {
         int taskCpus = positive(conf.get(TASK_CPUS)).orElse(1);
-        return Math.max(1, cores / taskCpus);
+        return Math.max(1, cores(conf, usableCpus, javaCommand) / taskCpus);
+    }
+
+    /** The cores this executor has: local[N], the backend's --cores, spark.executor.cores, else the usable CPUs. */
+    static int cores(Map<String, String> conf, int usableCpus, String javaCommand)
+    {
+        return localCores(conf.getOrDefault(MASTER, ""), usableCpus)
+                .orElseGet(() -> backendCores(javaCommand)
+                        .orElseGet(() -> positive(conf.get(EXECUTOR_CORES)).orElse(usableCpus)));
+    }
+
+    /** {@code --cores N} of an executor backend's command line (CoarseGrained, YARN, Kubernetes). */
+    static OptionalInt backendCores(String javaCommand)
+    {
+        if (javaCommand == null || !javaCommand.contains("ExecutorBackend")) {
+            return OptionalInt.empty();
+        }
+        Matcher cores = BACKEND_CORES.matcher(javaCommand);
+        return cores.find() ? positive(cores.group(1)) : OptionalInt.empty();
     }
 
     private static OptionalInt localCores(String master, int usableCpus)

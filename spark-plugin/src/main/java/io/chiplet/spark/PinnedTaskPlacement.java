@@ -57,8 +57,15 @@ public final class PinnedTaskPlacement
     /** A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) resolved once. */
     private record Layout(SlotTable table, int[] groupOfSlot) {}
 
-    record Placed(int slot, int group, OptionalInt chiplet, ThreadBinder.Binding binding)
-            implements Handle {}
+    record Placed(int slot, int group, OptionalInt chiplet, CpuSet slotCpus, ThreadBinder.Binding binding)
+            implements Handle
+    {
+        @Override
+        public java.util.Optional<CpuSet> cpus()
+        {
+            return java.util.Optional.of(slotCpus);
+        }
+    }
 
     private final ThreadBinder binder;
     private final Selection selection;
@@ -168,7 +175,7 @@ public final class PinnedTaskPlacement
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Placed(slot, group, chosen.chiplet(), binding);
+        return new Placed(slot, group, chosen.chiplet(), chosen.cpus(), binding);
     }
 
     @Override

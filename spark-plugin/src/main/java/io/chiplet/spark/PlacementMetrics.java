@@ -57,6 +57,17 @@ public final class PlacementMetrics
         this.tasksPerChiplet = new AtomicLongArray(this.chipletIds.length);
     }
 
+    /** The chiplet ids this executor counts tasks on. */
+    public List<Integer> chipletIds()
+    {
+        return Arrays.stream(chipletIds).boxed().toList();
+    }
+
+    public long failedTasks()
+    {
+        return failedTasks.sum();
+    }
+
     public int chiplets()
     {
         return tasksPerChiplet.length();

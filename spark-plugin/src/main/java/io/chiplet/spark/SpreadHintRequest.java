@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 /** An executor's periodic question: how widely should the tasks of the running stages spread? */
 public record SpreadHintRequest(String executorId)
-        implements PluginMessage
 {
     public SpreadHintRequest
     {

@@ -8,7 +8,6 @@ import java.util.Map;
  * policy.
  */
 public record SpreadHints(Map<Integer, Integer> chipletsByStage)
-        implements PluginMessage
 {
     public static final SpreadHints NONE = new SpreadHints(Map.of());
 

@@ -135,7 +135,7 @@ final class StageSkew
                 throw new IllegalArgumentException("stage %d: predicted partition sizes must not be negative: %d".formatted(stageId, bytes));
             }
         }
-        running.computeIfAbsent(stageId, id -> new StageInputs()).predict(predictedBytes);
+        running.computeIfAbsent(stageId, stage -> new StageInputs()).predict(predictedBytes);
     }
 
     void taskEnded(int stageId, int partition, long bytes, long records)

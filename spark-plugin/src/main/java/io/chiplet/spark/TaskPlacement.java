@@ -34,6 +34,12 @@ public interface TaskPlacement
      */
     default void allowedCpusChanged(CpuSet nowAllowed) {}
 
+    /** Of the executor's usable chiplets, those this placement places tasks on (what its metrics count). */
+    default java.util.List<Integer> chipletIds(java.util.List<Integer> usable)
+    {
+        return usable;
+    }
+
     /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
     @Override
     default void close() {}
@@ -47,5 +53,11 @@ public interface TaskPlacement
 
         /** The chiplet the task was placed on, empty when it runs wherever the OS puts it. */
         OptionalInt chiplet();
+
+        /** The CPUs the task's thread was bound to; empty when it was not bound on its own. */
+        default java.util.Optional<io.chiplet.topology.CpuSet> cpus()
+        {
+            return java.util.Optional.empty();
+        }
     }
 }

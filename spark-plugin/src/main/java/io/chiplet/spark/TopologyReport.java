@@ -3,12 +3,15 @@ package io.chiplet.spark;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An executor's machine, sent once at executor start; the driver replies with {@link SpreadHints}.
+ * An executor's machine, sent once at executor start (as a {@link PluginMessages} string); the driver replies with
+ * {@link SpreadHints}.
  *
  * @param host the executor's host: in {@link PlacementMode#TASK} mode executors on one host share its chiplets
+ * @param mode the mode the executor places in ({@link PlacementMode#AUTO} resolved)
+ * @param sharesHost whether the executor took only its share of the host's chiplets ({@link HostShare}): the
+ *         driver then counts its chiplets on their own, not once per host
  */
-public record TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary)
-        implements PluginMessage
+public record TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary, boolean sharesHost)
 {
     public TopologyReport
     {
@@ -16,5 +19,11 @@ public record TopologyReport(String executorId, String host, PlacementMode mode,
         requireNonNull(host, "host is null");
         requireNonNull(mode, "mode is null");
         requireNonNull(summary, "summary is null");
+    }
+
+    /** An executor owning its host (task mode) or its leased chiplet (executor mode). */
+    public TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary)
+    {
+        this(executorId, host, mode, summary, false);
     }
 }

@@ -45,6 +45,39 @@ class ChipletExecutorPluginTest
     }
 
     @Test
+    void anExecutorOwningOneChipletByDesignCountsOnlyThatChiplet()
+    {
+        // As executor mode: every task on the leased chiplet 1.
+        TaskPlacement leased = new TaskPlacement()
+        {
+            @Override
+            public Handle onTaskStart(TaskIdentity task)
+            {
+                return () -> java.util.OptionalInt.of(1);
+            }
+
+            @Override
+            public void onTaskEnd(Handle handle) {}
+
+            @Override
+            public List<Integer> chipletIds(List<Integer> usable)
+            {
+                return List.of(1);
+            }
+        };
+        FakePluginContext context = new FakePluginContext(Map.of(), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, ignored -> leased, currentTask::get);
+        plugin.init(context, Map.of());
+        for (int partition = 0; partition < 4; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(0, partition, partition), true);
+        }
+        var gauges = context.metricRegistry().getGauges();
+        assertThat(gauges).containsKey("tasks.chiplet.1").doesNotContainKey("tasks.chiplet.0");
+        assertThat(gauges.get("skew").getValue()).isEqualTo(1.0);
+        plugin.shutdown();
+    }
+
+    @Test
     void failingPlacementSwitchesOffButStillEndsWhatItStarted()
     {
         AtomicInteger starts = new AtomicInteger();

@@ -58,7 +58,7 @@ class ChipletSettingsTest
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
             "spark.chiplet.policy; fastest; one of wim, win, wicp-local, wicp-mixed, wic, auto, adaptive",
-            "spark.chiplet.mode; stage; task or executor",
+            "spark.chiplet.mode; stage; task, executor or auto",
             "spark.chiplet.enabled; yes; true or false",
             "spark.chiplet.adaptive.intervalMs; -5; a whole number of milliseconds, at least 1",
             "spark.chiplet.adaptive.intervalMs; 0; a whole number of milliseconds, at least 1",

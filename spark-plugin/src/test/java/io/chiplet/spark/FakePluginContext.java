@@ -65,8 +65,14 @@ final class FakePluginContext
     @Override
     public Object ask(Object message)
     {
-        asked.add(message);
-        return driver.apply(message);
+        // On the wire only strings: what any executor's class loader can decode.
+        if (!(message instanceof String)) {
+            throw new IllegalArgumentException("a plugin message must be a String, got " + message.getClass().getName());
+        }
+        Object decoded = PluginMessages.decode(message);
+        asked.add(decoded);
+        Object reply = driver.apply(decoded);
+        return reply instanceof SpreadHints hints ? PluginMessages.encode(hints) : reply;
     }
 
     List<Object> asked()

@@ -46,7 +46,7 @@ class SkewListenerTest
     {
         ChipletDriverPlugin driver = new ChipletDriverPlugin(skew);
         driver.init(null, new FakePluginContext(Map.of(), message -> null));
-        driver.receive(new TopologyReport("1", "host-a", PlacementMode.TASK, new ChipletSummary(4, 32 * MIB, 8)));
+        driver.receive(PluginMessages.encode(new TopologyReport("1", "host-a", PlacementMode.TASK, new ChipletSummary(4, 32 * MIB, 8))));
 
         listener.onStageSubmitted(new SparkListenerStageSubmitted(stage(5), new Properties()));
         for (int partition = 0; partition < 8; partition++) {
@@ -55,10 +55,10 @@ class SkewListenerTest
         // A killed attempt's partial input does not count.
         listener.onTaskEnd(taskEnd(5, 8, 5 * 100 * MIB, false));
 
-        assertThat(driver.receive(new SpreadHintRequest("1"))).isEqualTo(new SpreadHints(Map.of(5, 3)));
+        assertThat(PluginMessages.decode(driver.receive(PluginMessages.encode(new SpreadHintRequest("1"))))).isEqualTo(new SpreadHints(Map.of(5, 3)));
 
         listener.onStageCompleted(new SparkListenerStageCompleted(stage(5)));
-        assertThat(driver.receive(new SpreadHintRequest("1"))).isEqualTo(SpreadHints.NONE);
+        assertThat(PluginMessages.decode(driver.receive(PluginMessages.encode(new SpreadHintRequest("1"))))).isEqualTo(SpreadHints.NONE);
     }
 
     @Test

@@ -1,0 +1,108 @@
+package io.chiplet.placement;
+
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How several JVMs on one host (Spark executors, Trino workers) divide its chiplets when each has fewer cores than
+ * the host has usable CPUs: how many chiplets one needs, which ones it takes when they cannot be leased host-wide
+ * ({@code io.chiplet.affinity.ChipletLeases} does that), and the topology confined to its share. Pure.
+ */
+public final class HostShares
+{
+    private HostShares() {}
+
+    /** Whether a JVM with {@code cores} cores uses the whole host: its cores cover every usable CPU, or there is one chiplet. */
+    public static boolean ownsHost(Topology topology, int cores)
+    {
+        requireNonNull(topology, "topology is null");
+        return cores >= topology.allowed().size() || usableChiplets(topology).size() <= 1;
+    }
+
+    /** Chiplets holding a CPU the process may use, by id. */
+    public static List<Chiplet> usableChiplets(Topology topology)
+    {
+        requireNonNull(topology, "topology is null");
+        return topology.chiplets().stream()
+                .filter(chiplet -> chiplet.cpus().intersects(topology.allowed()))
+                .sorted(Comparator.comparingInt(Chiplet::id))
+                .toList();
+    }
+
+    /** The usable CPUs of the smallest usable chiplet; 0 when none is usable. */
+    public static int smallestChipletCpus(Topology topology)
+    {
+        return usableChiplets(topology).stream().mapToInt(chiplet -> chiplet.cpus().intersect(topology.allowed()).size()).min().orElse(0);
+    }
+
+    /** Enough chiplets for {@code cores} busy threads, counting each chiplet by the smallest one's usable CPUs; 1 to all. */
+    public static int chipletsFor(Topology topology, int cores)
+    {
+        int usable = usableChiplets(topology).size();
+        if (usable == 0) {
+            throw new IllegalArgumentException("no chiplet holds a CPU this process may use (" + topology.source() + ")");
+        }
+        int smallest = smallestChipletCpus(topology);
+        int needed = (Math.max(1, cores) + smallest - 1) / smallest;
+        return Math.min(usable, needed);
+    }
+
+    /**
+     * {@code needed} consecutive usable chiplets (wrapping) from {@code id x needed} on: JVMs numbered in sequence, as
+     * cluster managers number executors, take different chiplets until the host is full. An id that is not a number
+     * starts at its hash. For when host-wide leases cannot be had.
+     */
+    public static List<Chiplet> bySequenceNumber(Topology topology, int needed, String id)
+    {
+        requireNonNull(id, "id is null");
+        List<Chiplet> usable = usableChiplets(topology);
+        if (needed < 1 || needed > usable.size()) {
+            throw new IllegalArgumentException("expected 1 to " + usable.size() + " chiplets but asked for " + needed);
+        }
+        long start;
+        try {
+            start = Long.parseLong(id.trim()) * needed;
+        }
+        catch (NumberFormatException e) {
+            start = id.hashCode();
+        }
+        List<Chiplet> chosen = new ArrayList<>(needed);
+        for (int k = 0; k < needed; k++) {
+            chosen.add(usable.get((int) Math.floorMod(start + k, (long) usable.size())));
+        }
+        return chosen;
+    }
+
+    /** {@code topology} with only {@code chiplets} and, of the allowed CPUs, only theirs. */
+    public static Topology confine(Topology topology, List<Chiplet> chiplets)
+    {
+        requireNonNull(topology, "topology is null");
+        CpuSet cpus = CpuSet.empty();
+        List<Integer> ids = new ArrayList<>();
+        for (Chiplet chiplet : chiplets) {
+            cpus = cpus.union(chiplet.cpus());
+            ids.add(chiplet.id());
+        }
+        return new Topology(
+                topology.source(),
+                topology.present(),
+                topology.online(),
+                topology.allowed().intersect(cpus),
+                topology.packages(),
+                topology.dies(),
+                topology.clusters(),
+                topology.numaNodes(),
+                topology.caches(),
+                topology.cores(),
+                topology.coreKinds(),
+                topology.chiplets().stream().filter(chiplet -> ids.contains(chiplet.id())).toList(),
+                topology.unknowns());
+    }
+}

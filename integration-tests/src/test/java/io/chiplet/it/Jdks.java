@@ -1,0 +1,87 @@
+package io.chiplet.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * JDKs to run Spark with, by feature version: the build's own JDK when its version matches, else one under
+ * {@code /usr/lib/jvm} (or the folder named by {@code -Dchiplet.it.jdk<version>=...}), told by its {@code release}
+ * file. A missing JDK skips the test that needs it, with a message saying what to install.
+ */
+final class Jdks
+{
+    private Jdks() {}
+
+    /** A JDK of feature version {@code feature}, or the test is skipped (never passed) with a message. */
+    static Path require(int feature)
+    {
+        Optional<Path> home = find(feature);
+        assumeTrue(home.isPresent(), "no JDK " + feature + " found (looked at -Dchiplet.it.jdk" + feature
+                + ", the build JDK and /usr/lib/jvm/*); install one, e.g. apt-get install openjdk-" + feature + "-jdk-headless");
+        return home.orElseThrow();
+    }
+
+    static Optional<Path> find(int feature)
+    {
+        List<Path> candidates = new ArrayList<>();
+        String configured = System.getProperty("chiplet.it.jdk" + feature);
+        if (configured != null && !configured.isBlank()) {
+            candidates.add(Path.of(configured));
+        }
+        candidates.add(Path.of(System.getProperty("java.home")));
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (Files.isDirectory(jvms)) {
+            try (Stream<Path> entries = Files.list(jvms)) {
+                // Names holding the version first (java-17-openjdk-amd64), then the rest, each sorted: deterministic.
+                entries.sorted().sorted((a, b) -> Boolean.compare(!a.getFileName().toString().contains(Integer.toString(feature)), !b.getFileName().toString().contains(Integer.toString(feature))))
+                        .forEach(candidates::add);
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return candidates.stream().filter(home -> feature(home).orElse(-1) == feature).findFirst().map(Jdks::real);
+    }
+
+    /** The feature version of the JDK at {@code home}, from its {@code release} file; empty when it is not a runnable JDK. */
+    static Optional<Integer> feature(Path home)
+    {
+        Path release = home.resolve("release");
+        if (!Files.isExecutable(home.resolve("bin/java")) || !Files.isRegularFile(release)) {
+            return Optional.empty();
+        }
+        try {
+            for (String line : Files.readAllLines(release)) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "").strip();
+                    if (version.startsWith("1.")) {
+                        version = version.substring(2);
+                    }
+                    return Optional.of(Integer.parseInt(version.split("[.+\\-]")[0]));
+                }
+            }
+            return Optional.empty();
+        }
+        catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Path real(Path home)
+    {
+        try {
+            return home.toRealPath();
+        }
+        catch (IOException e) {
+            return home;
+        }
+    }
+}
