@@ -50,39 +50,52 @@ record PipSpark(String version, Path site, Path home)
      */
     static PipSpark install(String version)
     {
+        Path site = installed("pyspark", version, "pyspark/bin/spark-submit");
+        return new PipSpark(version, site, site.resolve("pyspark"));
+    }
+
+    /**
+     * {@code pip install --target} of {@code distribution==version} into {@code <cache>/<distribution>-<version>},
+     * once: later calls find it complete and return at once. {@code expected} is a file the install must have.
+     */
+    static Path installed(String distribution, String version, String expected)
+    {
+        requireNonNull(distribution, "distribution is null");
         requireNonNull(version, "version is null");
         Path root = cacheRoot();
-        Path site = root.resolve("pyspark-" + version);
+        String name = distribution + "-" + version;
+        Path site = root.resolve(name);
         try {
             Files.createDirectories(root);
-            try (FileChannel lockFile = FileChannel.open(root.resolve("pyspark-" + version + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try (FileChannel lockFile = FileChannel.open(root.resolve(name + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                     FileLock lock = lockFile.lock()) {
                 if (!Files.exists(site.resolve(COMPLETE))) {
-                    pipInstall(version, root, site);
+                    pipInstall(distribution, version, root, site, expected);
                 }
             }
         }
         catch (IOException e) {
-            throw new UncheckedIOException("cannot install pyspark " + version + " under " + root + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot install " + distribution + " " + version + " under " + root + ": " + e.getMessage(), e);
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted installing pyspark " + version, e);
+            throw new IllegalStateException("interrupted installing " + distribution + " " + version, e);
         }
-        return new PipSpark(version, site, site.resolve("pyspark"));
+        return site;
     }
 
-    private static void pipInstall(String version, Path root, Path site)
+    private static void pipInstall(String distribution, String version, Path root, Path site, String expected)
             throws IOException, InterruptedException
     {
-        Path staging = root.resolve("pyspark-" + version + ".partial");
+        String name = distribution + "-" + version;
+        Path staging = root.resolve(name + ".partial");
         deleteTree(staging);
         deleteTree(site);
         String python = System.getProperty("chiplet.it.python", "python3");
         List<String> command = List.of(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
-                "--target", staging.toString(), "pyspark==" + version);
-        Path log = root.resolve("pyspark-" + version + ".pip.log");
-        System.err.println("chiplet-it: installing pyspark " + version + " into " + site + " (" + String.join(" ", command) + ")");
+                "--target", staging.toString(), distribution + "==" + version);
+        Path log = root.resolve(name + ".pip.log");
+        System.err.println("chiplet-it: installing " + distribution + " " + version + " into " + site + " (" + String.join(" ", command) + ")");
         long start = System.nanoTime();
         Process pip = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!pip.waitFor(20, TimeUnit.MINUTES)) {
@@ -93,12 +106,12 @@ record PipSpark(String version, Path site, Path home)
         if (pip.exitValue() != 0) {
             throw new IllegalStateException("'" + String.join(" ", command) + "' failed with exit code " + pip.exitValue() + ":\n" + Files.readString(log));
         }
-        if (!Files.isExecutable(staging.resolve("pyspark/bin/spark-submit"))) {
-            throw new IllegalStateException("pyspark " + version + " installed into " + staging + " has no executable pyspark/bin/spark-submit");
+        if (!Files.exists(staging.resolve(expected))) {
+            throw new IllegalStateException(distribution + " " + version + " installed into " + staging + " has no " + expected);
         }
         Files.writeString(staging.resolve(COMPLETE), version + "\n");
         Files.move(staging, site);
-        System.err.printf("chiplet-it: pyspark %s installed in %d s%n", version, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+        System.err.printf("chiplet-it: %s %s installed in %d s%n", distribution, version, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
     }
 
     private static void deleteTree(Path root)
