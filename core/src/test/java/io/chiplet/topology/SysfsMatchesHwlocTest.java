@@ -19,6 +19,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SysfsMatchesHwlocTest
 {
+    /** Each snapshot is unpacked once for both tests: unpacking, not reading, is most of their time. */
+    @TempDir
+    static Path unpacked;
+
+    private static final Map<String, Path> ROOTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Path root(String name)
+    {
+        return ROOTS.computeIfAbsent(name, key -> {
+            try {
+                return Snapshots.unpack(key, java.nio.file.Files.createDirectories(unpacked.resolve(key + "-unpacked")));
+            }
+            catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
     static List<String> snapshots()
     {
         return Snapshots.withHwlocReading();
@@ -46,10 +64,10 @@ class SysfsMatchesHwlocTest
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("snapshots")
-    void agreesWithHwloc(String name, @TempDir Path temp)
+    void agreesWithHwloc(String name)
     {
         HwlocFacts hwloc = HwlocFacts.parse(Snapshots.hwlocReading(name));
-        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack(name, temp)).read();
+        Topology topology = SysfsTopologyReader.snapshot(root(name)).read();
 
         assertThat(topology.online()).as("online CPUs").isEqualTo(hwloc.online());
         assertThat(topology.present()).as("present CPUs (hwloc's complete cpuset)").isEqualTo(hwloc.complete());
@@ -84,9 +102,9 @@ class SysfsMatchesHwlocTest
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("snapshots")
-    void chipletsPartitionOnlineCpusWithinPackagesL3sAndNodes(String name, @TempDir Path temp)
+    void chipletsPartitionOnlineCpusWithinPackagesL3sAndNodes(String name)
     {
-        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack(name, temp)).read();
+        Topology topology = SysfsTopologyReader.snapshot(root(name)).read();
 
         CpuSet union = CpuSet.empty();
         for (Chiplet chiplet : topology.chiplets()) {
