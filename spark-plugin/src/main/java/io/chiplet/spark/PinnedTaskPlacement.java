@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static java.util.Objects.requireNonNull;
@@ -124,12 +125,24 @@ public final class PinnedTaskPlacement
                 context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
                 bindMemory ? "preferred on each slot's NUMA node" : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
                 describe(table));
-        placement.replan = allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()).withAllowed(allowed)),
-                topology, bindMemory, memoryNodes::contains);
+        placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memoryNodes::contains));
         if (plan.policy() == Policy.ADAPTIVE) {
             placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memoryNodes::contains);
         }
         return placement;
+    }
+
+    /** Plans {@code slots} task slots within the CPUs given to it, as at start. */
+    static Function<CpuSet, SlotTable> planner(Topology topology, Policy policy, int slots, boolean bindMemory, IntPredicate memoryNodeAllowed)
+    {
+        return allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, slots).withAllowed(allowed)),
+                topology, bindMemory, memoryNodeAllowed);
+    }
+
+    /** How {@link #allowedCpusChanged} plans the slots anew. */
+    void replanWith(Function<CpuSet, SlotTable> planner)
+    {
+        replan = requireNonNull(planner, "planner is null");
     }
 
     private static CpuSet liveMemoryNodes()

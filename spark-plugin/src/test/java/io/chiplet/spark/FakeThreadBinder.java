@@ -65,6 +65,27 @@ final class FakeThreadBinder
         };
     }
 
+    private final java.util.Map<Integer, CpuSet> followed = new java.util.HashMap<>();
+    private CpuSet limit = CpuSet.empty();
+
+    @Override
+    public synchronized void follow(CpuSet nowAllowed, java.util.Map<Integer, CpuSet> runningThreads)
+    {
+        limit = nowAllowed;
+        followed.putAll(runningThreads);
+    }
+
+    /** The threads {@link #follow} moved, with their new CPUs. */
+    synchronized java.util.Map<Integer, CpuSet> followed()
+    {
+        return java.util.Map.copyOf(followed);
+    }
+
+    synchronized CpuSet limit()
+    {
+        return limit;
+    }
+
     synchronized void failNext(RuntimeException failure)
     {
         failNext = failure;

@@ -237,6 +237,29 @@ class PinnedTaskPlacementTest
         }
     }
 
+    @Test
+    void aNarrowedCpusetMovesRunningTasksAndLaterTasksThere()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, node -> true));
+        TaskPlacement.Handle first = placement.onTaskStart(task(0));
+        TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
+        assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);
+
+        // The kubelet leaves the executor chiplet 1 only.
+        placement.allowedCpusChanged(CpuSet.range(4, 7));
+
+        // Both running tasks' threads are moved onto chiplet 1, and the binder gives threads back their masks within it.
+        int firstTid = ((PinnedTaskPlacement.Placed) first).binding().tid();
+        int secondTid = ((PinnedTaskPlacement.Placed) second).binding().tid();
+        assertThat(binder.followed()).containsOnlyKeys(firstTid, secondTid).allSatisfy((tid, cpus) -> assertThat(cpus).isEqualTo(CpuSet.range(4, 7)));
+        assertThat(binder.limit()).isEqualTo(CpuSet.range(4, 7));
+        // Every slot is on chiplet 1 now: later tasks go there.
+        assertThat(placement.table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).isEqualTo(CpuSet.range(4, 7)));
+        end(placement, first);
+        assertThat(placement.onTaskStart(task(2)).chiplet()).hasValue(1);
+    }
+
     private PinnedTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
     {
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
