@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The plugin in Spark as users run it: {@code spark-submit} of a pip-installed pyspark on a chosen JDK
  * ({@link Cell}, {@code -Dchiplet.it.sparkCells=4.2.1@25,...}), the shaded jar passed only with {@code --jars},
- * on the snapshot that presents this machine's two CPUs as two chiplets. Every job's answer is compared with the
+ * on the snapshot that presents this machine's two CPUs as two chiplets ({@code local[2]} on every Spark release and JDK
+ * is {@link SparkReleaseMatrixTest}'s). Every job's answer is compared with the
  * same job without the plugin; placement is read from {@code /proc/thread-self/status} inside the tasks.
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
@@ -41,24 +42,6 @@ class SparkSubmitTest
     static List<Cell> cells()
     {
         return Cell.configured();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cells")
-    void localModePinsEveryTaskToOneChiplet(Cell cell, @TempDir Path temp)
-            throws Exception
-    {
-        String liveCpus = Assumptions.liveCpusHoldingCpus0And1();
-        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
-
-        Result without = probe(cell, Files.createDirectories(temp.resolve("off")), "local[2]", Map.of(), false);
-        Result with = probe(cell, Files.createDirectories(temp.resolve("on")), "local[2]", pluginConf(snapshot, temp), true);
-
-        assertThat(with.probeLines("task")).as(with.describe()).hasSize(PARTITIONS)
-                .allSatisfy(task -> assertThat(task.get("cpus")).isIn("0", "1"));
-        assertThat(without.probeLines("task")).as(without.describe()).hasSize(PARTITIONS)
-                .allSatisfy(task -> assertThat(task.get("cpus")).isEqualTo(liveCpus));
-        assertThat(checksum(with)).isEqualTo(checksum(without));
     }
 
     /**
