@@ -43,10 +43,10 @@ final class SparkSubmit
             return new Cell(parts[0], Integer.parseInt(parts[1]));
         }
 
-        /** The cells of {@code -Dchiplet.it.sparkCells} (comma-separated), by default {@code 4.2.1@25}. */
+        /** The cells of {@code -Dchiplet.it.sparkCells} (comma-separated), by default {@code 4.2.1@25,3.5.9@17}. */
         static List<Cell> configured()
         {
-            return Stream.of(System.getProperty("chiplet.it.sparkCells", "4.2.1@25").split(",")).filter(cell -> !cell.isBlank()).map(Cell::parse).toList();
+            return Stream.of(System.getProperty("chiplet.it.sparkCells", "4.2.1@25,3.5.9@17").split(",")).filter(cell -> !cell.isBlank()).map(Cell::parse).toList();
         }
 
         @Override
