@@ -193,7 +193,9 @@ class SparkSubmitTest
             do {
                 scraped = get(http, ui + "/metrics/prometheus");
                 Matcher counted = tasks.matcher(scraped);
-                if (counted.find() && Long.parseLong(counted.group(1)) == PARTITIONS) {
+                // Executors report every few seconds: wait until all tasks, and both chiplets' gauges, have arrived.
+                if (counted.find() && Long.parseLong(counted.group(1)) == PARTITIONS
+                        && scraped.contains("ChipletPlugin_cluster_tasks_chiplet_0_Value") && scraped.contains("ChipletPlugin_cluster_tasks_chiplet_1_Value")) {
                     break;
                 }
                 Thread.sleep(500);

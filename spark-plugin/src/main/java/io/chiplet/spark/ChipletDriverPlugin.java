@@ -122,8 +122,9 @@ public final class ChipletDriverPlugin
             return hints();
         }
         if (message instanceof PlacementCounts executorCounts) {
-            counts.put(executorCounts.executorId(), executorCounts);
+            // Gauges first: a scrape never sees tasks counted on a chiplet without that chiplet's gauge.
             executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
+            counts.put(executorCounts.executorId(), executorCounts);
             return SpreadHints.NONE;
         }
         PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
