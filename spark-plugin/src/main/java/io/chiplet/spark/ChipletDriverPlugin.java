@@ -105,7 +105,12 @@ public final class ChipletDriverPlugin
     @Override
     public Object receive(Object message)
     {
-        return guard.call("driver receive", () -> PluginMessages.encode(answer(PluginMessages.decode(message))), PluginMessages.encode(SpreadHints.NONE));
+        return guard.call("driver receive", () -> {
+            Object decoded = PluginMessages.decode(message);
+            SpreadHints reply = answer(decoded);
+            // Counts come one-way (send): Spark warns about any reply to a one-way message, so they get none.
+            return decoded instanceof PlacementCounts ? null : PluginMessages.encode(reply);
+        }, PluginMessages.encode(SpreadHints.NONE));
     }
 
     private SpreadHints answer(Object message)

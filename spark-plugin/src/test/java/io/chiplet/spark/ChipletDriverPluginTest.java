@@ -97,7 +97,8 @@ class ChipletDriverPluginTest
         driver.init(null, context);
         receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
         receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
-        driver.receive(PluginMessages.encode(new PlacementCounts("0", 5, 0, 1, Map.of(0, 5L))));
+        // counts come one-way: no reply, which Spark would log a warning about
+        assertThat(driver.receive(PluginMessages.encode(new PlacementCounts("0", 5, 0, 1, Map.of(0, 5L))))).isNull();
         driver.receive(PluginMessages.encode(new PlacementCounts("1", 3, 1, 0, Map.of(1, 2L))));
         // A later count of an executor replaces its earlier one.
         driver.receive(PluginMessages.encode(new PlacementCounts("1", 4, 1, 0, Map.of(1, 3L))));
