@@ -102,15 +102,7 @@ public final class AdviseCommand
         try (JsonGenerator json = new JsonFactory().createGenerator(out)) {
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
-            json.writeArrayFieldStart("settings");
-            for (Advice.Setting setting : advice.settings()) {
-                json.writeStartObject();
-                json.writeStringField("key", setting.key());
-                json.writeStringField("value", setting.value());
-                json.writeStringField("reason", setting.reason());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
+            PlanFormatter.writeSettings(json, advice.settings());
             json.writeArrayFieldStart("fragments");
             for (ClusterAdvice.Fragment fragment : advice.fragments()) {
                 json.writeStartObject();

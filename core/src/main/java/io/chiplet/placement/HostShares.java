@@ -90,19 +90,7 @@ public final class HostShares
             cpus = cpus.union(chiplet.cpus());
             ids.add(chiplet.id());
         }
-        return new Topology(
-                topology.source(),
-                topology.present(),
-                topology.online(),
-                topology.allowed().intersect(cpus),
-                topology.packages(),
-                topology.dies(),
-                topology.clusters(),
-                topology.numaNodes(),
-                topology.caches(),
-                topology.cores(),
-                topology.coreKinds(),
-                topology.chiplets().stream().filter(chiplet -> ids.contains(chiplet.id())).toList(),
-                topology.unknowns());
+        return topology.restrictedTo(topology.allowed().intersect(cpus),
+                topology.chiplets().stream().filter(chiplet -> ids.contains(chiplet.id())).toList(), topology.unknowns());
     }
 }

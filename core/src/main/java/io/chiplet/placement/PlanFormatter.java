@@ -86,20 +86,27 @@ public final class PlanFormatter
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
-            json.writeArrayFieldStart("settings");
-            for (Advice.Setting setting : settings) {
-                json.writeStartObject();
-                json.writeStringField("key", setting.key());
-                json.writeStringField("value", setting.value());
-                json.writeStringField("reason", setting.reason());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
+            writeSettings(json, settings);
             json.writeEndObject();
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out + System.lineSeparator();
+    }
+
+    /** The {@code "settings": [{key, value, reason}, ...]} field, as every advice document writes it. */
+    public static void writeSettings(JsonGenerator json, List<Advice.Setting> settings)
+            throws IOException
+    {
+        json.writeArrayFieldStart("settings");
+        for (Advice.Setting setting : settings) {
+            json.writeStartObject();
+            json.writeStringField("key", setting.key());
+            json.writeStringField("value", setting.value());
+            json.writeStringField("reason", setting.reason());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 }

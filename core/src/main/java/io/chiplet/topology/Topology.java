@@ -80,6 +80,15 @@ public record Topology(
                 .orElse(chiplet.numaNode());
     }
 
+    /**
+     * This machine as one process may use it: {@code allowed} CPUs and {@code chiplets} (a subset of this topology's),
+     * with {@code unknowns} saying what that leaves out; everything else as it is.
+     */
+    public Topology restrictedTo(CpuSet allowed, List<Chiplet> chiplets, List<String> unknowns)
+    {
+        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, caches, cores, coreKinds, chiplets, unknowns);
+    }
+
     /** The chiplet holding {@code cpu}, if the CPU is online. */
     public Optional<Chiplet> chipletOf(int cpu)
     {

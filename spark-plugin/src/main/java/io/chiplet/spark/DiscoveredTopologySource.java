@@ -75,20 +75,7 @@ public final class DiscoveredTopologySource
             unknowns.add("pinning limited to the CPUs this process may use here: " + allowed.toList()
                     + (kept.size() < topology.chiplets().size() ? " (" + (topology.chiplets().size() - kept.size()) + " chiplets of the snapshot have none of them)" : ""));
         }
-        return new Topology(
-                topology.source(),
-                topology.present(),
-                topology.online(),
-                allowed,
-                topology.packages(),
-                topology.dies(),
-                topology.clusters(),
-                topology.numaNodes(),
-                topology.caches(),
-                topology.cores(),
-                topology.coreKinds(),
-                kept,
-                unknowns);
+        return topology.restrictedTo(allowed, kept, unknowns);
     }
 
     /** Online CPUs in this process's cgroup cpuset and in its affinity mask (as {@code taskset} set it). */
