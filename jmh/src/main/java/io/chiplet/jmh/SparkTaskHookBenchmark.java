@@ -1,7 +1,7 @@
 package io.chiplet.jmh;
 
 import io.chiplet.spark.TaskHooks;
-import io.chiplet.spark.TaskPlacement;
+import io.chiplet.spark.placement.TaskPlacement;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

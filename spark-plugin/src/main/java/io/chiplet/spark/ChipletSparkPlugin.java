@@ -1,5 +1,12 @@
 package io.chiplet.spark;
 
+import io.chiplet.spark.driver.ChipletDriverPlugin;
+import io.chiplet.spark.executor.ChipletExecutorPlugin;
+import io.chiplet.spark.placement.TaskPlacement;
+import io.chiplet.spark.placement.TaskPlacementFactory;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.topology.DiscoveredTopologySource;
+import io.chiplet.spark.topology.TopologySource;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.SparkPlugin;

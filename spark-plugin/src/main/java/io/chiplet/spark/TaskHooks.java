@@ -1,6 +1,9 @@
 package io.chiplet.spark;
 
 import com.codahale.metrics.MetricRegistry;
+import io.chiplet.spark.executor.ChipletExecutorPlugin;
+import io.chiplet.spark.placement.TaskPlacement;
+import io.chiplet.spark.skew.SpreadHints;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.PluginContext;

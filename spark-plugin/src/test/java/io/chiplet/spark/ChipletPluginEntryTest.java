@@ -1,5 +1,7 @@
 package io.chiplet.spark;
 
+import io.chiplet.spark.driver.ChipletDriverPlugin;
+import io.chiplet.spark.executor.ChipletExecutorPlugin;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;

@@ -1,6 +1,8 @@
 package io.chiplet.spark;
 
 import com.codahale.metrics.MetricRegistry;
+import io.chiplet.spark.messages.PluginMessages;
+import io.chiplet.spark.skew.SpreadHints;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.resource.ResourceInformation;
@@ -11,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /** A plugin context whose driver is a function: what an executor asks, and what it answered. */
-final class FakePluginContext
+public final class FakePluginContext
         implements PluginContext
 {
     private final SparkConf conf;
@@ -19,7 +21,7 @@ final class FakePluginContext
     private final MetricRegistry registry = new MetricRegistry();
     private final List<Object> asked = new CopyOnWriteArrayList<>();
 
-    FakePluginContext(Map<String, String> conf, Function<Object, Object> driver)
+    public FakePluginContext(Map<String, String> conf, Function<Object, Object> driver)
     {
         this.conf = new SparkConf(false);
         conf.forEach(this.conf::set);
@@ -75,7 +77,7 @@ final class FakePluginContext
         return reply instanceof SpreadHints hints ? PluginMessages.encode(hints) : reply;
     }
 
-    List<Object> asked()
+    public List<Object> asked()
     {
         return List.copyOf(asked);
     }

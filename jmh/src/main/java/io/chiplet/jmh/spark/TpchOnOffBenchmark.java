@@ -5,7 +5,7 @@ import io.chiplet.jmh.tpch.OnOffReport;
 import io.chiplet.jmh.tpch.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import io.chiplet.spark.ChipletPlugin;
-import io.chiplet.spark.SparkPartitionAdvice;
+import io.chiplet.spark.driver.SparkPartitionAdvice;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.trino.tpch.TpchTable;

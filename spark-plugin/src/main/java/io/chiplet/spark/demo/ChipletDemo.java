@@ -1,8 +1,8 @@
 package io.chiplet.spark.demo;
 
-import io.chiplet.spark.ChipletSettings;
+import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.spark.SparkPartitionAdvice;
+import io.chiplet.spark.driver.SparkPartitionAdvice;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;

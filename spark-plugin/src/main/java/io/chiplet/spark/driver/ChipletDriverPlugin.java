@@ -1,0 +1,253 @@
+package io.chiplet.spark.driver;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.messages.PlacementCounts;
+import io.chiplet.spark.messages.PluginMessages;
+import io.chiplet.spark.messages.SpreadHintRequest;
+import io.chiplet.spark.messages.TopologyReport;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.skew.MapOutputSizes;
+import io.chiplet.spark.skew.SkewListener;
+import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.spark.skew.StageSkew;
+import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.spark.topology.HostShare;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The driver's half: sizes partition settings to the chiplets the executors report, where the user has not set
+ * them, and answers executors' questions. Settings it sizes reach SparkSessions created after the report; in local
+ * mode the executor reports while the SparkContext starts, so before any session exists.
+ */
+public final class ChipletDriverPlugin
+        implements DriverPlugin
+{
+    /** Extra executor conf entry: the driver switched the plugin off and has warned already. */
+    public static final String DISABLED_BY_DRIVER = "disabledByDriver";
+
+    private static final Logger log = LoggerFactory.getLogger(ChipletDriverPlugin.class);
+    private static final List<String> ADVISED_KEYS = List.of(
+            SparkPartitionAdvice.SHUFFLE_PARTITIONS,
+            SparkPartitionAdvice.DEFAULT_PARALLELISM,
+            SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
+            SparkPartitionAdvice.SKEW_THRESHOLD);
+
+    private final FailOpen guard = new FailOpen(log, "the driver");
+    private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
+    // Keys the user left unset at start, with the value the plugin last gave them; only those it may change.
+    private final Map<String, String> owned = new LinkedHashMap<>();
+    private final StageSkew skew;
+    private volatile SparkConf conf;
+    private volatile boolean warnedUnreadable;
+    private volatile MetricRegistry registry;
+    private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
+
+    /** What Spark instantiates, through {@link ChipletPlugin}. */
+    public ChipletDriverPlugin()
+    {
+        this(new StageSkew());
+    }
+
+    ChipletDriverPlugin(StageSkew skew)
+    {
+        this.skew = skew;
+    }
+
+    @Override
+    public Map<String, String> init(SparkContext sparkContext, PluginContext context)
+    {
+        return guard.call("driver init", () -> start(sparkContext, context), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+    }
+
+    private Map<String, String> start(SparkContext sparkContext, PluginContext context)
+    {
+        SparkConf sparkConf = context.conf();
+        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
+        if (parsed instanceof ChipletSettings.Problem problem) {
+            guard.disable(problem.message());
+            return Map.of(DISABLED_BY_DRIVER, problem.message());
+        }
+        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        if (!settings.enabled()) {
+            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
+            return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
+        }
+        this.conf = sparkConf;
+        registerMetrics(context.metricRegistry());
+        if (sparkContext != null) {
+            // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
+            // reply to their asks.
+            sparkContext.addSparkListener(new SkewListener(skew, guard, MapOutputSizes.forSparkVersion(sparkContext.version())));
+        }
+        if (!settings.resizePartitions()) {
+            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
+            return Map.of();
+        }
+        synchronized (owned) {
+            for (String key : ADVISED_KEYS) {
+                if (sparkConf.contains(key)) {
+                    log.info("Chiplet plugin keeps {} = {}: set by the user", key, sparkConf.get(key));
+                }
+                else {
+                    owned.put(key, "");
+                }
+            }
+        }
+        return Map.of();
+    }
+
+    /**
+     * Every message is a {@link PluginMessages} string and so is every reply: an executor may decode no class of
+     * ours. A message this version cannot read gets no hints and one warning; it never switches the driver off.
+     */
+    @Override
+    public Object receive(Object message)
+    {
+        return guard.call("driver receive", () -> {
+            Object decoded = PluginMessages.decode(message);
+            SpreadHints reply = answer(decoded);
+            // Counts come one-way (send): Spark warns about any reply to a one-way message, so they get none.
+            return decoded instanceof PlacementCounts ? null : PluginMessages.encode(reply);
+        }, PluginMessages.encode(SpreadHints.NONE));
+    }
+
+    private SpreadHints answer(Object message)
+    {
+        if (message instanceof TopologyReport report) {
+            log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
+                    report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
+                    report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+            reports.put(report.executorId(), report);
+            resize();
+            return SpreadHints.NONE;
+        }
+        if (message instanceof SpreadHintRequest) {
+            return hints();
+        }
+        if (message instanceof PlacementCounts executorCounts) {
+            // Gauges first: a scrape never sees tasks counted on a chiplet without that chiplet's gauge.
+            executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
+            counts.put(executorCounts.executorId(), executorCounts);
+            return SpreadHints.NONE;
+        }
+        PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
+        if (!warnedUnreadable) {
+            warnedUnreadable = true;
+            log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
+        }
+        return SpreadHints.NONE;
+    }
+
+    /**
+     * Every executor's placement in the driver's metrics (source {@code plugin.io.chiplet.spark.ChipletPlugin}),
+     * which the driver's sinks serve, its Prometheus servlet among them: executors have no endpoint of their own.
+     * Named {@code cluster.*}: in local mode the executor's gauges share the driver's metrics system and source
+     * name, and a second metric of one name would not register.
+     */
+    private void registerMetrics(MetricRegistry registry)
+    {
+        this.registry = registry;
+        registry.register("cluster.executors", (Gauge<Integer>) reports::size);
+        registry.register("cluster.executors.sharingHost", (Gauge<Long>) () -> reports.values().stream().filter(TopologyReport::sharesHost).count());
+        registry.register("cluster.chiplets", (Gauge<Integer>) () -> reports.isEmpty() ? 0 : cluster(reports.values()).chiplets());
+        registry.register("cluster.tasks", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::tasks).sum());
+        registry.register("cluster.tasks.unplaced", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::unplaced).sum());
+        registry.register("cluster.tasks.failed", (Gauge<Long>) () -> counts.values().stream().mapToLong(PlacementCounts::failed).sum());
+    }
+
+    /** Tasks on chiplet {@code id} over all executors, from the first executor that counts any there. */
+    private void registerChiplet(int id)
+    {
+        MetricRegistry metrics = registry;
+        if (metrics == null) {
+            return;
+        }
+        String name = MetricRegistry.name("cluster.tasks.chiplet", Integer.toString(id));
+        synchronized (metrics) {
+            if (!metrics.getGauges().containsKey(name)) {
+                metrics.register(name, (Gauge<Long>) () -> counts.values().stream().mapToLong(c -> c.tasksByChiplet().getOrDefault(id, 0L)).sum());
+            }
+        }
+    }
+
+    /** Hints for the running stages, no wider than the largest executor's chiplets. */
+    private SpreadHints hints()
+    {
+        int maxChiplets = 1;
+        long l3 = Long.MAX_VALUE;
+        for (TopologyReport report : reports.values()) {
+            maxChiplets = Math.max(maxChiplets, report.summary().chiplets());
+            l3 = Math.min(l3, report.summary().l3BytesPerChiplet());
+        }
+        return skew.hints(maxChiplets, l3 == Long.MAX_VALUE ? 0 : l3);
+    }
+
+    private void resize()
+    {
+        SparkConf sparkConf = conf;
+        if (sparkConf == null) {
+            return;
+        }
+        List<SparkPartitionAdvice.Setting> advice = SparkPartitionAdvice.advise(cluster(reports.values()));
+        synchronized (owned) {
+            for (SparkPartitionAdvice.Setting setting : advice) {
+                String ours = owned.get(setting.key());
+                if (ours == null || ours.equals(setting.value())) {
+                    continue;
+                }
+                String current = sparkConf.get(setting.key(), "");
+                if (!current.equals(ours)) {
+                    // Someone else set it after the plugin started: theirs wins, now and later.
+                    owned.remove(setting.key());
+                    log.info("Chiplet plugin keeps {} = {}: set after the plugin started", setting.key(), current);
+                    continue;
+                }
+                sparkConf.set(setting.key(), setting.value());
+                owned.put(setting.key(), setting.value());
+                log.info("Chiplet plugin set {} = {}: {}", setting.key(), setting.value(), setting.reason());
+            }
+        }
+    }
+
+    /**
+     * All executors' chiplets as one: executors in task mode that own their host count the host once; in
+     * executor mode, or with a {@link HostShare share} of the host, each holds its own chiplets.
+     */
+    static ChipletSummary cluster(Iterable<TopologyReport> reports)
+    {
+        Map<String, ChipletSummary> perHost = new HashMap<>();
+        List<ChipletSummary> summaries = new ArrayList<>();
+        for (TopologyReport report : reports) {
+            if (report.mode() == PlacementMode.TASK && !report.sharesHost()) {
+                perHost.put(report.host(), report.summary());
+            }
+            else {
+                summaries.add(report.summary());
+            }
+        }
+        summaries.addAll(perHost.values());
+        return ChipletSummary.combine(summaries);
+    }
+
+    @Override
+    public void shutdown()
+    {
+        guard.run("driver shutdown", reports::clear);
+    }
+}

@@ -1,0 +1,340 @@
+package io.chiplet.spark.executor;
+
+import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.HostShares;
+import io.chiplet.spark.driver.ChipletDriverPlugin;
+import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.messages.PlacementCounts;
+import io.chiplet.spark.messages.PluginMessages;
+import io.chiplet.spark.messages.SpreadHintRequest;
+import io.chiplet.spark.messages.TopologyReport;
+import io.chiplet.spark.placement.ExecutorProcessPlacement;
+import io.chiplet.spark.placement.PlacementContext;
+import io.chiplet.spark.placement.PlacementMetrics;
+import io.chiplet.spark.placement.PythonWorkerPlacement;
+import io.chiplet.spark.placement.TaskPlacement;
+import io.chiplet.spark.placement.TaskPlacementFactory;
+import io.chiplet.spark.placement.UnplacedTaskPlacement;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.spark.topology.HostShare;
+import io.chiplet.spark.topology.TopologySource;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.apache.spark.TaskContext;
+import org.apache.spark.TaskFailedReason;
+import org.apache.spark.api.plugin.ExecutorPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The executor's half: reads the machine, reports it to the driver, and places each task through a
+ * {@link TaskPlacement}. Spark calls the task hooks on the task's own thread, so the handle of a running task lives
+ * in a thread local between start and end.
+ */
+public final class ChipletExecutorPlugin
+        implements ExecutorPlugin
+{
+    private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
+    private static final long COUNTS_INTERVAL_SECONDS = 3;
+
+    private final TopologySource topologySource;
+    private final TaskPlacementFactory placementFactory;
+    private final Supplier<TaskPlacement.TaskIdentity> currentTask;
+    private final FailOpen guard = new FailOpen(log, "this executor");
+    private final ThreadLocal<TaskPlacement.Handle> running = new ThreadLocal<>();
+    private volatile TaskPlacement placement = new UnplacedTaskPlacement();
+    private volatile PlacementMetrics metrics;
+    private volatile SpreadHints hints = SpreadHints.NONE;
+    private volatile ScheduledExecutorService cpusetWatcher;
+
+    /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
+    static final long CPUSET_CHECK_INTERVAL_MS = 1000;
+
+    private volatile HostShare hostShare;
+    private volatile ScheduledExecutorService countsSender;
+    private volatile PluginContext pluginContext;
+    private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
+
+    public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
+    {
+        this(topologySource, placementFactory, ChipletExecutorPlugin::sparkTask);
+    }
+
+    public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory, Supplier<TaskPlacement.TaskIdentity> currentTask)
+    {
+        this.topologySource = requireNonNull(topologySource, "topologySource is null");
+        this.placementFactory = requireNonNull(placementFactory, "placementFactory is null");
+        this.currentTask = requireNonNull(currentTask, "currentTask is null");
+    }
+
+    private static TaskPlacement.TaskIdentity sparkTask()
+    {
+        TaskContext task = TaskContext.get();
+        return new TaskPlacement.TaskIdentity(task.stageId(), task.partitionId(), task.taskAttemptId());
+    }
+
+    @Override
+    public void init(PluginContext context, Map<String, String> extraConf)
+    {
+        guard.run("executor init", () -> start(context, extraConf));
+    }
+
+    private void start(PluginContext context, Map<String, String> extraConf)
+    {
+        if (extraConf.containsKey(ChipletDriverPlugin.DISABLED_BY_DRIVER)) {
+            guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
+            return;
+        }
+        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(context.conf()));
+        if (parsed instanceof ChipletSettings.Problem problem) {
+            guard.disable(problem.message());
+            return;
+        }
+        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        if (!settings.enabled()) {
+            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
+            return;
+        }
+        // The snapshot is read on this host, which may not be the driver's: check it here.
+        Optional<ChipletSettings.Problem> snapshotProblem = settings.checkFsRoot();
+        if (snapshotProblem.isPresent()) {
+            guard.disable(snapshotProblem.get().message());
+            return;
+        }
+        Topology host = topologySource.read(settings);
+        Map<String, String> conf = SparkConfs.toMap(context.conf());
+        int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
+        PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
+        ChipletSettings resolved = settings.withMode(mode);
+        // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
+        HostShare share = mode == PlacementMode.TASK
+                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir())
+                : HostShare.whole(host, "executor mode leases its own chiplet");
+        hostShare = share;
+        Topology topology = share.topology();
+        List<Integer> usable = usableChipletIds(topology);
+        PlacementMetrics contextMetrics = new PlacementMetrics(usable);
+        placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        List<Integer> placedOn = placement.chipletIds(usable);
+        // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
+        PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
+        placementMetrics.register(context.metricRegistry());
+        metrics = placementMetrics;
+        ChipletSummary summary = placement.summary(topology);
+        // The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN).
+        log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
+                context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
+                cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
+                describe(placement, share), settings.policy(), NativeAccess.path());
+        if (mode == PlacementMode.TASK) {
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
+        }
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
+        ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-placement-counts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sender.scheduleWithFixedDelay(() -> sendCounts(context), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
+        countsSender = sender;
+        pluginContext = context;
+        followCpuset(context.executorID(), topology, placementMetrics);
+    }
+
+    /**
+     * Says whether the allowed CPUs are whole chiplets, then checks them every {@link #CPUSET_CHECK_INTERVAL_MS} ms on a
+     * daemon thread: the kubelet may narrow a container's cpuset seconds after start. A change is logged once with the
+     * old and new sets, counted ({@code cpuset.changes}) and handed to the placement to plan and pin anew.
+     */
+    private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
+    {
+        AllowedCpusTracker tracker = AllowedCpusTracker.live();
+        log.info("Chiplet plugin on executor {}: {}", executorId, CpusetAlignment.of(topology, tracker.current()).describe());
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "chiplet-cpuset-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        cpusetWatcher = watcher;
+        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> tracker.check().ifPresent(change -> {
+            log.info("Chiplet plugin on executor {}: {}; placing tasks anew", executorId, change.describe());
+            placementMetrics.cpusetChanged();
+            placement.allowedCpusChanged(change.after());
+        })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** This executor's counts to the driver, whose metrics show them; a lost message only delays the figures. */
+    private void sendCounts(PluginContext context)
+    {
+        try {
+            PlacementMetrics placementMetrics = metrics;
+            if (placementMetrics != null) {
+                context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+            }
+        }
+        catch (Exception | LinkageError e) {
+            log.debug("Chiplet plugin could not send its counts to the driver", e);
+        }
+    }
+
+    /** What the executor got: its share of the host in task mode, its lease in executor mode. */
+    private static String describe(TaskPlacement placement, HostShare share)
+    {
+        if (placement instanceof ExecutorProcessPlacement process) {
+            return "process bound to leased " + process.lease().describe();
+        }
+        return share.description();
+    }
+
+    /**
+     * {@code auto}: an executor that owns its host places tasks on all of it; one whose cores fit in one chiplet
+     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share. In
+     * local mode (executor {@code driver}) the process is the whole application: never bound whole.
+     */
+    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores, String executorId)
+    {
+        if (configured != PlacementMode.AUTO) {
+            return configured;
+        }
+        if (cores >= host.allowed().size() || "driver".equals(executorId)) {
+            return PlacementMode.TASK;
+        }
+        return cores <= HostShares.smallestChipletCpus(host) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+    }
+
+    private static String cpusOf(Topology topology, List<Integer> chiplets)
+    {
+        CpuSet cpus = CpuSet.empty();
+        for (Chiplet chiplet : topology.chiplets()) {
+            if (chiplets.contains(chiplet.id())) {
+                cpus = cpus.union(chiplet.cpus().intersect(topology.allowed()));
+            }
+        }
+        return cpus.toList();
+    }
+
+    private static List<Integer> usableChipletIds(Topology topology)
+    {
+        return topology.chiplets().stream()
+                .filter(chiplet -> chiplet.cpus().intersects(topology.allowed()))
+                .map(Chiplet::id)
+                .toList();
+    }
+
+    /** The adaptive controller's periodic question; on its thread, never a task's. */
+    private SpreadHints askHints(PluginContext context)
+    {
+        Object reply;
+        try {
+            reply = context.ask(PluginMessages.encode(new SpreadHintRequest(context.executorID())));
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("the driver did not answer: " + e, e);
+        }
+        if (PluginMessages.decode(reply) instanceof SpreadHints latest) {
+            hints = latest;
+        }
+        return hints;
+    }
+
+    private void report(PluginContext context, TopologyReport report)
+    {
+        try {
+            if (PluginMessages.decode(context.ask(PluginMessages.encode(report))) instanceof SpreadHints reply) {
+                hints = reply;
+            }
+        }
+        catch (Exception e) {
+            // Placement on this executor still works; only the driver's partition sizing misses this executor.
+            log.warn("Chiplet plugin could not report executor {}'s chiplets to the driver, partition settings stay as they are: {}", report.executorId(), e.toString());
+        }
+    }
+
+    @Override
+    public void onTaskStart()
+    {
+        guard.run("onTaskStart", () -> {
+            TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
+            running.set(handle);
+            metrics.taskStarted(handle.chiplet());
+            python.onTaskStart(handle.cpus());
+        });
+    }
+
+    @Override
+    public void onTaskSucceeded()
+    {
+        end("onTaskSucceeded", false);
+    }
+
+    @Override
+    public void onTaskFailed(TaskFailedReason reason)
+    {
+        end("onTaskFailed", true);
+    }
+
+    private void end(String entryPoint, boolean failed)
+    {
+        TaskPlacement.Handle handle = running.get();
+        if (handle == null) {
+            return;
+        }
+        running.remove();
+        // Even when switched off since the start: the thread is reused and must not stay placed.
+        guard.runAlways(entryPoint, () -> {
+            placement.onTaskEnd(handle);
+            if (failed) {
+                metrics.taskFailed();
+            }
+        });
+    }
+
+    /** The driver's latest spread hints: from the report's reply, then from the adaptive controller's asks. */
+    SpreadHints hints()
+    {
+        return hints;
+    }
+
+    @Override
+    public void shutdown()
+    {
+        ScheduledExecutorService sender = countsSender;
+        if (sender != null) {
+            sender.shutdownNow();
+            sendCounts(pluginContext);
+        }
+        PlacementMetrics placementMetrics = metrics;
+        if (guard.active() && placementMetrics != null) {
+            log.info("{}", placementMetrics.summaryLine());
+        }
+        ScheduledExecutorService watcher = cpusetWatcher;
+        if (watcher != null) {
+            watcher.shutdownNow();
+        }
+        guard.runAlways("executor shutdown", placement::close);
+        HostShare share = hostShare;
+        if (share != null) {
+            guard.runAlways("executor shutdown", share::close);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.affinity.ChipletLease;
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code spark.chiplet.mode=executor}, one executor per chiplet: at executor start, lease a chiplet of this host
+ * through {@link ChipletLeases} in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
+ * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet. Tasks then need nothing: the hooks only
+ * report the chiplet for the metrics.
+ *
+ * <p>Executors on one host take distinct chiplets while any is free. When every chiplet is taken (more executors
+ * than chiplets on the host), the executor <em>shares</em> the chiplet with the fewest holders and says so in one
+ * warning, rather than running unbound: an unbound executor would compete with every bound one on their chiplets,
+ * while sharing keeps the overcommit on one chiplet and visible in the lease files.
+ *
+ * <p>Chiplets are numbered by each executor's own reading of the machine, so every executor on a host must read it
+ * the same way (same {@code fsRoot} and {@code virtualChipletCores}); the lease directory must be one host-wide
+ * path that all of them see (not a per-container temporary directory).
+ */
+public final class ExecutorProcessPlacement
+        implements TaskPlacement
+{
+    private static final Logger log = LoggerFactory.getLogger(ExecutorProcessPlacement.class);
+
+    private final ChipletLease lease;
+    private final CpuSet cpus;
+    private final OptionalInt chiplet;
+    private final Handle handle;
+    private final Runnable release;
+    private boolean closed;
+
+    private ExecutorProcessPlacement(ChipletLease lease, CpuSet cpus, Runnable release)
+    {
+        this.lease = lease;
+        this.cpus = cpus;
+        this.chiplet = OptionalInt.of(lease.chiplet().id());
+        // One handle for every task: the hooks allocate nothing.
+        this.handle = () -> chiplet;
+        this.release = release;
+    }
+
+    /** Leases a chiplet in {@code settings.leaseDir()} and binds this process to it on the live kernel. */
+    public static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology)
+    {
+        return create(settings, topology, LiveProcessBinder.live(settings.pinningBackend()));
+    }
+
+    /**
+     * @throws RuntimeException when no chiplet holds a CPU this process may use, the lease directory cannot be used, or
+     *         the kernel refuses the binding; whatever was taken by then is released
+     */
+    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder)
+    {
+        requireNonNull(settings, "settings is null");
+        requireNonNull(topology, "topology is null");
+        requireNonNull(binder, "binder is null");
+        // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
+        CpuSet usable = topology.allowed().intersect(binder.allowed());
+        List<Chiplet> candidates = topology.chiplets().stream()
+                .filter(chiplet -> chiplet.cpus().intersects(usable))
+                .toList();
+        if (candidates.isEmpty()) {
+            throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")");
+        }
+        ChipletLeases leases = ChipletLeases.open(settings.leaseDir(), candidates);
+        ChipletLeases.LeaseSet leaseSet = null;
+        try {
+            leaseSet = leases.acquire(1);
+            ChipletLease lease = leaseSet.leases().get(0);
+            CpuSet cpus = lease.chiplet().cpus().intersect(usable);
+            OptionalInt node = settings.bindMemory() ? OptionalInt.of(lease.chiplet().numaNode()) : OptionalInt.empty();
+            ProcessBinder.Binding binding = binder.bind(cpus, node);
+            if (lease.shared()) {
+                log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "
+                        + "Run at most one executor per chiplet per host to avoid it.", leases.directory(), lease.describe());
+            }
+            else {
+                log.info("Chiplet plugin: this executor leased {} in {} and bound its process to CPUs {}", lease.describe(), leases.directory(), cpus.toList());
+            }
+            binding.memoryProblem().ifPresent(problem ->
+                    log.warn("Chiplet plugin: memory of this executor is not bound ({}); its threads are bound to CPUs {}, so new pages still go to their node first",
+                            problem, cpus.toList()));
+            ChipletLeases.LeaseSet held = leaseSet;
+            return new ExecutorProcessPlacement(lease, cpus, () -> {
+                // Unbind before giving up the lease: another executor may take the chiplet the moment it is free.
+                try (leases; held) {
+                    binding.close();
+                }
+            });
+        }
+        catch (RuntimeException | Error e) {
+            try (leases) {
+                if (leaseSet != null) {
+                    leaseSet.close();
+                }
+            }
+            catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** One chiplet: executors on one host hold different ones, so the driver must not count the host's chiplets per executor. */
+    @Override
+    public ChipletSummary summary(Topology topology)
+    {
+        return new ChipletSummary(1, lease.chiplet().l3Bytes(), cpus.size());
+    }
+
+    /** Only the leased chiplet: the executor's metrics count no other. */
+    @Override
+    public List<Integer> chipletIds(List<Integer> usable)
+    {
+        return List.of(lease.chiplet().id());
+    }
+
+    /** The chiplet this executor leased. */
+    public ChipletLease lease()
+    {
+        return lease;
+    }
+
+    /** The CPUs this executor's threads are bound to. */
+    public CpuSet cpus()
+    {
+        return cpus;
+    }
+
+    @Override
+    public Handle onTaskStart(TaskIdentity task)
+    {
+        return handle;
+    }
+
+    @Override
+    public void onTaskEnd(Handle handle) {}
+
+    /** Restores every thread's previous mask and memory policy, then releases the lease. Idempotent. */
+    @Override
+    public synchronized void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        release.run();
+    }
+}

@@ -1,0 +1,139 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.affinity.ProcessBinding;
+import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadId;
+import io.chiplet.spark.settings.PinningBackend;
+import io.chiplet.topology.CpuSet;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@link ProcessBinder} on the live kernel: {@link ProcessBinding} for the threads, {@link MemoryPolicy} for memory.
+ *
+ * <p>Memory: Linux sets a memory policy per thread and only from the thread itself, so the policy goes on the
+ * thread that initialises the plugin, and threads created after it inherit it. Threads that already exist (and
+ * pages already touched) keep the system default, which allocates on the node of the CPU that faults a page in,
+ * and since every thread now runs on the chiplet's CPUs, that is the chiplet's node too. The policy is
+ * {@code MPOL_PREFERRED}, not {@code MPOL_BIND}: a full node spills instead of invoking the OOM killer. Closing
+ * resets the policy only when it runs on the thread that bound (a policy can only be set from its own thread); in
+ * local mode Spark may stop the executor from another thread, and the thread that started the SparkContext then keeps
+ * preferring the chiplet's node, which changes nothing once its CPUs are free again except where that node fills up.
+ */
+final class LiveProcessBinder
+        implements ProcessBinder
+{
+    private final ThreadAffinity affinity;
+
+    LiveProcessBinder(ThreadAffinity affinity)
+    {
+        this.affinity = requireNonNull(affinity, "affinity is null");
+    }
+
+    static LiveProcessBinder live(PinningBackend backend)
+    {
+        return new LiveProcessBinder(ThreadAffinity.live(backend.configName()));
+    }
+
+    @Override
+    public CpuSet allowed()
+    {
+        return affinity.allowed().allowed();
+    }
+
+    @Override
+    public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+    {
+        requireNonNull(cpus, "cpus is null");
+        requireNonNull(memoryNode, "memoryNode is null");
+        CpuSet before = affinity.currentAffinity();
+        ProcessBinding threads = ProcessBinding.bind(affinity, cpus);
+        Thread binder = Thread.currentThread();
+        Optional<MemoryPolicy> previousPolicy = Optional.empty();
+        Optional<String> memoryProblem = Optional.empty();
+        if (memoryNode.isPresent()) {
+            try {
+                MemoryPolicy previous = MemoryPolicy.ofCurrentThread();
+                MemoryPolicy.preferred(memoryNode.getAsInt()).applyToCurrentThread();
+                previousPolicy = Optional.of(previous);
+            }
+            catch (RuntimeException e) {
+                // The CPU binding stands: first touch on the chiplet's CPUs already favours its node.
+                memoryProblem = Optional.of("NUMA node " + memoryNode.getAsInt() + ": " + e.getMessage());
+            }
+        }
+        return new LiveBinding(threads, before, binder, previousPolicy, memoryProblem);
+    }
+
+    private final class LiveBinding
+            implements Binding
+    {
+        private final ProcessBinding threads;
+        private final CpuSet before;
+        private final Thread binder;
+        private final Optional<MemoryPolicy> previousPolicy;
+        private final Optional<String> memoryProblem;
+        private boolean closed;
+
+        LiveBinding(ProcessBinding threads, CpuSet before, Thread binder, Optional<MemoryPolicy> previousPolicy, Optional<String> memoryProblem)
+        {
+            this.threads = threads;
+            this.before = before;
+            this.binder = binder;
+            this.previousPolicy = previousPolicy;
+            this.memoryProblem = memoryProblem;
+        }
+
+        @Override
+        public Optional<String> memoryProblem()
+        {
+            return memoryProblem;
+        }
+
+        @Override
+        public synchronized void close()
+        {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            threads.close();
+            releaseThreadsCreatedSinceBinding();
+            // Only the thread that set its policy can reset it; elsewhere (a shutdown thread) the process is ending.
+            if (Thread.currentThread() == binder) {
+                previousPolicy.ifPresent(MemoryPolicy::applyToCurrentThread);
+            }
+        }
+
+        /**
+         * Threads created while bound inherited the binding, and ProcessBinding restores only those it bound. In an
+         * executor process that is the end of it, but an executor in the driver's JVM (local mode) lives on: give
+         * every thread that still has exactly the binding's mask the mask the process had before.
+         */
+        private void releaseThreadsCreatedSinceBinding()
+        {
+            Set<Integer> restored = new HashSet<>(threads.threads());
+            List<Integer> now = ThreadId.threadsOfThisProcess();
+            for (int tid : now) {
+                if (restored.contains(tid)) {
+                    continue;
+                }
+                try {
+                    if (affinity.affinityOf(tid).equals(threads.cpus())) {
+                        affinity.pinThread(tid, before);
+                    }
+                }
+                catch (RuntimeException e) {
+                    // The thread ended meanwhile.
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,320 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadId;
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.Policy;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code spark.chiplet.mode=task}: the planner places the executor's task slots on chiplets once; each task, at its
+ * start, takes a free slot and its thread is pinned there (memory preferred on the slot's node), and at its end the
+ * thread gets back exactly the mask and memory policy it had, since Spark reuses task threads.
+ *
+ * <p>Which free slot: under policies that fill chiplets in order ({@code wicp-local}, {@code wic}) the first in plan
+ * order, so a half-busy executor keeps its tasks together in one L3; under the others the one on the chiplet running
+ * the fewest tasks, so concurrent tasks spread evenly. Among equally good slots a thread takes the one its previous
+ * task had: it still runs there (restoring its mask did not move it), so pinning it costs no migration and its
+ * private caches are warm; otherwise ties are taken in turn.
+ *
+ * <p>The hook is a short critical section over small int arrays plus the bind syscalls; the adaptive controller
+ * changes where later tasks go by publishing a new {@link SlotTable}, never touching running tasks.
+ */
+public final class PinnedTaskPlacement
+        implements TaskPlacement
+{
+    private static final Logger log = LoggerFactory.getLogger(PinnedTaskPlacement.class);
+    private static final int IDLE = -1;
+
+    enum Selection
+    {
+        /** The free slot on the least busy chiplet. */
+        BALANCED,
+        /** The first free slot in plan order. */
+        IN_ORDER;
+
+        static Selection of(Policy policy)
+        {
+            return policy == Policy.WICP_LOCAL || policy == Policy.WIC ? IN_ORDER : BALANCED;
+        }
+    }
+
+    /** A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) resolved once. */
+    private record Layout(SlotTable table, int[] groupOfSlot) {}
+
+    record Placed(int slot, int group, OptionalInt chiplet, CpuSet slotCpus, ThreadBinder.Binding binding)
+            implements Handle
+    {
+        @Override
+        public java.util.Optional<CpuSet> cpus()
+        {
+            return java.util.Optional.of(slotCpus);
+        }
+    }
+
+    private final ThreadBinder binder;
+    private final Selection selection;
+    private final Map<Object, Integer> groups = new HashMap<>();
+    // Guarded by themselves (busySlot is the lock): the only state the hooks write together.
+    private final int[] busySlot;
+    private final int[] busyGroup;
+    private int cursor;
+    private volatile Layout layout;
+    // Read by the adaptive controller: the stage each slot runs (IDLE when free) and the thread that last ran it.
+    private final AtomicIntegerArray slotStage;
+    private final AtomicIntegerArray slotTid;
+    private volatile AutoCloseable controller = () -> {};
+    // Plans the slots anew within the allowed CPUs; the live placement's plans as at start, a test's keeps its table.
+    private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
+    // The slot each task thread last ran in, -1 before its first task.
+    private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
+
+    PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, ThreadBinder binder)
+    {
+        requireNonNull(table, "table is null");
+        this.selection = requireNonNull(selection, "selection is null");
+        this.binder = requireNonNull(binder, "binder is null");
+        for (int chiplet : chipletIds) {
+            groups.putIfAbsent(chiplet, groups.size());
+        }
+        for (SlotTable.Slot slot : table.slots()) {
+            groups.putIfAbsent(groupKey(slot), groups.size());
+        }
+        this.busySlot = new int[table.size()];
+        this.busyGroup = new int[groups.size()];
+        this.slotStage = new AtomicIntegerArray(table.size());
+        this.slotTid = new AtomicIntegerArray(table.size());
+        for (int slot = 0; slot < table.size(); slot++) {
+            slotStage.set(slot, IDLE);
+        }
+        this.layout = layout(table);
+    }
+
+    /** The live placement for one executor: plans its slots, pins through the configured backend. */
+    static TaskPlacement live(PlacementContext context)
+    {
+        ChipletSettings settings = context.settings();
+        Topology topology = context.topology();
+        Policy policy = settings.policy();
+        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()));
+        CpuSet memoryNodes = liveMemoryNodes();
+        // On a single node there is no choice to make: skip the two extra syscalls per task.
+        boolean bindMemory = settings.bindMemory() && memoryNodes.size() > 1;
+        SlotTable table = SlotTable.of(plan, topology, bindMemory, memoryNodes::contains);
+        ThreadAffinity affinity = ThreadAffinity.live(settings.pinningBackend().configName());
+        List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
+        PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
+                new LiveThreadBinder(affinity, memoryNodes.isEmpty() ? 0 : memoryNodes.last()));
+        log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
+                context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
+                bindMemory ? "preferred on each slot's NUMA node" : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
+                describe(table));
+        placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memoryNodes::contains));
+        if (plan.policy() == Policy.ADAPTIVE) {
+            placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memoryNodes::contains);
+        }
+        return placement;
+    }
+
+    /** Plans {@code slots} task slots within the CPUs given to it, as at start. */
+    static Function<CpuSet, SlotTable> planner(Topology topology, Policy policy, int slots, boolean bindMemory, IntPredicate memoryNodeAllowed)
+    {
+        return allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, slots).withAllowed(allowed)),
+                topology, bindMemory, memoryNodeAllowed);
+    }
+
+    /** How {@link #allowedCpusChanged} plans the slots anew. */
+    void replanWith(Function<CpuSet, SlotTable> planner)
+    {
+        replan = requireNonNull(planner, "planner is null");
+    }
+
+    private static CpuSet liveMemoryNodes()
+    {
+        // Mems_allowed_list is a node list in the same syntax as a CPU list.
+        return ThreadId.memsAllowed(ThreadId.current()).map(CpuSet::parseList).orElse(CpuSet.empty());
+    }
+
+    static String describe(SlotTable table)
+    {
+        StringBuilder text = new StringBuilder();
+        for (int slot = 0; slot < table.size(); slot++) {
+            SlotTable.Slot entry = table.slot(slot);
+            text.append(slot == 0 ? "" : ", ").append(slot).append(": CPUs ").append(entry.cpus().toList());
+            entry.chiplet().ifPresent(chiplet -> text.append(" chiplet ").append(chiplet));
+            entry.memoryNode().ifPresent(node -> text.append(" node ").append(node));
+        }
+        return text.toString();
+    }
+
+    @Override
+    public Handle onTaskStart(TaskIdentity task)
+    {
+        Layout current = layout;
+        int[] last = lastSlot.get();
+        int slot;
+        int group;
+        synchronized (busySlot) {
+            slot = choose(current.groupOfSlot, last[0]);
+            group = current.groupOfSlot[slot];
+            busySlot[slot]++;
+            busyGroup[group]++;
+        }
+        SlotTable.Slot chosen = current.table.slot(slot);
+        ThreadBinder.Binding binding;
+        try {
+            binding = binder.bind(chosen.cpus(), chosen.memoryNode());
+        }
+        catch (RuntimeException | Error e) {
+            release(slot, group);
+            throw e;
+        }
+        slotStage.set(slot, task.stageId());
+        slotTid.set(slot, binding.tid());
+        last[0] = slot;
+        return new Placed(slot, group, chosen.chiplet(), chosen.cpus(), binding);
+    }
+
+    @Override
+    public void onTaskEnd(Handle handle)
+    {
+        Placed placed = (Placed) handle;
+        try {
+            placed.binding().restore();
+        }
+        finally {
+            release(placed.slot(), placed.group());
+        }
+    }
+
+    private int choose(int[] groupOfSlot, int previous)
+    {
+        int slots = busySlot.length;
+        boolean balanced = selection == Selection.BALANCED;
+        // Scanning from the thread's previous slot makes it win every tie.
+        int start = !balanced ? 0 : previous >= 0 && previous < slots ? previous : cursor;
+        int best = start;
+        for (int k = 1; k < slots; k++) {
+            int slot = start + k < slots ? start + k : start + k - slots;
+            if (busySlot[slot] < busySlot[best]
+                    || (balanced && busySlot[slot] == busySlot[best] && busyGroup[groupOfSlot[slot]] < busyGroup[groupOfSlot[best]])) {
+                best = slot;
+            }
+        }
+        if (best != previous) {
+            cursor = best + 1 == slots ? 0 : best + 1;
+        }
+        return best;
+    }
+
+    private void release(int slot, int group)
+    {
+        synchronized (busySlot) {
+            busySlot[slot]--;
+            busyGroup[group]--;
+            if (busySlot[slot] == 0) {
+                slotStage.set(slot, IDLE);
+            }
+        }
+    }
+
+    /**
+     * Plans the slots anew within {@code nowAllowed}, for later tasks, and moves each running task's thread to its
+     * slot's new CPUs. A task ending meanwhile is harmless: its thread gets its own mask back within the new CPUs.
+     */
+    @Override
+    public void allowedCpusChanged(CpuSet nowAllowed)
+    {
+        SlotTable table = replan.apply(nowAllowed);
+        publish(table);
+        Map<Integer, CpuSet> running = new HashMap<>();
+        synchronized (busySlot) {
+            for (int slot = 0; slot < busySlot.length; slot++) {
+                int tid = slotTid.get(slot);
+                if (busySlot[slot] > 0 && tid != 0) {
+                    running.put(tid, table.slot(slot).cpus());
+                }
+            }
+            binder.follow(nowAllowed, running);
+        }
+        log.info("Chiplet task placement: slots now {}; {} running task threads moved", describe(table), running.size());
+    }
+
+    /** Where later tasks go; running tasks stay where they are. The table must have one entry per slot. */
+    void publish(SlotTable table)
+    {
+        if (table.size() != busySlot.length) {
+            throw new IllegalArgumentException("expected " + busySlot.length + " slots but the table has " + table.size());
+        }
+        layout = layout(table);
+    }
+
+    SlotTable table()
+    {
+        return layout.table;
+    }
+
+    int slots()
+    {
+        return busySlot.length;
+    }
+
+    /** The stage of the task running in {@code slot}, or -1 when the slot is free. */
+    int stageIn(int slot)
+    {
+        return slotStage.get(slot);
+    }
+
+    /** The Linux thread id of the task thread that last ran in {@code slot}; 0 before any. */
+    int threadIn(int slot)
+    {
+        return slotTid.get(slot);
+    }
+
+    private Layout layout(SlotTable table)
+    {
+        int[] groupOfSlot = new int[table.size()];
+        for (int slot = 0; slot < table.size(); slot++) {
+            binder.check(table.slot(slot).cpus());
+            Integer group = groups.get(groupKey(table.slot(slot)));
+            if (group == null) {
+                throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");
+            }
+            groupOfSlot[slot] = group;
+        }
+        return new Layout(table, groupOfSlot);
+    }
+
+    private static Object groupKey(SlotTable.Slot slot)
+    {
+        return slot.chiplet().isPresent() ? (Object) slot.chiplet().getAsInt() : slot.cpus();
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            controller.close();
+        }
+        catch (Exception e) {
+            log.warn("Chiplet adaptive controller did not stop cleanly: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.spark.settings.ChipletSettings;
+
+/** Makes an executor's {@link TaskPlacement} once its settings and machine are known. */
+@FunctionalInterface
+public interface TaskPlacementFactory
+{
+    TaskPlacement create(PlacementContext context);
+
+    /** The plugin's own: the one place {@code spark.chiplet.mode} is decided. */
+    static TaskPlacementFactory standard()
+    {
+        return context -> switch (context.settings().mode()) {
+            case TASK -> PinnedTaskPlacement.live(context);
+            case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology());
+            case AUTO -> throw new IllegalStateException(ChipletSettings.MODE + " auto must be resolved per executor before placing");
+        };
+    }
+}

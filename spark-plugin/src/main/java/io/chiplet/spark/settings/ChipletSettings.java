@@ -1,0 +1,167 @@
+package io.chiplet.spark.settings;
+
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.placement.Policy;
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.SettingsReader;
+import io.chiplet.settings.UnusableValueException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The plugin's settings, every one a {@code spark.chiplet.*} entry of the Spark configuration.
+ *
+ * @param policy how task slots spread over the executor's chiplets
+ * @param fsRoot read the topology from this snapshot (a directory holding {@code sys/}) instead of {@code /};
+ *         pinning still acts on the live kernel
+ * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
+ * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
+ * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
+ */
+public record ChipletSettings(
+        boolean enabled,
+        Policy policy,
+        PlacementMode mode,
+        Optional<Path> fsRoot,
+        long adaptiveIntervalMs,
+        long remoteAccessThreshold,
+        boolean resizePartitions,
+        boolean bindMemory,
+        int virtualChipletCores,
+        Path leaseDir,
+        PinningBackend pinningBackend)
+{
+    public static final String PREFIX = "spark.chiplet.";
+    public static final String ENABLED = PREFIX + "enabled";
+    public static final String POLICY = PREFIX + "policy";
+    public static final String MODE = PREFIX + "mode";
+    public static final String FS_ROOT = PREFIX + "fsRoot";
+    public static final String ADAPTIVE_INTERVAL_MS = PREFIX + "adaptive.intervalMs";
+    public static final String REMOTE_ACCESS_THRESHOLD = PREFIX + "adaptive.remoteAccessThreshold";
+    public static final String PARTITIONS_RESIZE = PREFIX + "partitions.resize";
+    public static final String MEMORY_BIND = PREFIX + "memory.bind";
+    public static final String VIRTUAL_CHIPLET_CORES = PREFIX + "virtualChipletCores";
+    public static final String LEASE_DIR = PREFIX + "leaseDir";
+    public static final String PINNING_BACKEND = PREFIX + "pinning.backend";
+
+    public static final Set<String> KEYS = Set.of(
+            ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
+            MEMORY_BIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
+
+    public ChipletSettings
+    {
+        requireNonNull(policy, "policy is null");
+        requireNonNull(mode, "mode is null");
+        requireNonNull(fsRoot, "fsRoot is null");
+        requireNonNull(leaseDir, "leaseDir is null");
+        requireNonNull(pinningBackend, "pinningBackend is null");
+    }
+
+    public static ChipletSettings defaults()
+    {
+        return ((Valid) parse(Map.of())).settings();
+    }
+
+    /** The outcome of reading the settings: valid ones, or the first bad setting. */
+    public sealed interface Parsed
+            permits Valid, Problem
+    {}
+
+    public record Valid(ChipletSettings settings)
+            implements Parsed
+    {
+        public Valid
+        {
+            requireNonNull(settings, "settings is null");
+        }
+    }
+
+    /** A setting the plugin cannot use: which one, the value given and what would have been accepted. */
+    public record Problem(String key, String value, String expected)
+            implements Parsed
+    {
+        public Problem
+        {
+            requireNonNull(key, "key is null");
+            requireNonNull(value, "value is null");
+            requireNonNull(expected, "expected is null");
+        }
+
+        public String message()
+        {
+            return "%s = '%s' is not usable: expected %s".formatted(key, value, expected);
+        }
+    }
+
+    /**
+     * Reads the settings from a Spark configuration's entries (other entries are ignored). A {@code spark.chiplet.*}
+     * key that is not a setting is a problem too: a misspelt setting silently falling back to its default would
+     * look like the plugin ignoring the user.
+     */
+    public static Parsed parse(Map<String, String> conf)
+    {
+        requireNonNull(conf, "conf is null");
+        Map<String, String> ours = new TreeMap<>();
+        conf.forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                ours.put(key, value.trim());
+            }
+        });
+        for (Map.Entry<String, String> entry : ours.entrySet()) {
+            if (!KEYS.contains(entry.getKey())) {
+                return new Problem(entry.getKey(), entry.getValue(), "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
+            }
+        }
+        SettingsReader settings = new SettingsReader(ours);
+        try {
+            return new Valid(new ChipletSettings(
+                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
+                    settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
+                    settings.read(MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("task, executor or auto"))),
+                    settings.readIfSet(FS_ROOT, SettingValues::parsePath),
+                    settings.read(ADAPTIVE_INTERVAL_MS, "500", value -> SettingValues.parseInt(value, 1, "a whole number of milliseconds, at least 1")),
+                    settings.read(REMOTE_ACCESS_THRESHOLD, "300", value -> SettingValues.parseInt(value, 0, "a whole number of accesses per interval, 0 or more")),
+                    settings.read(PARTITIONS_RESIZE, "true", SettingValues::parseBoolean),
+                    settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
+                    settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (off) or more")),
+                    settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
+                    settings.read(PINNING_BACKEND, "ffm", value -> PinningBackend.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
+        }
+        catch (InvalidSettingException e) {
+            return new Problem(e.setting(), e.value(), e.expected());
+        }
+    }
+
+    /** These settings with {@code mode} in place of the configured mode (what {@link PlacementMode#AUTO} chose). */
+    public ChipletSettings withMode(PlacementMode mode)
+    {
+        return new ChipletSettings(enabled, policy, mode, fsRoot, adaptiveIntervalMs, remoteAccessThreshold, resizePartitions, bindMemory,
+                virtualChipletCores, leaseDir, pinningBackend);
+    }
+
+    /**
+     * The snapshot named by {@code fsRoot}, checked on the host that reads it (an executor's host, not
+     * necessarily the driver's).
+     */
+    public Optional<Problem> checkFsRoot()
+    {
+        return fsRoot.flatMap(root -> {
+            if (!Files.isDirectory(root) || !Files.isReadable(root)) {
+                return Optional.of(new Problem(FS_ROOT, root.toString(), "a readable directory holding a sysfs snapshot (sys/devices/system/cpu)"));
+            }
+            if (!Files.isDirectory(root.resolve("sys/devices/system/cpu"))) {
+                return Optional.of(new Problem(FS_ROOT, root.toString(), "a directory holding a sysfs snapshot: sys/devices/system/cpu is missing"));
+            }
+            return Optional.empty();
+        });
+    }
+}

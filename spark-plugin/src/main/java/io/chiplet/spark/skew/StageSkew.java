@@ -1,0 +1,190 @@
+package io.chiplet.spark.skew;
+
+import io.chiplet.placement.SkewAnalysis;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The driver's view of skew in the running stages and the spread hints it gives executors. Pure: Spark's listener
+ * ({@link SkewListener}) feeds it, the driver plugin asks it. Thread-safe: the listener bus writes while executors'
+ * asks read.
+ *
+ * <p>A stage's partition sizes come from two sources:
+ * <ul>
+ * <li>Predicted, at submission: for a stage that reads shuffles, the bytes the map side wrote for each of its
+ * partitions (Spark's map-output statistics). The whole distribution is known before any task runs, so the stage
+ * has its hint from the start.</li>
+ * <li>Measured, as tasks finish: each successful task's input (shuffle bytes read plus input bytes, or records where
+ * a source reports no bytes).</li>
+ * </ul>
+ * A measured input is the truth and replaces its partition's prediction; partitions still waiting or running keep
+ * theirs. The distribution therefore always covers the whole stage: the heavy partitions, which finish last, are
+ * never missing from it, as they would be if a handful of early, small tasks replaced the prediction wholesale.
+ * Without a prediction, a stage's distribution counts once {@link #MIN_TASKS} of its tasks have finished.
+ *
+ * <ul>
+ * <li>A skewed stage (largest input at least {@link SkewAnalysis#SKEWED_MAX_OVER_MEDIAN} times the median) is heavy:
+ * its tasks may spread over as many chiplets as the largest is medians large, so a heavy task gets the L3 of several
+ * chiplets (the study's skew-aware allocation, §4.5.3).</li>
+ * <li>A stage whose every input fits one chiplet's L3 is light: spread 1, consolidated where its data is.</li>
+ * <li>Other stages, and stages without a prediction and fewer than {@link #MIN_TASKS} finished tasks, are not named:
+ * the executor's own policy holds.</li>
+ * </ul>
+ */
+public final class StageSkew
+{
+    /** Finished tasks before a stage's measured distribution means anything, where nothing predicted it. */
+    static final int MIN_TASKS = 4;
+
+    private static final long[] NOT_PREDICTED = new long[0];
+
+    /** One stage's predicted partition sizes and the latest input of each finished partition. */
+    private static final class StageInputs
+    {
+        private final Map<Integer, long[]> bytesAndRecords = new HashMap<>();
+        private long[] predictedBytes = NOT_PREDICTED;
+
+        synchronized void predict(long[] bytesByPartition)
+        {
+            predictedBytes = bytesByPartition.clone();
+        }
+
+        synchronized void add(int partition, long bytes, long records)
+        {
+            bytesAndRecords.put(partition, new long[] {bytes, records});
+        }
+
+        synchronized Optional<Sizes> sizes()
+        {
+            if (predictedBytes.length > 0) {
+                return Optional.of(predictedAndMeasured());
+            }
+            int tasks = bytesAndRecords.size();
+            if (tasks < MIN_TASKS) {
+                return Optional.empty();
+            }
+            long[] bytes = new long[tasks];
+            long[] records = new long[tasks];
+            int index = 0;
+            boolean anyBytes = false;
+            boolean anyRecords = false;
+            for (long[] input : bytesAndRecords.values()) {
+                bytes[index] = input[0];
+                records[index++] = input[1];
+                anyBytes |= input[0] > 0;
+                anyRecords |= input[1] > 0;
+            }
+            if (anyBytes) {
+                return Optional.of(new Sizes(bytes, true, 0));
+            }
+            return anyRecords ? Optional.of(new Sizes(records, false, 0)) : Optional.empty();
+        }
+
+        private Sizes predictedAndMeasured()
+        {
+            Map<Integer, Long> bytes = new HashMap<>();
+            for (int partition = 0; partition < predictedBytes.length; partition++) {
+                bytes.put(partition, predictedBytes[partition]);
+            }
+            int predicted = predictedBytes.length;
+            for (Map.Entry<Integer, long[]> measured : bytesAndRecords.entrySet()) {
+                if (bytes.put(measured.getKey(), measured.getValue()[0]) != null) {
+                    predicted--;
+                }
+            }
+            return new Sizes(bytes.values().stream().mapToLong(Long::longValue).toArray(), true, predicted);
+        }
+    }
+
+    private record Sizes(long[] values, boolean bytes, int predicted) {}
+
+    /**
+     * One stage's skew as the driver sees it now, for the driver log and the hint.
+     *
+     * @param predicted how many of the partitions are sized by the map output's prediction alone (their tasks have
+     * not finished); 0 when every size is a finished task's input
+     */
+    public record StageReport(int stageId, SkewAnalysis skew, boolean inBytes, int predicted) {}
+
+    private final Map<Integer, StageInputs> running = new ConcurrentHashMap<>();
+
+    void stageSubmitted(int stageId)
+    {
+        running.putIfAbsent(stageId, new StageInputs());
+    }
+
+    /**
+     * A stage whose partition sizes are known before it runs. A stage submitted again (a retried attempt) keeps the
+     * inputs its earlier attempts measured.
+     *
+     * @param predictedBytes the bytes partition {@code i} of the stage will read, for every partition; at least one
+     */
+    void stageSubmitted(int stageId, long[] predictedBytes)
+    {
+        requireNonNull(predictedBytes, "predictedBytes is null");
+        if (predictedBytes.length == 0) {
+            throw new IllegalArgumentException("stage %d: expected at least one predicted partition size".formatted(stageId));
+        }
+        for (long bytes : predictedBytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("stage %d: predicted partition sizes must not be negative: %d".formatted(stageId, bytes));
+            }
+        }
+        running.computeIfAbsent(stageId, stage -> new StageInputs()).predict(predictedBytes);
+    }
+
+    void taskEnded(int stageId, int partition, long bytes, long records)
+    {
+        if (bytes < 0 || records < 0) {
+            throw new IllegalArgumentException("task input must not be negative: %d bytes, %d records".formatted(bytes, records));
+        }
+        StageInputs inputs = running.get(stageId);
+        if (inputs != null) {
+            inputs.add(partition, bytes, records);
+        }
+    }
+
+    /** The running stage's skew now, when its sizes are predicted or enough of its tasks have finished. */
+    public Optional<StageReport> report(int stageId)
+    {
+        StageInputs inputs = running.get(stageId);
+        return inputs == null ? Optional.empty() : report(stageId, inputs);
+    }
+
+    /** Forgets the stage; its measured skew when it had a prediction or enough tasks. */
+    Optional<StageReport> stageCompleted(int stageId)
+    {
+        StageInputs inputs = running.remove(stageId);
+        return inputs == null ? Optional.empty() : report(stageId, inputs);
+    }
+
+    private static Optional<StageReport> report(int stageId, StageInputs inputs)
+    {
+        return inputs.sizes().map(sizes -> new StageReport(stageId, SkewAnalysis.of(sizes.values()), sizes.bytes(), sizes.predicted()));
+    }
+
+    /**
+     * @param maxChiplets the most chiplets one executor has: no hint is wider
+     * @param l3BytesPerChiplet one chiplet's L3, 0 when unknown (then no stage is called light)
+     */
+    public SpreadHints hints(int maxChiplets, long l3BytesPerChiplet)
+    {
+        Map<Integer, Integer> chipletsByStage = new HashMap<>();
+        running.forEach((stageId, inputs) -> report(stageId, inputs).ifPresent(report -> {
+            SkewAnalysis skew = report.skew();
+            if (skew.isSkewed() && maxChiplets >= 2) {
+                double wide = Double.isInfinite(skew.maxOverMedian()) ? maxChiplets : Math.ceil(skew.maxOverMedian());
+                chipletsByStage.put(stageId, (int) Math.max(2, Math.min(wide, maxChiplets)));
+            }
+            else if (!skew.isSkewed() && report.inBytes() && l3BytesPerChiplet > 0 && skew.maxBytes() <= l3BytesPerChiplet) {
+                chipletsByStage.put(stageId, 1);
+            }
+        }));
+        return chipletsByStage.isEmpty() ? SpreadHints.NONE : new SpreadHints(chipletsByStage);
+    }
+}

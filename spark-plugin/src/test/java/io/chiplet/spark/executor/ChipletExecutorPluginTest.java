@@ -1,0 +1,175 @@
+package io.chiplet.spark.executor;
+
+import io.chiplet.spark.FakePluginContext;
+import io.chiplet.spark.driver.ChipletDriverPlugin;
+import io.chiplet.spark.messages.TopologyReport;
+import io.chiplet.spark.placement.RecordingTaskPlacement;
+import io.chiplet.spark.placement.TaskPlacement;
+import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.spark.topology.TopologySource;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.chiplet.spark.topology.ChipletSummaryTest.chiplet;
+import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChipletExecutorPluginTest
+{
+    private static final long MIB = 1L << 20;
+    private static final Topology TWO_CHIPLETS = topology(CpuSet.range(0, 7), List.of(chiplet(0, CpuSet.range(0, 3), 32 * MIB), chiplet(1, CpuSet.range(4, 7), 32 * MIB)));
+
+    private final RecordingTaskPlacement placement = new RecordingTaskPlacement(2);
+    private final AtomicReference<TaskPlacement.TaskIdentity> currentTask = new AtomicReference<>();
+
+    @Test
+    void reportsTheMachineAndPlacesEveryTaskBetweenStartAndEnd()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of(), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
+        plugin.init(context, Map.of());
+
+        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new ChipletSummary(2, 32 * MIB, 4)));
+
+        for (int partition = 0; partition < 5; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), partition != 4);
+        }
+        assertThat(placement.started()).extracting(placed -> placed.task().partitionId()).containsExactly(0, 1, 2, 3, 4);
+        // Each end gets the handle its own start returned.
+        assertThat(placement.ended()).containsExactlyElementsOf(placement.started());
+        assertThat(context.metricRegistry().getGauges().get("tasks.chiplet.0").getValue()).isEqualTo(3L);
+        assertThat(context.metricRegistry().getGauges().get("tasks.chiplet.1").getValue()).isEqualTo(2L);
+        assertThat(context.metricRegistry().getGauges().get("tasks.failed").getValue()).isEqualTo(1L);
+
+        plugin.shutdown();
+        assertThat(placement.closed()).isTrue();
+    }
+
+    @Test
+    void anExecutorOwningOneChipletByDesignCountsOnlyThatChiplet()
+    {
+        // As executor mode: every task on the leased chiplet 1.
+        TaskPlacement leased = new TaskPlacement()
+        {
+            @Override
+            public Handle onTaskStart(TaskIdentity task)
+            {
+                return () -> java.util.OptionalInt.of(1);
+            }
+
+            @Override
+            public void onTaskEnd(Handle handle) {}
+
+            @Override
+            public List<Integer> chipletIds(List<Integer> usable)
+            {
+                return List.of(1);
+            }
+        };
+        FakePluginContext context = new FakePluginContext(Map.of(), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, ignored -> leased, currentTask::get);
+        plugin.init(context, Map.of());
+        for (int partition = 0; partition < 4; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(0, partition, partition), true);
+        }
+        var gauges = context.metricRegistry().getGauges();
+        assertThat(gauges).containsKey("tasks.chiplet.1").doesNotContainKey("tasks.chiplet.0");
+        assertThat(gauges.get("skew").getValue()).isEqualTo(1.0);
+        plugin.shutdown();
+    }
+
+    @Test
+    void failingPlacementSwitchesOffButStillEndsWhatItStarted()
+    {
+        AtomicInteger starts = new AtomicInteger();
+        TaskPlacement failing = new TaskPlacement()
+        {
+            @Override
+            public Handle onTaskStart(TaskIdentity task)
+            {
+                if (starts.incrementAndGet() == 2) {
+                    throw new IllegalStateException("sched_setaffinity: EPERM");
+                }
+                return placement.onTaskStart(task);
+            }
+
+            @Override
+            public void onTaskEnd(Handle handle)
+            {
+                placement.onTaskEnd(handle);
+            }
+        };
+        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, context -> failing, currentTask::get);
+        plugin.init(new FakePluginContext(Map.of(), message -> SpreadHints.NONE), Map.of());
+
+        currentTask.set(new TaskPlacement.TaskIdentity(0, 0, 1));
+        plugin.onTaskStart();
+        // Second task's start fails: the plugin is off from here, while the first task still runs.
+        runTask(plugin, new TaskPlacement.TaskIdentity(0, 1, 2), true);
+        runTask(plugin, new TaskPlacement.TaskIdentity(0, 2, 3), true);
+        assertThat(starts).hasValue(2);
+
+        currentTask.set(new TaskPlacement.TaskIdentity(0, 0, 1));
+        plugin.onTaskSucceeded();
+        assertThat(placement.ended()).hasSize(1).containsExactlyElementsOf(placement.started());
+    }
+
+    @Test
+    void switchedOffByTheDriverDoesNothing()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.policy", "fastest"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> {
+            throw new AssertionError("must not read the machine");
+        });
+        plugin.init(context, Map.of(ChipletDriverPlugin.DISABLED_BY_DRIVER, "bad policy"));
+        runTask(plugin, new TaskPlacement.TaskIdentity(0, 0, 1), true);
+
+        assertThat(context.asked()).isEmpty();
+        assertThat(placement.started()).isEmpty();
+        assertThat(context.metricRegistry().getMetrics()).isEmpty();
+    }
+
+    @Test
+    void unreadableMachineOrSilentDriverFailOpen()
+    {
+        ChipletExecutorPlugin broken = plugin(settings -> {
+            throw new IllegalStateException("no sysfs");
+        });
+        broken.init(new FakePluginContext(Map.of(), message -> SpreadHints.NONE), Map.of());
+        runTask(broken, new TaskPlacement.TaskIdentity(0, 0, 1), true);
+        assertThat(placement.started()).isEmpty();
+
+        // A driver that cannot answer costs the partition sizing, not the placement.
+        ChipletExecutorPlugin orphan = plugin(settings -> TWO_CHIPLETS);
+        orphan.init(new FakePluginContext(Map.of(), message -> {
+            throw new IllegalStateException("no driver endpoint");
+        }), Map.of());
+        runTask(orphan, new TaskPlacement.TaskIdentity(0, 0, 1), true);
+        assertThat(placement.started()).hasSize(1);
+    }
+
+    private ChipletExecutorPlugin plugin(TopologySource source)
+    {
+        return new ChipletExecutorPlugin(source, context -> placement, currentTask::get);
+    }
+
+    private void runTask(ChipletExecutorPlugin plugin, TaskPlacement.TaskIdentity task, boolean succeeds)
+    {
+        currentTask.set(task);
+        plugin.onTaskStart();
+        if (succeeds) {
+            plugin.onTaskSucceeded();
+        }
+        else {
+            plugin.onTaskFailed(null);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadId;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletBasis;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+
+import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+class ExecutorProcessPlacementTest
+{
+    private static final Topology FOUR_CHIPLETS = topology(CpuSet.range(0, 7), List.of(
+            chiplet(0, 0, CpuSet.range(0, 1)),
+            chiplet(1, 0, CpuSet.range(2, 3)),
+            chiplet(2, 1, CpuSet.range(4, 5)),
+            chiplet(3, 1, CpuSet.range(6, 7))));
+
+    @TempDir
+    Path leaseDir;
+
+    @Test
+    void leasesTheFirstFreeChipletAndBindsTheProcessAndItsMemoryToIt()
+    {
+        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
+            assertThat(placement.lease().chiplet().id()).isZero();
+            assertThat(placement.lease().shared()).isFalse();
+            assertThat(binder.bound).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
+
+            // Every task reports the leased chiplet and the end does nothing to undo.
+            TaskPlacement.Handle handle = placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 2, 3));
+            assertThat(handle.chiplet()).hasValue(0);
+            placement.onTaskEnd(handle);
+            assertThat(binder.open).isOne();
+        }
+        assertThat(binder.open).isZero();
+        assertThat(holders(0)).isZero();
+    }
+
+    @Test
+    void memoryStaysUnboundWhenSwitchedOff()
+    {
+        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        try (ExecutorProcessPlacement _ = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.MEMORY_BIND, "false")), FOUR_CHIPLETS, binder)) {
+            assertThat(binder.bound).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.empty()));
+        }
+    }
+
+    @Test
+    void leasesOnlyChipletsWithCpusThisProcessMayUseAndBindsOnlyThoseCpus()
+    {
+        // A snapshot of a bigger machine than the one we run on, or a cgroup cpuset holding CPUs 3-4.
+        FakeBinder binder = new FakeBinder(CpuSet.range(3, 4));
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
+            assertThat(placement.lease().chiplet().id()).isEqualTo(1);
+            assertThat(placement.cpus()).isEqualTo(CpuSet.of(3));
+            // The driver counts this executor as its one leased chiplet with the one CPU it may use, not the host's four.
+            ChipletSummary summary = placement.summary(FOUR_CHIPLETS);
+            assertThat(summary.chiplets()).isOne();
+            assertThat(summary.coresPerChiplet()).isOne();
+            assertThat(summary.l3BytesPerChiplet()).isEqualTo(placement.lease().chiplet().l3Bytes());
+        }
+        FakeBinder none = new FakeBinder(CpuSet.range(16, 17));
+        assertThatThrownBy(() -> ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, none))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no chiplet of test holds a CPU this process may use (allowed: 16-17)");
+    }
+
+    @Test
+    void executorsOnOneHostTakeDistinctChipletsThenShareTheLeastHeld()
+            throws Exception
+    {
+        Topology twoChiplets = topology(CpuSet.range(0, 1), List.of(chiplet(0, 0, CpuSet.of(0)), chiplet(1, 0, CpuSet.of(1))));
+        FakeBinder binder = new FakeBinder(CpuSet.range(0, 1));
+        try (LeaseHolder _ = LeaseHolder.start(leaseDir, 2, 1)) {
+            // The other executor holds chiplet 0.
+            try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), twoChiplets, binder)) {
+                assertThat(placement.lease().chiplet().id()).isEqualTo(1);
+                assertThat(placement.lease().shared()).isFalse();
+                assertThat(placement.cpus()).isEqualTo(CpuSet.of(1));
+            }
+        }
+        try (LeaseHolder _ = LeaseHolder.start(leaseDir, 2, 2)) {
+            // Every chiplet is held: share one rather than run unbound.
+            try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), twoChiplets, binder)) {
+                assertThat(placement.lease().shared()).isTrue();
+                assertThat(placement.lease().otherHolders()).isOne();
+                assertThat(placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet()).hasValue(placement.lease().chiplet().id());
+            }
+        }
+    }
+
+    @Test
+    void refusedBindingReleasesTheLease()
+    {
+        ProcessBinder refusing = new FakeBinder(CpuSet.range(0, 7))
+        {
+            @Override
+            public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+            {
+                throw new IllegalArgumentException("cannot pin thread 42: not permitted");
+            }
+        };
+        assertThatThrownBy(() -> ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, refusing))
+                .hasMessage("cannot pin thread 42: not permitted");
+        // Released, and the directory is closed in this JVM: a retry can open it and take chiplet 0.
+        assertThat(holders(0)).isZero();
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, new FakeBinder(CpuSet.range(0, 7)))) {
+            assertThat(placement.lease().chiplet().id()).isZero();
+        }
+    }
+
+    @Test
+    void bindsEveryThreadOfThisProcessLiveAndRestoresThemAll()
+            throws Exception
+    {
+        ThreadAffinity affinity = ThreadAffinity.live();
+        CpuSet allowed = affinity.allowed().allowed();
+        assumeThat(allowed.size()).as("needs two CPUs to bind to one of them").isGreaterThanOrEqualTo(2);
+        CpuSet before = affinity.currentAffinity();
+        List<Chiplet> chiplets = new ArrayList<>();
+        allowed.stream().forEach(cpu -> chiplets.add(chiplet(chiplets.size(), 0, CpuSet.of(cpu))));
+        Topology oneCpuChiplets = topology(allowed, chiplets);
+
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        int[] lateThread = new int[1];
+        Thread late;
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, new LiveProcessBinder(affinity))) {
+            CpuSet bound = placement.cpus();
+            assertThat(bound.size()).isOne();
+            for (int tid : ThreadId.threadsOfThisProcess()) {
+                ThreadId.cpusAllowed(tid).ifPresent(mask -> assertThat(mask).as("thread %d", tid).isEqualTo(bound));
+            }
+            // A thread started while bound inherits the binding ...
+            late = Thread.ofPlatform().start(() -> {
+                lateThread[0] = ThreadId.current();
+                started.countDown();
+                awaitQuietly(stop);
+            });
+            started.await();
+            assertThat(ThreadId.cpusAllowed(lateThread[0])).hasValue(bound);
+        }
+        try {
+            // ... and is released with the others.
+            assertThat(ThreadId.cpusAllowed(lateThread[0])).hasValue(before);
+            assertThat(affinity.currentAffinity()).isEqualTo(before);
+            for (int tid : ThreadId.threadsOfThisProcess()) {
+                ThreadId.cpusAllowed(tid).ifPresent(mask -> assertThat(mask).as("thread %d", tid).isEqualTo(before));
+            }
+        }
+        finally {
+            stop.countDown();
+            late.join();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch)
+    {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private int holders(int chiplet)
+    {
+        try (ChipletLeases leases = ChipletLeases.open(leaseDir, FOUR_CHIPLETS.chiplets())) {
+            return leases.holders(chiplet);
+        }
+    }
+
+    private ChipletSettings settings(Map<String, String> conf)
+    {
+        Map<String, String> all = new HashMap<>(conf);
+        all.put(ChipletSettings.MODE, "executor");
+        all.put(ChipletSettings.LEASE_DIR, leaseDir.toString());
+        return ((ChipletSettings.Valid) ChipletSettings.parse(all)).settings();
+    }
+
+    private static Chiplet chiplet(int id, int numaNode, CpuSet cpus)
+    {
+        return new Chiplet(id, 0, numaNode, cpus, 32L << 20, ChipletBasis.L3);
+    }
+
+    /** Records what it was asked to bind; binds nothing. */
+    private static class FakeBinder
+            implements ProcessBinder
+    {
+        private final CpuSet allowed;
+        final List<Map.Entry<CpuSet, OptionalInt>> bound = new ArrayList<>();
+        int open;
+
+        FakeBinder(CpuSet allowed)
+        {
+            this.allowed = allowed;
+        }
+
+        @Override
+        public CpuSet allowed()
+        {
+            return allowed;
+        }
+
+        @Override
+        public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+        {
+            bound.add(Map.entry(cpus, memoryNode));
+            open++;
+            return new Binding()
+            {
+                @Override
+                public Optional<String> memoryProblem()
+                {
+                    return Optional.empty();
+                }
+
+                @Override
+                public void close()
+                {
+                    open--;
+                }
+            };
+        }
+    }
+}

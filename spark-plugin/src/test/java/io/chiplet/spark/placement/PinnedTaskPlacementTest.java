@@ -1,0 +1,290 @@
+package io.chiplet.spark.placement;
+
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.Policy;
+import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.spark.topology.DiscoveredTopologySource;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PinnedTaskPlacementTest
+{
+    private static final long MIB = 1L << 20;
+    // Two chiplets of four cores, CPUs 0-3 and 4-7, each its own NUMA node.
+    private static final Topology TWO_NODES = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32 * MIB, 2);
+    private static final CpuSet ALL = CpuSet.range(0, 7);
+
+    private final FakeThreadBinder binder = new FakeThreadBinder(ALL);
+
+    @Test
+    void concurrentTasksSpreadEvenlyOverTheChiplets()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        List<TaskPlacement.Handle> running = new ArrayList<>();
+        for (int task = 0; task < 6; task++) {
+            running.add(placement.onTaskStart(task(task)));
+        }
+        assertThat(running).extracting(handle -> handle.chiplet().getAsInt()).containsExactly(0, 1, 0, 1, 0, 1);
+        // Every running task has a slot of its own, and runs on its whole chiplet.
+        assertThat(running).extracting(handle -> ((PinnedTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
+        assertThat(binder.bound()).allSatisfy(bound -> assertThat(bound.cpus()).isIn(CpuSet.range(0, 3), CpuSet.range(4, 7)));
+
+        // Two tasks of chiplet 0 end: the next two go there, the less busy chiplet.
+        end(placement, running.remove(0));
+        end(placement, running.remove(1));
+        assertThat(placement.onTaskStart(task(6)).chiplet()).hasValue(0);
+        assertThat(placement.onTaskStart(task(7)).chiplet()).hasValue(0);
+    }
+
+    @Test
+    void aThreadKeepsItsSlotWhileThatIsAsGoodAsAny()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        List<CpuSet> cpus = new ArrayList<>();
+        for (int task = 0; task < 10; task++) {
+            end(placement, placement.onTaskStart(task(task)));
+            cpus.add(binder.bound().getLast().cpus());
+        }
+        // Restoring did not move the thread: its next task takes the CPUs it still runs on, no migration.
+        assertThat(cpus).containsOnly(cpus.getFirst());
+
+        // With its chiplet busier than another, it moves.
+        TaskPlacement.Handle other = onOtherThread(() -> placement.onTaskStart(task(10)));
+        TaskPlacement.Handle mine = placement.onTaskStart(task(11));
+        assertThat(mine.chiplet()).isNotEqualTo(other.chiplet());
+    }
+
+    @Test
+    void tasksOfNewThreadsOneAfterAnotherAlternateChiplets()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        List<Integer> chiplets = new ArrayList<>();
+        for (int task = 0; task < 10; task++) {
+            int id = task;
+            chiplets.add(onOtherThread(() -> {
+                TaskPlacement.Handle handle = placement.onTaskStart(task(id));
+                end(placement, handle);
+                return handle;
+            }).chiplet().getAsInt());
+        }
+        assertThat(chiplets).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
+    }
+
+    @Test
+    void localPolicyFillsOneChipletFirst()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_LOCAL, 8, true);
+        List<Integer> chiplets = new ArrayList<>();
+        for (int task = 0; task < 5; task++) {
+            chiplets.add(placement.onTaskStart(task(task)).chiplet().getAsInt());
+        }
+        assertThat(chiplets).containsExactly(0, 0, 0, 0, 1);
+        assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus)
+                .containsExactly(CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(4, 7));
+    }
+
+    @Test
+    void chipletPoliciesPinToTheWholeChipletAndWicToItsCore()
+    {
+        Plan local = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_LOCAL, 3));
+        assertThat(SlotTable.of(local, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus).containsOnly(CpuSet.range(0, 3));
+        Plan wic = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIC, 3));
+        assertThat(SlotTable.of(wic, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(CpuSet.of(0), CpuSet.of(1), CpuSet.of(2));
+        // A chiplet partly outside the process: only its allowed CPUs.
+        Topology narrowed = DiscoveredTopologySource.restrictTo(TWO_NODES, CpuSet.of(1, 2, 5), Path.of("/snapshot"));
+        Plan mixed = PlacementPlanner.plan(narrowed, PlacementRequest.of(narrowed, Policy.WICP_MIXED, 2));
+        assertThat(SlotTable.of(mixed, narrowed, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(CpuSet.of(1, 2), CpuSet.of(5));
+    }
+
+    @Test
+    void pinsToThePlannedCpusWithMemoryOnTheChipletsNodeAndRestoresExactly()
+    {
+        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+
+        TaskPlacement.Handle first = placement.onTaskStart(task(0));
+        assertThat(binder.mask()).isEqualTo(plan.assignments().get(0).cpus()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
+        assertThat(binder.memory()).hasValue(0);
+
+        // The first still runs: the next goes to the other chiplet, with the other node's memory.
+        TaskPlacement.Handle second = placement.onTaskStart(task(1));
+        assertThat(binder.mask()).isEqualTo(TWO_NODES.chiplet(1).orElseThrow().cpus());
+        assertThat(binder.memory()).hasValue(1);
+
+        // Each end restores exactly what its start found.
+        end(placement, second);
+        assertThat(binder.mask()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
+        assertThat(binder.memory()).hasValue(0);
+        end(placement, first);
+        assertThat(binder.mask()).isEqualTo(ALL);
+        assertThat(binder.memory()).isEmpty();
+        assertThat(binder.restored()).isEqualTo(2);
+    }
+
+    @Test
+    void memoryStaysAloneWhenBindingIsOffOrTheNodeIsNotUsableHere()
+    {
+        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
+        assertThat(SlotTable.of(plan, TWO_NODES, false, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        // A snapshot's node 1 that this machine does not have.
+        assertThat(SlotTable.of(plan, TWO_NODES, true, node -> node == 0).slots()).extracting(SlotTable.Slot::memoryNode)
+                .containsExactly(OptionalInt.of(0), OptionalInt.empty());
+        // wim only prefers memory round-robin; the plan says not to bind.
+        Plan wim = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIM, 2));
+        assertThat(SlotTable.of(wim, TWO_NODES, true, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+    }
+
+    @Test
+    void failedBindLeavesTheSlotFree()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+        binder.failNext(new IllegalArgumentException("EPERM"));
+        assertThatThrownBy(() -> placement.onTaskStart(task(0))).hasMessage("EPERM");
+        TaskPlacement.Handle first = placement.onTaskStart(task(1));
+        TaskPlacement.Handle second = placement.onTaskStart(task(2));
+        assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);
+    }
+
+    @Test
+    void aPublishedTableMovesLaterTasksOnly()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, false);
+        TaskPlacement.Handle running = placement.onTaskStart(task(0));
+        CpuSet before = binder.bound().getFirst().cpus();
+
+        placement.publish(new SlotTable(List.of(
+                new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(1), OptionalInt.empty()),
+                new SlotTable.Slot(CpuSet.of(6), OptionalInt.of(1), OptionalInt.empty()))));
+        assertThat(binder.mask()).isEqualTo(before);
+        TaskPlacement.Handle later = placement.onTaskStart(task(1));
+        assertThat(later.chiplet()).hasValue(1);
+        assertThat(binder.bound().getLast().cpus()).isIn(CpuSet.of(5), CpuSet.of(6));
+        end(placement, later);
+        end(placement, running);
+
+        assertThatThrownBy(() -> placement.publish(new SlotTable(List.of(new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(1), OptionalInt.empty())))))
+                .hasMessageContaining("expected 2 slots");
+        assertThatThrownBy(() -> placement.publish(new SlotTable(List.of(
+                new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(9), OptionalInt.empty()),
+                new SlotTable.Slot(CpuSet.of(6), OptionalInt.of(1), OptionalInt.empty())))))
+                .hasMessageContaining("not one of this executor's");
+    }
+
+    @Test
+    void manyThreadsAtOnceNeverShareASlotAndEveryThreadIsRestored()
+            throws Exception
+    {
+        int threads = 8;
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, threads, true);
+        CyclicBarrier allStarted = new CyclicBarrier(threads);
+        CountDownLatch checked = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<CpuSet>> masksAfter = new ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                int id = thread;
+                masksAfter.add(pool.submit(() -> {
+                    TaskPlacement.Handle handle = placement.onTaskStart(task(id));
+                    allStarted.await(10, TimeUnit.SECONDS);
+                    checked.await(10, TimeUnit.SECONDS);
+                    placement.onTaskEnd(handle);
+                    return binder.mask();
+                }));
+            }
+            while (binder.bound().size() < threads) {
+                Thread.onSpinWait();
+            }
+            assertThat(binder.bound()).extracting(bound -> TWO_NODES.chipletOf(bound.cpus().first()).map(Chiplet::id).orElseThrow())
+                    .filteredOn(chiplet -> chiplet == 0).hasSize(threads / 2);
+            checked.countDown();
+            for (Future<CpuSet> mask : masksAfter) {
+                assertThat(mask.get(10, TimeUnit.SECONDS)).isEqualTo(ALL);
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void everyPolicyYieldsOneSlotPerTaskSlotOnAllowedCpus()
+    {
+        for (Policy policy : Policy.values()) {
+            String name = policy.cliName();
+            Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, 3));
+            assertThat(SlotTable.of(plan, TWO_NODES, true, node -> true).slots()).as(name).hasSize(3)
+                    .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus())).isTrue());
+        }
+    }
+
+    @Test
+    void aNarrowedCpusetMovesRunningTasksAndLaterTasksThere()
+    {
+        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, node -> true));
+        TaskPlacement.Handle first = placement.onTaskStart(task(0));
+        TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
+        assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);
+
+        // The kubelet leaves the executor chiplet 1 only.
+        placement.allowedCpusChanged(CpuSet.range(4, 7));
+
+        // Both running tasks' threads are moved onto chiplet 1, and the binder gives threads back their masks within it.
+        int firstTid = ((PinnedTaskPlacement.Placed) first).binding().tid();
+        int secondTid = ((PinnedTaskPlacement.Placed) second).binding().tid();
+        assertThat(binder.followed()).containsOnlyKeys(firstTid, secondTid).allSatisfy((tid, cpus) -> assertThat(cpus).isEqualTo(CpuSet.range(4, 7)));
+        assertThat(binder.limit()).isEqualTo(CpuSet.range(4, 7));
+        // Every slot is on chiplet 1 now: later tasks go there.
+        assertThat(placement.table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).isEqualTo(CpuSet.range(4, 7)));
+        end(placement, first);
+        assertThat(placement.onTaskStart(task(2)).chiplet()).hasValue(1);
+    }
+
+    private PinnedTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
+    {
+        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
+        return new PinnedTaskPlacement(SlotTable.of(plan, TWO_NODES, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+                TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
+    }
+
+    private static <T> T onOtherThread(Callable<T> action)
+    {
+        try (ExecutorService thread = Executors.newSingleThreadExecutor()) {
+            return thread.submit(action).get(10, TimeUnit.SECONDS);
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static TaskPlacement.TaskIdentity task(int partition)
+    {
+        return new TaskPlacement.TaskIdentity(1, partition, 100 + partition);
+    }
+
+    private static void end(PinnedTaskPlacement placement, TaskPlacement.Handle handle)
+    {
+        placement.onTaskEnd(handle);
+    }
+}
