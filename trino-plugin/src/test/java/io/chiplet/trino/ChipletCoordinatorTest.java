@@ -1,7 +1,7 @@
 package io.chiplet.trino;
 
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -119,7 +119,7 @@ class ChipletCoordinatorTest
     {
         rows(runner, session("even-scan"), "SELECT sum(extendedprice) FROM lineitem");
 
-        List<StageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("even-scan"));
+        List<CompletedStageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("even-scan"));
         // The scan: every node reads its own share of the TPC-H splits.
         assertThat(stages).anySatisfy(stage -> {
             assertThat(stage.tasks()).isEqualTo(3);
@@ -138,9 +138,9 @@ class ChipletCoordinatorTest
                 .hasMessageContaining("Division by zero");
         rows(runner, session, "SELECT count(*) FROM lineitem");
 
-        List<StageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("failing-job"));
+        List<CompletedStageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("failing-job"));
         assertThat(stages).isNotEmpty();
-        assertThat(stages.stream().map(StageSkew::queryId).distinct()).hasSize(1);
+        assertThat(stages.stream().map(CompletedStageSkew::queryId).distinct()).hasSize(1);
     }
 
     @Test
@@ -152,9 +152,9 @@ class ChipletCoordinatorTest
         assertThat(result.get(0)).isEqualTo(60_175L);
         assertThat((long) result.get(1)).isBetween(50_000L, 60_175L);
 
-        List<StageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("skewed-reports"));
+        List<CompletedStageSkew> stages = awaitStages(plugin, stage -> stage.source().equals("skewed-reports"));
         assertThat(stages).isNotEmpty();
-        StageSkew window = stages.stream().filter(stage -> stage.hint().equals("spread")).findFirst()
+        CompletedStageSkew window = stages.stream().filter(stage -> stage.hint().equals("spread")).findFirst()
                 .orElseThrow(() -> new AssertionError("no stage measured as skewed: " + stages));
         assertThat(window.tasks()).isEqualTo(3);
         assertThat(window.inputRows()).isEqualTo(60_175);

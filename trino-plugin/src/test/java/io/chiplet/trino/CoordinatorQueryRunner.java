@@ -1,6 +1,6 @@
 package io.chiplet.trino;
 
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
@@ -76,12 +76,12 @@ final class CoordinatorQueryRunner
     }
 
     /** Waits for the completed-query events, which Trino delivers after the client has its result. */
-    static List<StageSkew> awaitStages(ChipletTrinoPlugin plugin, Predicate<StageSkew> wanted)
+    static List<CompletedStageSkew> awaitStages(ChipletTrinoPlugin plugin, Predicate<CompletedStageSkew> wanted)
             throws InterruptedException
     {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            List<StageSkew> stages = plugin.skewHistory().recent().stream().filter(wanted).toList();
+            List<CompletedStageSkew> stages = plugin.skewHistory().recent().stream().filter(wanted).toList();
             if (!stages.isEmpty() || System.nanoTime() > deadline) {
                 return stages;
             }

@@ -2,7 +2,8 @@ package io.chiplet.spark.driver;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.placement.Advice;
+import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -13,7 +14,7 @@ import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.skew.StageSkew;
+import io.chiplet.spark.skew.StageSkewTracker;
 import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.spark.topology.HostShare;
 import org.apache.spark.SparkConf;
@@ -48,11 +49,11 @@ public final class ChipletDriverPlugin
             SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
             SparkPartitionAdvice.SKEW_THRESHOLD);
 
-    private final FailOpen guard = new FailOpen(log, "the driver");
+    private final FailOpenGuard guard = new FailOpenGuard(log, "the driver");
     private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
     // Keys the user left unset at start, with the value the plugin last gave them; only those it may change.
     private final Map<String, String> owned = new LinkedHashMap<>();
-    private final StageSkew skew;
+    private final StageSkewTracker skew;
     private volatile SparkConf conf;
     private volatile boolean warnedUnreadable;
     private volatile MetricRegistry registry;
@@ -61,10 +62,10 @@ public final class ChipletDriverPlugin
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
     {
-        this(new StageSkew());
+        this(new StageSkewTracker());
     }
 
-    ChipletDriverPlugin(StageSkew skew)
+    ChipletDriverPlugin(StageSkewTracker skew)
     {
         this.skew = skew;
     }
@@ -204,9 +205,9 @@ public final class ChipletDriverPlugin
         if (sparkConf == null) {
             return;
         }
-        List<SparkPartitionAdvice.Setting> advice = SparkPartitionAdvice.advise(cluster(reports.values()));
+        List<Advice.Setting> advice = SparkPartitionAdvice.advise(cluster(reports.values()));
         synchronized (owned) {
-            for (SparkPartitionAdvice.Setting setting : advice) {
+            for (Advice.Setting setting : advice) {
                 String ours = owned.get(setting.key());
                 if (ours == null || ours.equals(setting.value())) {
                     continue;

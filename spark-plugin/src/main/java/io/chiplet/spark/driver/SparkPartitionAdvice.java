@@ -1,6 +1,8 @@
 package io.chiplet.spark.driver;
 
+import io.chiplet.placement.Advice.Setting;
 import io.chiplet.spark.topology.ChipletSummary;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,17 +36,6 @@ public final class SparkPartitionAdvice
     static final int SKEW_FACTOR = 4;
 
     private SparkPartitionAdvice() {}
-
-    /** One setting, its value as Spark reads it, and why. */
-    public record Setting(String key, String value, String reason)
-    {
-        public Setting
-        {
-            requireNonNull(key, "key is null");
-            requireNonNull(value, "value is null");
-            requireNonNull(reason, "reason is null");
-        }
-    }
 
     public static List<Setting> advise(ChipletSummary summary)
     {

@@ -5,7 +5,7 @@ import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.HostShares;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -59,7 +59,7 @@ public final class ChipletExecutorPlugin
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
     private final Supplier<TaskPlacement.TaskIdentity> currentTask;
-    private final FailOpen guard = new FailOpen(log, "this executor");
+    private final FailOpenGuard guard = new FailOpenGuard(log, "this executor");
     private final ThreadLocal<TaskPlacement.Handle> running = new ThreadLocal<>();
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;

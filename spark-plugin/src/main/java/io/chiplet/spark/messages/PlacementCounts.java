@@ -1,6 +1,7 @@
 package io.chiplet.spark.messages;
 
 import io.chiplet.spark.placement.PlacementMetrics;
+
 import java.util.Map;
 import java.util.TreeMap;
 

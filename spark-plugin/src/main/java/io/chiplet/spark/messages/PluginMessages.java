@@ -3,6 +3,7 @@ package io.chiplet.spark.messages;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.topology.ChipletSummary;
+
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

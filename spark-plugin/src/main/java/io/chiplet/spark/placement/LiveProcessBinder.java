@@ -4,7 +4,7 @@ import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ProcessBinding;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
-import io.chiplet.spark.settings.PinningBackend;
+import io.chiplet.spark.settings.PinningBackendChoice;
 import io.chiplet.topology.CpuSet;
 
 import java.util.HashSet;
@@ -37,7 +37,7 @@ final class LiveProcessBinder
         this.affinity = requireNonNull(affinity, "affinity is null");
     }
 
-    static LiveProcessBinder live(PinningBackend backend)
+    static LiveProcessBinder live(PinningBackendChoice backend)
     {
         return new LiveProcessBinder(ThreadAffinity.live(backend.configName()));
     }

@@ -38,7 +38,7 @@ public record ChipletSettings(
         boolean bindMemory,
         int virtualChipletCores,
         Path leaseDir,
-        PinningBackend pinningBackend)
+        PinningBackendChoice pinningBackend)
 {
     public static final String PREFIX = "spark.chiplet.";
     public static final String ENABLED = PREFIX + "enabled";
@@ -134,7 +134,7 @@ public record ChipletSettings(
                     settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
                     settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (off) or more")),
                     settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
-                    settings.read(PINNING_BACKEND, "ffm", value -> PinningBackend.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
+                    settings.read(PINNING_BACKEND, "ffm", value -> PinningBackendChoice.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());

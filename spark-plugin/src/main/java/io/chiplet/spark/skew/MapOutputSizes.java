@@ -1,6 +1,6 @@
 package io.chiplet.spark.skew;
 
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.guard.FailOpenGuard;
 import org.apache.spark.MapOutputTracker;
 import org.apache.spark.MapOutputTrackerMaster;
 import org.apache.spark.ShuffleStatus;
@@ -44,7 +44,7 @@ public final class MapOutputSizes
     private static final Logger log = LoggerFactory.getLogger(MapOutputSizes.class);
 
     private final SkewListener.ShuffleSizes reader;
-    private final FailOpen guard;
+    private final FailOpenGuard guard;
 
     /** The Spark feature releases whose private map-output tracker this class was checked against. */
     static final List<String> CHECKED_RELEASES = List.of("4.2");
@@ -60,7 +60,7 @@ public final class MapOutputSizes
                     sparkVersion, String.join(", ", CHECKED_RELEASES));
             return (shuffleId, partitions) -> Optional.empty();
         }
-        return new MapOutputSizes(MapOutputSizes::fromTracker, new FailOpen(log, "the driver's map-output sizes", "skew is measured from task metrics alone"));
+        return new MapOutputSizes(MapOutputSizes::fromTracker, new FailOpenGuard(log, "the driver's map-output sizes", "skew is measured from task metrics alone"));
     }
 
     /** Whether {@code sparkVersion} (such as {@code 4.2.1}) is of a release in {@link #CHECKED_RELEASES}. */
@@ -69,7 +69,7 @@ public final class MapOutputSizes
         return CHECKED_RELEASES.stream().anyMatch(release -> sparkVersion.equals(release) || sparkVersion.startsWith(release + "."));
     }
 
-    MapOutputSizes(SkewListener.ShuffleSizes reader, FailOpen guard)
+    MapOutputSizes(SkewListener.ShuffleSizes reader, FailOpenGuard guard)
     {
         this.reader = requireNonNull(reader, "reader is null");
         this.guard = requireNonNull(guard, "guard is null");

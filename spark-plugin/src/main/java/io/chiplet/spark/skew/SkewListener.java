@@ -1,6 +1,6 @@
 package io.chiplet.spark.skew;
 
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.guard.FailOpenGuard;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
@@ -26,7 +26,7 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Feeds {@link StageSkew} from Spark's listener bus: the stage boundaries, each successful task's input, and, when a
+ * Feeds {@link StageSkewTracker} from Spark's listener bus: the stage boundaries, each successful task's input, and, when a
  * stage that reads shuffles is submitted, the sizes of the partitions it will read (the map output of its parent
  * stages), so its hint exists before any of its tasks runs.
  *
@@ -59,8 +59,8 @@ public final class SkewListener
 
     private static final Logger log = LoggerFactory.getLogger(SkewListener.class);
 
-    private final StageSkew skew;
-    private final FailOpen guard;
+    private final StageSkewTracker skew;
+    private final FailOpenGuard guard;
     private final ShuffleSizes shuffleSizes;
     private final Map<Integer, Integer> shuffleByMapStage = new LinkedHashMap<>(16, 0.75f, true)
     {
@@ -71,7 +71,7 @@ public final class SkewListener
         }
     };
 
-    public SkewListener(StageSkew skew, FailOpen guard, ShuffleSizes shuffleSizes)
+    public SkewListener(StageSkewTracker skew, FailOpenGuard guard, ShuffleSizes shuffleSizes)
     {
         this.skew = requireNonNull(skew, "skew is null");
         this.guard = requireNonNull(guard, "guard is null");

@@ -1,14 +1,14 @@
 package io.chiplet.spark.driver;
 
 import io.chiplet.spark.FakePluginContext;
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.skew.StageSkew;
+import io.chiplet.spark.skew.StageSkewTracker;
 import io.chiplet.spark.topology.ChipletSummary;
 import org.apache.spark.Success$;
 import org.apache.spark.TaskKilled;
@@ -42,11 +42,11 @@ class SkewListenerTest
     private static final long MIB = 1L << 20;
     private static final long L3 = 32 * MIB;
 
-    private final StageSkew skew = new StageSkew();
+    private final StageSkewTracker skew = new StageSkewTracker();
     // The map output of shuffles 0 and 1; no other shuffle's sizes can be read.
     private final Map<Integer, long[]> mapOutput = Map.of(0, new long[] {10, 10, 10, 50}, 1, new long[] {5, 5, 5, 5});
     private final List<Integer> shufflesRead = new ArrayList<>();
-    private final SkewListener listener = new SkewListener(skew, new FailOpen(LoggerFactory.getLogger(SkewListenerTest.class), "test"), (shuffle, partitions) -> {
+    private final SkewListener listener = new SkewListener(skew, new FailOpenGuard(LoggerFactory.getLogger(SkewListenerTest.class), "test"), (shuffle, partitions) -> {
         shufflesRead.add(shuffle);
         return Optional.ofNullable(mapOutput.get(shuffle)).filter(bytes -> bytes.length == partitions);
     });

@@ -1,5 +1,6 @@
 package io.chiplet.spark.driver;
 
+import io.chiplet.placement.Advice;
 import io.chiplet.spark.topology.ChipletSummary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -45,7 +46,7 @@ class SparkPartitionAdviceTest
     @Test
     void smallL3IsFlooredAndSaysSo()
     {
-        List<SparkPartitionAdvice.Setting> advice = SparkPartitionAdvice.advise(new ChipletSummary(4, 2 * MIB, 4));
+        List<Advice.Setting> advice = SparkPartitionAdvice.advise(new ChipletSummary(4, 2 * MIB, 4));
 
         assertThat(advice).filteredOn(setting -> setting.key().equals(ADVISORY_PARTITION_SIZE)).singleElement().satisfies(setting -> {
             assertThat(setting.value()).isEqualTo(Long.toString(4 * MIB));
@@ -77,6 +78,6 @@ class SparkPartitionAdviceTest
     private static Map<String, String> values(ChipletSummary summary)
     {
         return SparkPartitionAdvice.advise(summary).stream()
-                .collect(Collectors.toMap(SparkPartitionAdvice.Setting::key, SparkPartitionAdvice.Setting::value));
+                .collect(Collectors.toMap(Advice.Setting::key, Advice.Setting::value));
     }
 }

@@ -30,7 +30,7 @@ class ChipletSettingsTest
         assertThat(settings.bindMemory()).isTrue();
         assertThat(settings.virtualChipletCores()).isZero();
         assertThat(settings.leaseDir()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases"));
-        assertThat(settings.pinningBackend()).isEqualTo(PinningBackend.FFM);
+        assertThat(settings.pinningBackend()).isEqualTo(PinningBackendChoice.FFM);
     }
 
     @Test
@@ -52,7 +52,7 @@ class ChipletSettingsTest
 
         assertThat(parsed).isEqualTo(new ChipletSettings.Valid(new ChipletSettings(
                 false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, 4,
-                Path.of("/run/chiplet"), PinningBackend.OPENHFT)));
+                Path.of("/run/chiplet"), PinningBackendChoice.OPENHFT)));
     }
 
     @ParameterizedTest

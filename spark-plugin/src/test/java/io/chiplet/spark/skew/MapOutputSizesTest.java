@@ -1,6 +1,6 @@
 package io.chiplet.spark.skew;
 
-import io.chiplet.spark.guard.FailOpen;
+import io.chiplet.spark.guard.FailOpenGuard;
 import org.apache.spark.scheduler.MapStatus;
 import org.apache.spark.storage.BlockManagerId;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class MapOutputSizesTest
     void aFailureTurnsTheReadingOffForGood()
     {
         AtomicInteger reads = new AtomicInteger();
-        FailOpen guard = new FailOpen(LoggerFactory.getLogger(MapOutputSizesTest.class), "test", "task metrics go on");
+        FailOpenGuard guard = new FailOpenGuard(LoggerFactory.getLogger(MapOutputSizesTest.class), "test", "task metrics go on");
         MapOutputSizes sizes = new MapOutputSizes((shuffle, partitions) -> {
             if (reads.incrementAndGet() == 2) {
                 throw new NoSuchMethodError("org.apache.spark.ShuffleStatus.withMapStatuses");

@@ -1,6 +1,6 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +20,7 @@ sealed interface CatalogState
     Optional<String> problem();
 
     /** Every column of {@code table}'s rows on this node, in column order; {@code skew} is the coordinator's history. */
-    List<List<Object>> rows(RuntimeTable table, List<StageSkew> skew);
+    List<List<Object>> rows(RuntimeTable table, List<CompletedStageSkew> skew);
 
     void close();
 }

@@ -1,7 +1,7 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.trino.FailOpen;
-import io.chiplet.trino.SpiMembers;
+import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.trino.guard.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -82,7 +82,7 @@ public final class ChipletConnectorFactory
             return new ChipletConnector(started.get(), nodeManager, skewHistory);
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             // Started but not handed to Trino: nobody else would stop its agent and restore the threads it pinned.
             started.ifPresent(ChipletConnectorFactory::closeQuietly);
             String cause = "the chiplet catalog failed to start: " + e;
@@ -98,7 +98,7 @@ public final class ChipletConnectorFactory
             state.close();
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             log.debug("Closing a chiplet catalog that failed to start failed", e);
         }
     }
@@ -110,7 +110,7 @@ public final class ChipletConnectorFactory
         }
         catch (Throwable e) {
             // An SPI that no longer offers it (UnsupportedOperationException from its default, or the member gone).
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             log.debug("ConnectorContext.getNodeManager() failed", e);
             return Optional.empty();
         }
@@ -127,7 +127,7 @@ public final class ChipletConnectorFactory
             }
             catch (Throwable e) {
                 // A context that does not implement it (its default asks a node manager it does not have): ask ours.
-                FailOpen.rethrowIfFatal(e);
+                FailOpenSwitch.rethrowIfFatal(e);
                 failure = e;
             }
         }

@@ -4,7 +4,7 @@ import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.AgentSnapshot;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorRecordSetProvider;
@@ -50,7 +50,7 @@ final class ChipletRecordSetProvider
     }
 
     /** Every column of {@code table}'s rows on a node whose catalog started, in column order. */
-    static List<List<Object>> rows(RuntimeTable table, NodeRuntime runtime, List<StageSkew> skew)
+    static List<List<Object>> rows(RuntimeTable table, NodeRuntime runtime, List<CompletedStageSkew> skew)
     {
         String node = runtime.node();
         AgentSnapshot placement = runtime.placement();
@@ -75,7 +75,7 @@ final class ChipletRecordSetProvider
     }
 
     /** The {@code skew} table's rows: the coordinator's history, carried in the split. */
-    static List<List<Object>> skewRows(List<StageSkew> skew)
+    static List<List<Object>> skewRows(List<CompletedStageSkew> skew)
     {
         return skew.stream()
                 .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),

@@ -2,7 +2,7 @@ package io.chiplet.trino.connector;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.HostAddress;
 import io.trino.spi.connector.ConnectorSplit;
 
@@ -52,7 +52,7 @@ public final class ChipletSplit
         return new ChipletSplit(table, List.of(), List.of());
     }
 
-    public static ChipletSplit withSkew(List<StageSkew> skew)
+    public static ChipletSplit withSkew(List<CompletedStageSkew> skew)
     {
         return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew.stream().map(SkewRow::of).toList());
     }
@@ -76,7 +76,7 @@ public final class ChipletSplit
         return skew;
     }
 
-    public List<StageSkew> getSkew()
+    public List<CompletedStageSkew> getSkew()
     {
         return skew.stream().map(SkewRow::toStageSkew).toList();
     }
@@ -99,7 +99,7 @@ public final class ChipletSplit
         return "chiplet " + table.tableName() + (addresses.isEmpty() ? "" : " on " + addresses);
     }
 
-    /** A {@link StageSkew} on the wire. */
+    /** A {@link CompletedStageSkew} on the wire. */
     public record SkewRow(
             @JsonProperty("queryId") String queryId,
             @JsonProperty("source") String source,
@@ -111,7 +111,7 @@ public final class ChipletSplit
             @JsonProperty("gini") double gini,
             @JsonProperty("hint") String hint)
     {
-        static SkewRow of(StageSkew stage)
+        static SkewRow of(CompletedStageSkew stage)
         {
             return new SkewRow(stage.queryId(), stage.source(), stage.stageId(), stage.tasks(), stage.inputRows(), stage.maxOverMedian(),
                     stage.maxToMean(), stage.gini(), stage.hint());
@@ -125,9 +125,9 @@ public final class ChipletSplit
                     WireFormat.string(json, "hint"));
         }
 
-        StageSkew toStageSkew()
+        CompletedStageSkew toStageSkew()
         {
-            return new StageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint);
+            return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 
 import java.util.Arrays;
 import java.util.List;
@@ -30,7 +30,7 @@ record FailedCatalog(String catalog, String node, String cause)
     }
 
     @Override
-    public List<List<Object>> rows(RuntimeTable table, List<StageSkew> skew)
+    public List<List<Object>> rows(RuntimeTable table, List<CompletedStageSkew> skew)
     {
         return switch (table) {
             case STATUS -> List.of(Arrays.asList(node, catalog, false, null, null, 0L, cause, null, 0L));

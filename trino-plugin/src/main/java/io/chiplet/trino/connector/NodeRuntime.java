@@ -16,7 +16,7 @@ import io.chiplet.trino.placement.LiveThreadControl;
 import io.chiplet.trino.placement.PlacementAgent;
 import io.chiplet.trino.placement.PlacementAgents;
 import io.chiplet.trino.placement.ThreadPlacement;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -217,7 +217,7 @@ public final class NodeRuntime
     }
 
     @Override
-    public List<List<Object>> rows(RuntimeTable table, List<StageSkew> skew)
+    public List<List<Object>> rows(RuntimeTable table, List<CompletedStageSkew> skew)
     {
         return ChipletRecordSetProvider.rows(table, this, skew);
     }

@@ -1,6 +1,6 @@
 package io.chiplet.trino.event;
 
-import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.StageSkewMeasure;
 import io.trino.spi.eventlistener.EventListener;
@@ -48,7 +48,7 @@ public final class ChipletEventListenerFactory
         }
         catch (Throwable e) {
             // A class or member the running Trino or JVM cannot link, a bug of ours: Trino would not start with it.
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             log.warn("Chiplet skew listener off, no skew is recorded: {}", e.toString());
             return new EventListener() {};
         }

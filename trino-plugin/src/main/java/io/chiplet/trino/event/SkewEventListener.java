@@ -1,9 +1,9 @@
 package io.chiplet.trino.event;
 
-import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewHint;
 import io.chiplet.trino.skew.SkewHistory;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.chiplet.trino.skew.StageSkewMeasure;
 import io.trino.spi.eventlistener.EventListener;
 import io.trino.spi.eventlistener.QueryCompletedEvent;
@@ -28,14 +28,14 @@ final class SkewEventListener
     private final SkewHistory history;
     private final StageSkewMeasure.Thresholds thresholds;
     private final Logger log;
-    private final FailOpen failOpen;
+    private final FailOpenSwitch failOpen;
 
     SkewEventListener(SkewHistory history, StageSkewMeasure.Thresholds thresholds, Logger log)
     {
         this.history = requireNonNull(history, "history is null");
         this.thresholds = requireNonNull(thresholds, "thresholds is null");
         this.log = requireNonNull(log, "log is null");
-        this.failOpen = new FailOpen(log, "Chiplet skew listener", "no skew is recorded");
+        this.failOpen = new FailOpenSwitch(log, "Chiplet skew listener", "no skew is recorded");
     }
 
     @Override
@@ -51,7 +51,7 @@ final class SkewEventListener
             }
             String queryId = event.getMetadata().getQueryId();
             String source = event.getContext().getSource().orElse("");
-            List<StageSkew> stages = new ArrayList<>();
+            List<CompletedStageSkew> stages = new ArrayList<>();
             for (StageTaskStatistics stage : event.getStatistics().getTaskStatistics()) {
                 StageSkewMeasure.measure(queryId, source, stage, thresholds).ifPresent(stages::add);
             }
@@ -59,12 +59,12 @@ final class SkewEventListener
             logSkewed(queryId, source, stages);
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             failOpen.disable("measuring a completed query failed: " + e);
         }
     }
 
-    private void logSkewed(String queryId, String source, List<StageSkew> stages)
+    private void logSkewed(String queryId, String source, List<CompletedStageSkew> stages)
     {
         List<String> skewed = stages.stream()
                 .filter(stage -> stage.hint().equals(SkewHint.SPREAD.configName()))

@@ -1,9 +1,9 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewFeedback;
 import io.chiplet.trino.skew.SkewHint;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.session.SessionConfigurationContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
 
@@ -27,14 +27,14 @@ final class ChipletSessionPropertyManager
     private final Optional<SessionDefaultsPolicy> defaults;
     private final OptionalInt configuredWorkers;
     private final int skewWindowQueries;
-    private final Supplier<List<StageSkew>> recentStages;
-    private final FailOpen failOpen;
+    private final Supplier<List<CompletedStageSkew>> recentStages;
+    private final FailOpenSwitch failOpen;
 
     /**
      * @param defaults empty when the chiplet settings were not usable: the rules alone apply
      * @param recentStages the skew history, read for the hint and, when not configured, the worker count
      */
-    ChipletSessionPropertyManager(SessionRules rules, Optional<SessionDefaultsPolicy> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<StageSkew>> recentStages, FailOpen failOpen)
+    ChipletSessionPropertyManager(SessionRules rules, Optional<SessionDefaultsPolicy> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
     {
         this.rules = requireNonNull(rules, "rules is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
@@ -52,7 +52,7 @@ final class ChipletSessionPropertyManager
             ruleProperties = rules.resolve(context).system();
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             failOpen.disable("resolving the rules for a query of user %s failed: %s".formatted(context.getUser(), e));
             return Map.of();
         }
@@ -60,13 +60,13 @@ final class ChipletSessionPropertyManager
             return ruleProperties;
         }
         try {
-            List<StageSkew> recent = recentStages.get();
+            List<CompletedStageSkew> recent = recentStages.get();
             OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers : SkewFeedback.observedTaskNodes(recent);
             SkewHint hint = skewWindowQueries == 0 ? SkewHint.NONE : SkewFeedback.hintFor(context.getSource().orElse(""), recent, skewWindowQueries);
             return defaults.get().systemProperties(ruleProperties, workers, hint);
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             failOpen.disable("computing the defaults of a query of user %s failed: %s".formatted(context.getUser(), e));
             return ruleProperties;
         }
@@ -79,7 +79,7 @@ final class ChipletSessionPropertyManager
             return rules.resolve(context).catalogs();
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             failOpen.disable("resolving the rules for a query of user %s failed: %s".formatted(context.getUser(), e));
             return Map.of();
         }

@@ -2,7 +2,7 @@ package io.chiplet.trino.session;
 
 import io.chiplet.topology.Topology;
 import io.chiplet.topology.TopologyDiscovery;
-import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
@@ -64,7 +64,7 @@ public final class ChipletSessionPropertyManagerFactory
             problems.add("the operator's rules are not applied: " + e.getMessage());
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             problems.add("the operator's rules are not applied: " + e);
         }
 
@@ -89,11 +89,11 @@ public final class ChipletSessionPropertyManagerFactory
             problems.add("the chiplet defaults are not applied: " + (e instanceof LinkageError ? e.toString() : e.getMessage()));
         }
         catch (Throwable e) {
-            FailOpen.rethrowIfFatal(e);
+            FailOpenSwitch.rethrowIfFatal(e);
             problems.add("the chiplet defaults are not applied: " + e);
         }
 
-        FailOpen failOpen = new FailOpen(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply");
+        FailOpenSwitch failOpen = new FailOpenSwitch(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply");
         if (!problems.isEmpty()) {
             log.warn("Chiplet session property manager: {}; queries run with what remains", String.join("; ", problems));
         }

@@ -22,7 +22,7 @@ public final class SkewFeedback
      * @param recent stages as {@link SkewHistory#recent()} returns them, oldest first
      * @return {@link SkewHint#NONE} for a query without a source: unrelated clients would share one hint
      */
-    public static SkewHint hintFor(String source, List<StageSkew> recent, int windowQueries)
+    public static SkewHint hintFor(String source, List<CompletedStageSkew> recent, int windowQueries)
     {
         requireNonNull(source, "source is null");
         requireNonNull(recent, "recent is null");
@@ -35,7 +35,7 @@ public final class SkewFeedback
         // Newest query first; each query's stages together.
         Map<String, List<SkewHint>> queries = new LinkedHashMap<>();
         for (int i = recent.size() - 1; i >= 0; i--) {
-            StageSkew stage = recent.get(i);
+            CompletedStageSkew stage = recent.get(i);
             if (!stage.source().equals(source)) {
                 continue;
             }
@@ -60,9 +60,9 @@ public final class SkewFeedback
      * coordinator when it schedules work on itself). Fault-tolerant execution ({@code retry-policy=TASK}) runs more
      * tasks than nodes; there the worker count must be configured. Empty before any multi-task stage completed.
      */
-    public static OptionalInt observedTaskNodes(List<StageSkew> recent)
+    public static OptionalInt observedTaskNodes(List<CompletedStageSkew> recent)
     {
         requireNonNull(recent, "recent is null");
-        return recent.stream().mapToInt(StageSkew::tasks).max();
+        return recent.stream().mapToInt(CompletedStageSkew::tasks).max();
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 public final class SkewHistory
 {
     private final int capacity;
-    private final Deque<StageSkew> stages = new ArrayDeque<>();
+    private final Deque<CompletedStageSkew> stages = new ArrayDeque<>();
 
     public SkewHistory(int capacity)
     {
@@ -22,9 +22,9 @@ public final class SkewHistory
         this.capacity = capacity;
     }
 
-    public synchronized void record(List<StageSkew> completed)
+    public synchronized void record(List<CompletedStageSkew> completed)
     {
-        for (StageSkew stage : completed) {
+        for (CompletedStageSkew stage : completed) {
             if (stages.size() == capacity) {
                 stages.removeFirst();
             }
@@ -32,7 +32,7 @@ public final class SkewHistory
         }
     }
 
-    public synchronized List<StageSkew> recent()
+    public synchronized List<CompletedStageSkew> recent()
     {
         return List.copyOf(stages);
     }

@@ -44,7 +44,7 @@ public final class StageSkewMeasure
     private StageSkewMeasure() {}
 
     /** Empty for a stage of one task: there is nothing to be uneven between. */
-    public static Optional<StageSkew> measure(String queryId, String source, StageTaskStatistics stage, Thresholds thresholds)
+    public static Optional<CompletedStageSkew> measure(String queryId, String source, StageTaskStatistics stage, Thresholds thresholds)
     {
         requireNonNull(queryId, "queryId is null");
         requireNonNull(source, "source is null");
@@ -68,7 +68,7 @@ public final class StageSkewMeasure
         else {
             hint = SkewHint.NONE;
         }
-        return Optional.of(new StageSkew(queryId, source, stage.getStageId(), tasks, inputRows, skew.maxOverMedian(), maxToMean, skew.gini(), hint.configName()));
+        return Optional.of(new CompletedStageSkew(queryId, source, stage.getStageId(), tasks, inputRows, skew.maxOverMedian(), maxToMean, skew.gini(), hint.configName()));
     }
 
     /** One value per task, lowest first, read off the distribution's quantiles. */

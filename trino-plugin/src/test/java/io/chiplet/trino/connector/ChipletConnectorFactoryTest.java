@@ -1,7 +1,7 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.trino.LogCapture;
-import io.chiplet.trino.SpiMembers;
+import io.chiplet.trino.guard.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.HostAddress;
 import io.trino.spi.Node;

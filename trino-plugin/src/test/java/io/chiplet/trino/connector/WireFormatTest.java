@@ -2,7 +2,7 @@ package io.chiplet.trino.connector;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.airlift.json.ObjectMapperProvider;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.HostAddress;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +25,7 @@ class WireFormatTest
         assertThat(read.getAddresses()).containsExactly(HostAddress.fromParts("10.0.0.7", 8080));
         assertThat(read.isRemotelyAccessible()).isFalse();
 
-        StageSkew stage = new StageSkew("20261123_120000_00001_abcde", "etl", 3, 8, 60_175, 27.2, 2.5, 0.6, "spread");
+        CompletedStageSkew stage = new CompletedStageSkew("20261123_120000_00001_abcde", "etl", 3, 8, 60_175, 27.2, 2.5, 0.6, "spread");
         ChipletSplit skew = mapper.readValue(mapper.writeValueAsString(ChipletSplit.withSkew(List.of(stage))), ChipletSplit.class);
         assertThat(skew.getTable()).isEqualTo(RuntimeTable.SKEW);
         assertThat(skew.isRemotelyAccessible()).isTrue();

@@ -1,10 +1,10 @@
 package io.chiplet.trino.session;
 
 import io.chiplet.topology.TopologyDiscovery;
-import io.chiplet.trino.FailOpen;
+import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;
-import io.chiplet.trino.skew.StageSkew;
+import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.resourcegroups.ResourceGroupId;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
 import io.trino.spi.session.SessionConfigurationContext;
@@ -60,8 +60,8 @@ class ChipletSessionPropertyManagerFactoryTest
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of("task_concurrency", "8"));
 
         history.record(List.of(
-                new StageSkew("q1", "dashboards", 1, 3, 60_000, 18.0, 2.7, 0.57, "spread"),
-                new StageSkew("q1", "dashboards", 2, 3, 60_000, 1.0, 1.0, 0.0, "none")));
+                new CompletedStageSkew("q1", "dashboards", 1, 3, 60_000, 18.0, 2.7, 0.57, "spread"),
+                new CompletedStageSkew("q1", "dashboards", 2, 3, 60_000, 1.0, 1.0, 0.0, "none")));
 
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of(
                 "task_concurrency", "16", "min_hash_partition_count", "3", "max_hash_partition_count", "204"));
@@ -126,7 +126,7 @@ class ChipletSessionPropertyManagerFactoryTest
         SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(TopologyDiscovery.discover(settings.topology()), settings.workersPerHost(), settings.defaults());
         SessionRules rules = SessionRulesParser.parse(Files.readString(Path.of(config.get(SessionManagerSettings.RULES_FILE))), "rules.json");
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
-            FailOpen failOpen = new FailOpen(LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class), "Chiplet session defaults", "the operator's rules apply");
+            FailOpenSwitch failOpen = new FailOpenSwitch(LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class), "Chiplet session defaults", "the operator's rules apply");
             ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(policy), OptionalInt.empty(), 0, () -> {
                 throw new NoSuchMethodError("'java.util.List io.trino.spi.eventlistener.QueryStatistics.getTaskStatistics()'");
             }, failOpen);

@@ -12,7 +12,7 @@ class SkewFeedbackTest
     @Test
     void aSkewedQueryOfTheSourceGivesSpread()
     {
-        List<StageSkew> recent = List.of(
+        List<CompletedStageSkew> recent = List.of(
                 stage("q1", "etl", 3, "none"),
                 stage("q1", "etl", 3, "spread"),
                 stage("q2", "bi", 3, "none"));
@@ -25,7 +25,7 @@ class SkewFeedbackTest
     @Test
     void spreadOutlivesTheQueryItHelpedUntilItLeavesTheWindow()
     {
-        List<StageSkew> recent = new ArrayList<>(List.of(stage("q1", "etl", 3, "spread")));
+        List<CompletedStageSkew> recent = new ArrayList<>(List.of(stage("q1", "etl", 3, "spread")));
         for (int query = 2; query <= 4; query++) {
             recent.add(stage("q" + query, "etl", 3, "none"));
             assertThat(SkewFeedback.hintFor("etl", recent, 4)).isEqualTo(SkewHint.SPREAD);
@@ -39,9 +39,9 @@ class SkewFeedbackTest
     @Test
     void consolidateNeedsEveryStageOfTheLatestQueryThin()
     {
-        List<StageSkew> thin = List.of(stage("q1", "etl", 3, "consolidate"), stage("q1", "etl", 3, "consolidate"));
-        List<StageSkew> mixed = List.of(stage("q1", "etl", 3, "consolidate"), stage("q1", "etl", 3, "none"));
-        List<StageSkew> thinAfterBusy = List.of(stage("q1", "etl", 3, "none"), stage("q2", "etl", 3, "consolidate"));
+        List<CompletedStageSkew> thin = List.of(stage("q1", "etl", 3, "consolidate"), stage("q1", "etl", 3, "consolidate"));
+        List<CompletedStageSkew> mixed = List.of(stage("q1", "etl", 3, "consolidate"), stage("q1", "etl", 3, "none"));
+        List<CompletedStageSkew> thinAfterBusy = List.of(stage("q1", "etl", 3, "none"), stage("q2", "etl", 3, "consolidate"));
 
         assertThat(SkewFeedback.hintFor("etl", thin, 4)).isEqualTo(SkewHint.CONSOLIDATE);
         assertThat(SkewFeedback.hintFor("etl", mixed, 4)).isEqualTo(SkewHint.NONE);
@@ -75,11 +75,11 @@ class SkewFeedbackTest
         history.record(List.of(stage("q1", "a", 2, "none"), stage("q2", "a", 2, "none")));
         history.record(List.of(stage("q3", "a", 2, "spread")));
 
-        assertThat(history.recent()).extracting(StageSkew::queryId).containsExactly("q2", "q3");
+        assertThat(history.recent()).extracting(CompletedStageSkew::queryId).containsExactly("q2", "q3");
     }
 
-    private static StageSkew stage(String queryId, String source, int tasks, String hint)
+    private static CompletedStageSkew stage(String queryId, String source, int tasks, String hint)
     {
-        return new StageSkew(queryId, source, 1, tasks, 100_000, 1.0, 1.0, 0.0, hint);
+        return new CompletedStageSkew(queryId, source, 1, tasks, 100_000, 1.0, 1.0, 0.0, hint);
     }
 }

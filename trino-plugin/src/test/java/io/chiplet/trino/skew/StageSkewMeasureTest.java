@@ -35,7 +35,7 @@ class StageSkewMeasureTest
     @Test
     void oneHeavyTaskIsSkewedAndAsksForSpread()
     {
-        StageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(3, 100, 54_000, 3_000, 3_000), DEFAULT).orElseThrow();
+        CompletedStageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(3, 100, 54_000, 3_000, 3_000), DEFAULT).orElseThrow();
 
         assertThat(skew.queryId()).isEqualTo("q1");
         assertThat(skew.source()).isEqualTo("etl");
@@ -51,7 +51,7 @@ class StageSkewMeasureTest
     @Test
     void evenStageAsksForNothing()
     {
-        StageSkew skew = StageSkewMeasure.measure("q1", "", stage(1, 1_000, 20_000, 21_000, 19_000), DEFAULT).orElseThrow();
+        CompletedStageSkew skew = StageSkewMeasure.measure("q1", "", stage(1, 1_000, 20_000, 21_000, 19_000), DEFAULT).orElseThrow();
 
         assertThat(skew.maxOverMedian()).isCloseTo(21_000 / 20_000.0, within(1e-9));
         assertThat(skew.gini()).isLessThan(0.05);
@@ -62,7 +62,7 @@ class StageSkewMeasureTest
     void skewOnFewRowsDoesNotMatterButThinTasksConsolidate()
     {
         // 3 000 rows of 8 bytes: skewed, yet far below 10 000 rows, and every task far below 1 MiB.
-        StageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(2, 8, 2_800, 100, 100), DEFAULT).orElseThrow();
+        CompletedStageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(2, 8, 2_800, 100, 100), DEFAULT).orElseThrow();
 
         assertThat(skew.maxOverMedian()).isGreaterThan(SkewAnalysis.SKEWED_MAX_OVER_MEDIAN);
         assertThat(skew.hint()).isEqualTo("consolidate");
@@ -71,7 +71,7 @@ class StageSkewMeasureTest
     @Test
     void tasksWithNoInputAtAllAreSkewedWhenOneTaskHasIt()
     {
-        StageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(2, 100, 50_000, 0, 0), DEFAULT).orElseThrow();
+        CompletedStageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(2, 100, 50_000, 0, 0), DEFAULT).orElseThrow();
 
         assertThat(skew.maxOverMedian()).isInfinite();
         assertThat(skew.maxToMean()).isCloseTo(3.0, within(1e-9));

@@ -1,4 +1,4 @@
-package io.chiplet.trino;
+package io.chiplet.trino.guard;
 
 import org.slf4j.Logger;
 
@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  * of ours, a class or member the running Trino or JVM cannot link) logs one warning naming the cause and switches
  * that part off, leaving Trino as it would be without it.
  */
-public final class FailOpen
+public final class FailOpenSwitch
 {
     private final Logger log;
     private final String part;
@@ -20,7 +20,7 @@ public final class FailOpen
      * @param part what is switched off, as the warning names it ("chiplet session defaults")
      * @param whenOff what Trino does instead ("Trino's own defaults apply")
      */
-    public FailOpen(Logger log, String part, String whenOff)
+    public FailOpenSwitch(Logger log, String part, String whenOff)
     {
         this.log = requireNonNull(log, "log is null");
         this.part = requireNonNull(part, "part is null");

@@ -1,4 +1,4 @@
-package io.chiplet.trino;
+package io.chiplet.trino.guard;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

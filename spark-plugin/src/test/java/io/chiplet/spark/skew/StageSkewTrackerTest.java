@@ -8,11 +8,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class StageSkewTest
+class StageSkewTrackerTest
 {
     private static final long L3 = 32L << 20;
 
-    private final StageSkew skew = new StageSkew();
+    private final StageSkewTracker skew = new StageSkewTracker();
     private final Map<Integer, Integer> nextPartition = new HashMap<>();
 
     @Test
@@ -127,7 +127,7 @@ class StageSkewTest
         assertThat(skew.hints(8, L3).chipletsByStage()).isEqualTo(Map.of(4, 8));
         assertThat(skew.report(4)).hasValueSatisfying(report -> assertThat(report.predicted()).isEqualTo(1));
 
-        StageSkew measuredOnly = new StageSkew();
+        StageSkewTracker measuredOnly = new StageSkewTracker();
         measuredOnly.stageSubmitted(4);
         for (int partition = 0; partition < 7; partition++) {
             measuredOnly.taskEnded(4, partition, 10, 1);

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** Which native layer pins threads: {@code spark.chiplet.pinning.backend}. */
-public enum PinningBackend
+public enum PinningBackendChoice
 {
     /** chiplet-core's own Java FFM downcalls (sched_setaffinity, set_mempolicy). */
     FFM,
@@ -16,9 +16,9 @@ public enum PinningBackend
         return name().toLowerCase(Locale.ROOT);
     }
 
-    public static Optional<PinningBackend> fromConfigName(String name)
+    public static Optional<PinningBackendChoice> fromConfigName(String name)
     {
-        for (PinningBackend backend : values()) {
+        for (PinningBackendChoice backend : values()) {
             if (backend.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
                 return Optional.of(backend);
             }

@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * the executor's own policy holds.</li>
  * </ul>
  */
-public final class StageSkew
+public final class StageSkewTracker
 {
     /** Finished tasks before a stage's measured distribution means anything, where nothing predicted it. */
     static final int MIN_TASKS = 4;

@@ -12,14 +12,14 @@ import static java.util.Objects.requireNonNull;
  * plugin off, leaving Spark as it would be without it. JVM errors (out of memory and the like) are not ours and
  * pass through.
  */
-public final class FailOpen
+public final class FailOpenGuard
 {
     private final Logger log;
     private final String where;
     private final String consequence;
     private volatile boolean disabled;
 
-    public FailOpen(Logger log, String where)
+    public FailOpenGuard(Logger log, String where)
     {
         this(log, where, "Spark runs as without it");
     }
@@ -28,7 +28,7 @@ public final class FailOpen
      * @param consequence what the warning says runs on once this is off: for a part of the plugin that goes off
      * while the rest keeps working
      */
-    public FailOpen(Logger log, String where, String consequence)
+    public FailOpenGuard(Logger log, String where, String consequence)
     {
         this.log = requireNonNull(log, "log is null");
         this.where = requireNonNull(where, "where is null");

@@ -18,9 +18,9 @@ import static java.util.Objects.requireNonNull;
  * @param gini 0 when every task had the same input, approaching 1 when one task had all of it
  * @param hint what later queries of the same source get: {@code spread}, {@code consolidate} or {@code none}
  */
-public record StageSkew(String queryId, String source, int stageId, int tasks, long inputRows, double maxOverMedian, double maxToMean, double gini, String hint)
+public record CompletedStageSkew(String queryId, String source, int stageId, int tasks, long inputRows, double maxOverMedian, double maxToMean, double gini, String hint)
 {
-    public StageSkew
+    public CompletedStageSkew
     {
         requireNonNull(queryId, "queryId is null");
         requireNonNull(source, "source is null");
