@@ -1,0 +1,9 @@
+/**
+ * Every placement decision, pure: policies and plans (which worker on which chiplet), host shares, partition and AQE
+ * sizing and the advice printed for an engine, skew analysis and planning, hybrid-core routing, the spread controller
+ * of the adaptive loop. No I/O, clocks or threads: a topology and figures in, a decision out, so the plugins and the
+ * CLI decide alike by calling the same code.
+ *
+ * <p>May depend on {@code io.chiplet.topology} only.
+ */
+package io.chiplet.placement;

@@ -1,0 +1,8 @@
+/**
+ * Skew on the driver: Spark's listener feeds task and map-output sizes into {@link
+ * io.chiplet.spark.skew.StageSkewTracker}, which turns each running stage's skew into spread hints ({@link
+ * io.chiplet.spark.skew.SpreadHints}) for the executors.
+ *
+ * <p>May depend on {@code guard} and core; never on the other plugin packages.
+ */
+package io.chiplet.spark.skew;
