@@ -2,12 +2,12 @@ package io.chiplet.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -18,7 +18,7 @@ import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.discovery.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
@@ -7,7 +8,6 @@ import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

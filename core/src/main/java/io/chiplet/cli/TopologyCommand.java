@@ -1,9 +1,9 @@
 package io.chiplet.cli;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import io.chiplet.topology.TopologyJson;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;

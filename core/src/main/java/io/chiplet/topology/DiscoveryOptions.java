@@ -6,8 +6,8 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where {@link TopologyDiscovery} reads the machine from, and how it splits chiplets. Messages name the CLI options
- * ({@code --fs-root}, {@code --hwloc-xml}, {@code --virtual-chiplet-cores}) because that is where users set them.
+ * Where {@link io.chiplet.discovery.TopologyDiscovery} reads the machine from, and how it splits chiplets. Messages
+ * name the CLI options ({@code --fs-root}, {@code --hwloc-xml}, {@code --virtual-chiplet-cores}) because that is where users set them.
  *
  * @param fsRoot a snapshot whose {@code sys/} and {@code proc/} sit under this folder, as hwloc's {@code HWLOC_FSROOT}
  * @param hwlocXml a file written by {@code lstopo --of xml}

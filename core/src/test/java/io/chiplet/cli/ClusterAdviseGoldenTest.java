@@ -1,10 +1,10 @@
 package io.chiplet.cli;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

@@ -2,10 +2,10 @@ package io.chiplet.cli;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
-import io.chiplet.topology.TopologyDiscovery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.abort;
  * XML itself. The XMLs other than the EPYC one are what {@code HWLOC_FSROOT=DIR lstopo-no-graphics --whole-system
  * --of xml} wrote for the five sysfs snapshots of {@code ../shared/fixtures/hwloc-sysfs}.
  */
-class HwlocXmlTopologyReaderTest
+public class HwlocXmlTopologyReaderTest
 {
     private static final long MIB = 1024 * 1024;
 
@@ -400,7 +400,7 @@ class HwlocXmlTopologyReaderTest
         return Files.writeString(Files.createTempFile(dir, "topology", ".xml"), xml);
     }
 
-    static Path resource(String name)
+    public static Path resource(String name)
     {
         try {
             return Path.of(HwlocXmlTopologyReaderTest.class.getResource("/hwloc-xml/" + name).toURI());

@@ -1,5 +1,6 @@
 package io.chiplet.jmh;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.jmh.report.JmhResult;
 import io.chiplet.jmh.report.JmhResults;
 import io.chiplet.jmh.report.MachineSummary;
@@ -11,7 +12,6 @@ import io.chiplet.jmh.workload.SizeClass;
 import io.chiplet.jmh.workload.WorkingSets;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import io.chiplet.topology.TopologyException;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.NoBenchmarksException;

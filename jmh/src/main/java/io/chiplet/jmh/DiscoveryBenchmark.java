@@ -1,8 +1,8 @@
 package io.chiplet.jmh;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -6,7 +6,7 @@ import io.chiplet.jmh.workload.CpuPair;
 import io.chiplet.jmh.workload.SizeClass;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.TopologyException;
-import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.discovery.TopologyDiscovery;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

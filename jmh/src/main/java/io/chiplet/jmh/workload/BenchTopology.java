@@ -1,8 +1,8 @@
 package io.chiplet.jmh.workload;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 
 import java.nio.file.Path;
 import java.util.Optional;

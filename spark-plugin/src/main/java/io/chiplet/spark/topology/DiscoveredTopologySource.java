@@ -2,12 +2,12 @@ package io.chiplet.spark.topology;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ProcessAffinityMask;
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;

@@ -1,6 +1,6 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.topology.TopologyDiscovery;
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;

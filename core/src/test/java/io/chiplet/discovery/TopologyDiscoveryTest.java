@@ -1,6 +1,13 @@
-package io.chiplet.topology;
+package io.chiplet.discovery;
 
-import io.chiplet.topology.TopologyDiscovery.Source;
+import io.chiplet.discovery.TopologyDiscovery.Source;
+import io.chiplet.topology.ChipletBasis;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.HwlocXmlTopologyReader;
+import io.chiplet.topology.HwlocXmlTopologyReaderTest;
+import io.chiplet.topology.OshiTopologyReader;
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

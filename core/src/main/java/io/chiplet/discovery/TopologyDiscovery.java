@@ -1,6 +1,12 @@
-package io.chiplet.topology;
+package io.chiplet.discovery;
 
 import io.chiplet.affinity.ProcessAffinityMask;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.HwlocXmlTopologyReader;
+import io.chiplet.topology.OshiTopologyReader;
+import io.chiplet.topology.SysfsTopologyReader;
+import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyReader;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,10 @@
+/**
+ * The one entry point to learn the machine ({@link io.chiplet.discovery.TopologyDiscovery}): picks the topology
+ * source (hwloc XML, a sysfs snapshot, the live sysfs, oshi) and, for the live machine only, wires in the
+ * process's affinity mask from {@code io.chiplet.affinity}. It sits above both so that topology never depends on
+ * affinity.
+ *
+ * <p>May depend on {@code io.chiplet.topology} and {@code io.chiplet.affinity}; never on placement, perf, settings
+ * or cli.
+ */
+package io.chiplet.discovery;
