@@ -1,0 +1,76 @@
+package io.chiplet.cli;
+
+import io.chiplet.cli.AvailabilityListing.EventStatus;
+import io.chiplet.cli.CounterSampler.Interval;
+import io.chiplet.perf.Availability;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** {@code chiplet counters --format text}: the availability listing, then one line per interval. */
+final class CountersText
+{
+    private CountersText() {}
+
+    static void write(PrintWriter out, CountersReport report)
+    {
+        out.println("target: " + report.target());
+        out.println("perf_event_paranoid: " + report.platform().paranoid().stream().mapToObj(Integer::toString).findFirst().orElse("missing")
+                + (report.platform().perfmonCapable() ? " (CAP_PERFMON or CAP_SYS_ADMIN held)" : ""));
+        out.println("PMUs: " + (report.platform().pmus().isEmpty() ? "none" : new TreeMap<>(report.platform().pmus()).entrySet().stream()
+                .map(entry -> entry.getKey() + "=" + entry.getValue())
+                .collect(Collectors.joining(", "))));
+        out.println("CPU: " + report.catalog().cpu().map(Object::toString).orElse("unknown")
+                + report.catalog().microarchitecture().map(arch -> ", " + arch.displayName()).orElse(""));
+        out.println();
+        int width = report.statuses().stream().mapToInt(status -> status.event().name().length()).max().orElse(10);
+        String currentGroup = "";
+        for (EventStatus status : report.statuses()) {
+            if (!status.group().equals(currentGroup)) {
+                currentGroup = status.group();
+                out.println(currentGroup + " events:");
+            }
+            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), describe(status.availability(), report.probed()));
+        }
+        if (report.catalog().fillSources().isEmpty()) {
+            out.println("fill-source events: none, " + report.catalog().fillSourcesUnknownReason().orElseThrow());
+        }
+        out.println();
+        out.println("remote-access signal (hardware): " + describe(report.signalHardware(), report.probed()));
+        report.signalDescription().ifPresent(description -> out.println("remote-access signal in use: " + description));
+        report.liveProblem().ifPresent(out::println);
+        if (report.intervals().isEmpty()) {
+            return;
+        }
+        out.println();
+        List<String> names = List.copyOf(report.intervals().get(0).counts().keySet());
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%10s", "interval"));
+        for (String name : names) {
+            header.append(String.format(Locale.ROOT, "  %16s", name + "/s"));
+        }
+        header.append(String.format(Locale.ROOT, "  %16s", "signal/s"));
+        out.println(header);
+        for (Interval interval : report.intervals()) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%8.1fms", interval.intervalNanos() / 1e6));
+            for (String name : names) {
+                line.append(String.format(Locale.ROOT, "  %16.1f", perSecond(interval.counts().get(name), interval.intervalNanos())));
+            }
+            line.append(String.format(Locale.ROOT, "  %16.1f", interval.signal().perSecond()));
+            out.println(line);
+        }
+    }
+
+    /** On a snapshot nothing was opened: "available" only means its settings allow the event. */
+    private static String describe(Availability availability, boolean probed)
+    {
+        return availability.isAvailable() && !probed ? "allowed by the snapshot's settings (not probed)" : availability.toString();
+    }
+
+    private static double perSecond(long count, long nanos)
+    {
+        return nanos == 0 ? 0 : count * 1e9 / nanos;
+    }
+}
