@@ -1,43 +1,24 @@
 package io.chiplet.trino;
 
-import io.chiplet.PackageRules;
-import org.junit.jupiter.api.Test;
+import io.chiplet.PackageRulesTest;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-/** The Trino plugin's package rules, as each package-info states them; the root package is a slice of its own too. */
+/** The Trino plugin's package rules, as each package-info states them; the entry package may use all. */
 class PackageDependencyTest
+        extends PackageRulesTest
 {
-    /** Per sub-package, the module's other packages it may use; the entry package may use all. */
-    private static final Map<String, List<String>> MAY_DEPEND_ON = Map.of(
-            "guard", List.of(),
-            "placement", List.of(),
-            "skew", List.of(),
-            "event", List.of("guard", "skew"),
-            "session", List.of("guard", "skew"),
-            "connector", List.of("guard", "placement", "skew"));
-
-    private static final PackageRules RULES = PackageRules.of(ChipletTrinoPlugin.class, "io.chiplet.trino");
-
-    @Test
-    void noPackageCycles()
+    PackageDependencyTest()
     {
-        assertThat(RULES.cycles()).isEmpty();
-    }
-
-    @Test
-    void eachPackageDependsOnlyOnThePackagesItMay()
-    {
-        assertThat(RULES.dependenciesNotAllowed(MAY_DEPEND_ON)).isEmpty();
-    }
-
-    @Test
-    void theRulesSeeEveryPackage()
-    {
-        // a rule over a package that is not there passes silently, and so would one over a wrong class path
-        assertThat(RULES.packages()).containsAll(MAY_DEPEND_ON.keySet()).contains("");
+        super(ChipletTrinoPlugin.class, "io.chiplet.trino", Map.of(
+                        "guard", List.of(),
+                        "placement", List.of(),
+                        "skew", List.of(),
+                        "event", List.of("guard", "skew"),
+                        "session", List.of("guard", "skew"),
+                        "connector", List.of("guard", "placement", "skew")),
+                Set.of(""));
     }
 }

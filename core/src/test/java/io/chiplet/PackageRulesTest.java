@@ -4,6 +4,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -20,63 +22,51 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The package rules every module's {@code PackageDependencyTest} checks (ArchUnit), over one module's compiled main
- * classes (the folder or jar a class of it was loaded from), not its tests': no package cycles, and each package
- * depending only on the module's packages its package-info allows. Shared with the other modules in core's test
- * jar.
+ * The package rules every module's {@code PackageDependencyTest} checks (ArchUnit) over the module's compiled main
+ * classes (the folder or jar a class of it was loaded from), not its tests': no package cycles, each package its own
+ * slice (the root package too), and each package depending only on the module's packages its package-info allows.
+ * Shared with the other modules in core's test jar.
  */
-public final class PackageRules
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class PackageRulesTest
 {
     private final JavaClasses classes;
     private final String root;
-
-    private PackageRules(JavaClasses classes, String root)
-    {
-        this.classes = requireNonNull(classes, "classes is null");
-        this.root = requireNonNull(root, "root is null");
-    }
+    private final Map<String, List<String>> mayDependOn;
+    private final Set<String> unruled;
 
     /**
      * @param mainClass any main class of the module
      * @param root the package the module's packages are below ({@code io.chiplet} for core, {@code io.chiplet.spark})
+     * @param mayDependOn for each package (relative to the root, "" the root itself) the module's other packages it
+     *         may depend on
+     * @param unruled the packages that may depend on every other one (entry points, the CLI): they must exist too
      */
-    public static PackageRules of(Class<?> mainClass, String root)
+    protected PackageRulesTest(Class<?> mainClass, String root, Map<String, List<String>> mayDependOn, Set<String> unruled)
     {
+        this.root = requireNonNull(root, "root is null");
+        this.mayDependOn = Map.copyOf(mayDependOn);
+        this.unruled = Set.copyOf(unruled);
         try {
             Path location = Path.of(mainClass.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return new PackageRules(new ClassFileImporter().importPath(location), root);
+            this.classes = new ClassFileImporter().importPath(location);
         }
         catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    public JavaClasses classes()
+    @Test
+    void noPackageCycles()
     {
-        return classes;
+        assertThat(violations(slices().matching("io.chiplet.(**)").should().beFreeOfCycles())).isEmpty();
     }
 
-    /** The module's packages, relative to the root ("" for the root package itself). */
-    public Set<String> packages()
-    {
-        Set<String> packages = new TreeSet<>();
-        classes.forEach(type -> packages.add(type.getPackageName().equals(root) ? "" : type.getPackageName().substring(root.length() + 1)));
-        return packages;
-    }
-
-    /** Each package is a slice of its own (the root package too), so any cycle between two packages is one. */
-    public List<String> cycles()
-    {
-        return violations(slices().matching("io.chiplet.(**)").should().beFreeOfCycles());
-    }
-
-    /**
-     * Dependencies of a named package on a package of the module (below the root, or the root itself) it does not
-     * list; a package that is not named is not checked.
-     */
-    public List<String> dependenciesNotAllowed(Map<String, List<String>> mayDependOn)
+    @Test
+    void eachPackageDependsOnlyOnThePackagesItMay()
     {
         List<String> violations = new ArrayList<>();
         mayDependOn.forEach((name, allowed) -> {
@@ -84,10 +74,19 @@ public final class PackageRules
             violations.addAll(violations(noClasses().that().resideInAPackage(absolute(name))
                     .should().dependOnClassesThat(resideInAPackage(root + "..").and(not(resideInAnyPackage(own))))));
         });
-        return violations;
+        assertThat(violations).isEmpty();
     }
 
-    public List<String> violations(ArchRule rule)
+    @Test
+    void theRulesSeeEveryPackage()
+    {
+        // a rule over a package that is not there passes silently, and so would all of them over a wrong class path
+        Set<String> packages = new TreeSet<>();
+        classes.forEach(type -> packages.add(type.getPackageName().equals(root) ? "" : type.getPackageName().substring(root.length() + 1)));
+        assertThat(packages).containsAll(mayDependOn.keySet()).containsAll(unruled);
+    }
+
+    protected final List<String> violations(ArchRule rule)
     {
         EvaluationResult result = rule.evaluate(classes);
         return result.hasViolation() ? result.getFailureReport().getDetails() : List.of();
