@@ -19,8 +19,6 @@ public final class Advice
 {
     /** Spark's plugin class, as the Spark module names it. */
     public static final String SPARK_PLUGIN_CLASS = "io.chiplet.spark.ChipletPlugin";
-    /** Trino's own default {@code max_hash_partition_count}; kept as the scale, rounded to the workers. */
-    private static final int TRINO_DEFAULT_MAX_HASH_PARTITIONS = 100;
 
     /** One setting: {@code key=value}, and why. */
     public record Setting(String key, String value, String reason)
@@ -60,7 +58,6 @@ public final class Advice
                 ? "as given; " + (workers == chiplets ? "one per chiplet, the seeds' best" : chiplets + " chiplets would give one per chiplet, the seeds' best (study §4.2, §4.5.1)")
                 : "one per chiplet (" + chiplets + "): WICP, 3.41x SparkSQL and 3.40x Presto over one worker per machine on EPYC Milan (study §4.2)";
         int coresPerWorker = Math.max(1, cores / workers);
-        PartitionSizing sizing = PartitionSizing.of(topology, allowed, dataBytes);
         Policy policy = workers > 1 ? Policy.WICP_MIXED : Policy.AUTO;
         String policyReason = workers > 1
                 ? "several workers per host: one chiplet each, taken in turn across packages"
@@ -71,39 +68,18 @@ public final class Advice
             settings.add(new Setting("executors per host", Integer.toString(workers), workersReason + "; spark.executor.instances = this x hosts"));
             settings.add(new Setting("spark.executor.cores", Integer.toString(coresPerWorker),
                     cores + " physical cores / " + workers + (workers == 1 ? " executor" : " executors") + (cpus > cores ? " (SMT siblings left to the OS and GC threads)" : "")));
-            settings.add(new Setting("spark.sql.shuffle.partitions", Integer.toString(sizing.partitions()), sizing.reason()));
-            settings.add(new Setting("spark.default.parallelism", Integer.toString(sizing.partitions()), "same as the shuffle partitions, so RDD stages split alike"));
-            settings.add(new Setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", sparkBytes(sizing.targetBytes()),
-                    "AQE coalesces toward one core's share of the chiplet's L3"));
+            settings.addAll(SparkPartitionSettings.of(PartitionSizing.of(PartitionBasis.of(topology, allowed), dataBytes)));
             settings.add(new Setting("spark.plugins", SPARK_PLUGIN_CLASS, "pins tasks or executors to chiplets and binds their memory to the chiplet's node"));
             settings.add(new Setting("spark.chiplet.mode", workers > 1 ? "executor" : "task",
                     workers > 1 ? "each executor leases a chiplet and binds its whole process there" : "one executor per host: each task thread is pinned"));
             settings.add(new Setting("spark.chiplet.policy", policy.cliName(), policyReason));
         }
         else {
-            long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(coresPerWorker), 64);
-            int maxHash = (int) PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers);
             settings.add(new Setting("workers per host", Integer.toString(workers), workersReason));
-            settings.add(new Setting("task_concurrency", Long.toString(concurrency),
-                    "a power of two (Trino requires one) not above the " + coresPerWorker + " physical cores per worker"));
-            settings.add(new Setting("min_hash_partition_count", Integer.toString(workers), "at least one hash partition per worker on this host"));
-            settings.add(new Setting("max_hash_partition_count", Integer.toString(maxHash),
-                    "Trino's default scale (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ") rounded up to a multiple of " + workers + " workers, so partitions fall evenly on chiplets"));
+            settings.add(TrinoSessionSettings.taskConcurrency(topology, allowed, workers));
+            settings.addAll(TrinoSessionSettings.hashPartitions(workers));
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
         }
         return List.copyOf(settings);
-    }
-
-    /** Spark's size syntax: the largest whole unit ({@code 4m}, {@code 1g}), else bytes with {@code b}. */
-    static String sparkBytes(long bytes)
-    {
-        String[] units = {"b", "k", "m", "g", "t"};
-        int unit = 0;
-        long value = bytes;
-        while (unit < units.length - 1 && value >= 1024 && value % 1024 == 0) {
-            value /= 1024;
-            unit++;
-        }
-        return value + units[unit];
     }
 }

@@ -5,7 +5,6 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -26,20 +25,16 @@ public final class HostShares
         return cores >= topology.allowed().size() || usableChiplets(topology).size() <= 1;
     }
 
-    /** Chiplets holding a CPU the process may use, by id. */
+    /** Chiplets holding a CPU the process may use, by id ({@link UsableChiplets}). */
     public static List<Chiplet> usableChiplets(Topology topology)
     {
-        requireNonNull(topology, "topology is null");
-        return topology.chiplets().stream()
-                .filter(chiplet -> chiplet.cpus().intersects(topology.allowed()))
-                .sorted(Comparator.comparingInt(Chiplet::id))
-                .toList();
+        return UsableChiplets.of(topology).chiplets();
     }
 
     /** The usable CPUs of the smallest usable chiplet; 0 when none is usable. */
     public static int smallestChipletCpus(Topology topology)
     {
-        return usableChiplets(topology).stream().mapToInt(chiplet -> chiplet.cpus().intersect(topology.allowed()).size()).min().orElse(0);
+        return UsableChiplets.of(topology).smallestCpuCount();
     }
 
     /** Enough chiplets for {@code cores} busy threads, counting each chiplet by the smallest one's usable CPUs; 1 to all. */
@@ -84,13 +79,7 @@ public final class HostShares
     public static Topology confine(Topology topology, List<Chiplet> chiplets)
     {
         requireNonNull(topology, "topology is null");
-        CpuSet cpus = CpuSet.empty();
-        List<Integer> ids = new ArrayList<>();
-        for (Chiplet chiplet : chiplets) {
-            cpus = cpus.union(chiplet.cpus());
-            ids.add(chiplet.id());
-        }
-        return topology.restrictedTo(topology.allowed().intersect(cpus),
-                topology.chiplets().stream().filter(chiplet -> ids.contains(chiplet.id())).toList(), topology.unknowns());
+        CpuSet cpus = chiplets.stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
+        return UsableChiplets.of(topology, topology.allowed().intersect(cpus)).restricted(topology.unknowns());
     }
 }

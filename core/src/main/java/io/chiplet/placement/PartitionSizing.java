@@ -8,51 +8,94 @@ import java.util.OptionalLong;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Shuffle partition sizing for the chiplets taking part. The target size is one core's share of its chiplet's L3,
- * so a task's partition stays in cache while the chiplet's other cores work on theirs (study §4.4, CHARM §4.3); the
- * count is a multiple of the chiplets so every chiplet gets the same number of partitions (§4.5.1: balance is best
- * when workers equal chiplets).
+ * Shuffle partition sizing for the chiplets taking part; the one rule both {@code chiplet advise} and the Spark
+ * driver plugin apply (docs/placement.md, "One rule where the copies disagreed").
  *
- * @param partitions the partition count: a multiple of {@code chiplets}, at least one per allowed core
+ * <ul>
+ * <li>Target size: one core's share of its chiplet's L3, so a task's partition stays in cache while the chiplet's
+ * other cores work on theirs (study §4.4: the chiplet's share of the L3 against the working set; CHARM §4.3). Never
+ * below 1 MiB (Spark's own smallest coalesced partition, {@code coalescePartitions.minPartitionSize}) nor above
+ * 64 MiB (Spark's default advisory size; larger only loses locality).</li>
+ * <li>Counts: three shuffle partitions and two RDD partitions per core (Spark's tuning guide: two to three tasks per
+ * core), or the data over the target where it is known and more; a multiple of the chiplets, so every chiplet runs
+ * the same number of waves (§4.5.1: balance is best when workers equal chiplets). AQE coalesces surplus shuffle
+ * partitions but never adds any, so the count errs high; RDD stages have no AQE and get the lower end.</li>
+ * <li>Skew threshold: Spark's own ratio to the advisory size (256 MiB to 64 MiB).</li>
+ * </ul>
+ *
+ * @param partitions shuffle partitions
+ * @param rddPartitions RDD (default) parallelism
  * @param targetBytes the partition size aimed at (a power of two within the bounds)
- * @param reason how the two were reached
+ * @param skewThresholdBytes a partition this large is split
  */
-public record PartitionSizing(int partitions, long targetBytes, int chiplets, int cores, String reason)
+public record PartitionSizing(int partitions, int rddPartitions, long targetBytes, long skewThresholdBytes, PartitionBasis basis,
+        String partitionsReason, String rddReason, String targetReason)
 {
-    /** Below this a partition's per-task overhead outweighs cache residency. */
+    /** Spark's {@code spark.sql.adaptive.coalescePartitions.minPartitionSize}: below it a task's overhead outweighs cache residency. */
     public static final long MIN_TARGET_BYTES = 1L << 20;
     /** Spark's own default advisory size; larger targets only lose locality. */
     public static final long MAX_TARGET_BYTES = 64L << 20;
     /** Far beyond what a scheduler handles well; counts are capped here and kept a multiple of the chiplets. */
     public static final int MAX_PARTITIONS = 100_000;
+    static final int SHUFFLE_TASKS_PER_CORE = 3;
+    static final int RDD_TASKS_PER_CORE = 2;
+    static final int SKEW_FACTOR = 4;
 
     public PartitionSizing
     {
-        requireNonNull(reason, "reason is null");
+        requireNonNull(basis, "basis is null");
+        requireNonNull(partitionsReason, "partitionsReason is null");
+        requireNonNull(rddReason, "rddReason is null");
+        requireNonNull(targetReason, "targetReason is null");
     }
 
     public static PartitionSizing of(Topology topology, CpuSet allowed, OptionalLong dataBytes)
     {
+        return of(PartitionBasis.of(topology, allowed), dataBytes);
+    }
+
+    /**
+     * @param dataBytes the data a job shuffles, when known
+     */
+    public static PartitionSizing of(PartitionBasis basis, OptionalLong dataBytes)
+    {
+        requireNonNull(basis, "basis is null");
         requireNonNull(dataBytes, "dataBytes is null");
-        UsableTopology usable = UsableTopology.of(topology, allowed);
-        int chiplets = usable.localOrder().size();
-        int cores = usable.physicalCores();
-        long perCoreL3 = usable.localOrder().stream()
-                .filter(chiplet -> chiplet.chiplet().l3Bytes() > 0)
-                .mapToLong(chiplet -> chiplet.chiplet().l3Bytes() / chiplet.physicalCores())
-                .min()
-                .orElse(0);
-        long target = perCoreL3 == 0 ? MAX_TARGET_BYTES : Math.max(MIN_TARGET_BYTES, Math.min(floorPowerOfTwo(perCoreL3), MAX_TARGET_BYTES));
+        int chiplets = basis.chiplets();
+        int cores = basis.cores();
+        long perCoreL3 = basis.coreL3Bytes();
+        long target = perCoreL3 == 0 ? MAX_TARGET_BYTES : Math.max(MIN_TARGET_BYTES, Math.min(PartitionSizing.floorPowerOfTwo(perCoreL3), MAX_TARGET_BYTES));
         String targetReason = perCoreL3 == 0
-                ? "no L3 size known, so the " + Bytes.format(target) + " default"
-                : Bytes.format(target) + " per partition from one core's L3 share (" + Bytes.format(perCoreL3) + ")";
-        long wanted = dataBytes.isPresent() ? Math.max(cores, ceilDiv(dataBytes.getAsLong(), target)) : cores;
-        int partitions = (int) Math.min(roundUpToMultiple(wanted, chiplets), MAX_PARTITIONS / chiplets * (long) chiplets);
-        String countReason = dataBytes.isPresent()
-                ? Bytes.format(dataBytes.getAsLong()) + " / target, at least one per core (" + cores + ")"
-                : "one per core (" + cores + ") as the data size is unknown";
-        return new PartitionSizing(partitions, target, chiplets, cores,
-                targetReason + "; " + partitions + " partitions = " + countReason + ", rounded up to a multiple of " + chiplets + " chiplets");
+                ? "no L3 size known, so Spark's " + Bytes.format(target) + " default"
+                : Bytes.format(target) + " per partition from one core's share of its chiplet's L3 (" + Bytes.format(perCoreL3) + ")"
+                        + (target == MIN_TARGET_BYTES && perCoreL3 < MIN_TARGET_BYTES ? ", held to Spark's 1 MiB minimum partition" : "");
+        OptionalLong fromData = dataBytes.isPresent() ? OptionalLong.of(ceilDiv(dataBytes.getAsLong(), target)) : OptionalLong.empty();
+        int partitions = count(SHUFFLE_TASKS_PER_CORE, basis, fromData);
+        int rddPartitions = count(RDD_TASKS_PER_CORE, basis, fromData);
+        String data = dataBytes.isPresent() ? Bytes.format(dataBytes.getAsLong()) + " / target or " : "";
+        String rounding = ", rounded up to a multiple of " + chiplets + " chiplets so each runs the same number of waves";
+        return new PartitionSizing(partitions, rddPartitions, target, target * SKEW_FACTOR, basis,
+                partitions + " = " + data + SHUFFLE_TASKS_PER_CORE + " per core (" + cores + " cores), whichever is more" + rounding
+                        + "; AQE coalesces what turns out small",
+                rddPartitions + " = " + data + RDD_TASKS_PER_CORE + " per core (" + cores + " cores), whichever is more" + rounding
+                        + "; RDD stages have no AQE to coalesce them",
+                targetReason);
+    }
+
+    private static int count(int perCore, PartitionBasis basis, OptionalLong fromData)
+    {
+        long wanted = Math.max((long) perCore * basis.cores(), fromData.orElse(0));
+        return (int) Math.min(roundUpToMultiple(wanted, basis.chiplets()), MAX_PARTITIONS / basis.chiplets() * (long) basis.chiplets());
+    }
+
+    public int chiplets()
+    {
+        return basis.chiplets();
+    }
+
+    public int cores()
+    {
+        return basis.cores();
     }
 
     public static long roundUpToMultiple(long value, long multiple)

@@ -34,6 +34,21 @@ public enum Policy
         this.cliName = cliName;
     }
 
+    /**
+     * Whether a worker is pinned to its whole chiplet (the chiplet's usable CPUs) rather than to the CPUs the planner
+     * picked inside it. The plan decides how many workers each chiplet gets; inside one L3 the kernel may balance
+     * threads over the cores freely, which costs no locality and keeps a thread off a core something else keeps busy.
+     * {@code auto} resolves to a {@code wicp} form and so pins alike; {@code wic} means one core per worker, {@code wim}
+     * and {@code win} keep their machine- or node-wide sets.
+     */
+    public boolean pinsWholeChiplets()
+    {
+        return switch (this) {
+            case WICP_LOCAL, WICP_MIXED, AUTO, ADAPTIVE -> true;
+            case WIM, WIN, WIC -> false;
+        };
+    }
+
     /** The name used on the command line, in JSON and in engine settings. */
     public String cliName()
     {

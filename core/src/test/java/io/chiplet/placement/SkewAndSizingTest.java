@@ -77,8 +77,11 @@ class SkewAndSizingTest
         assertThat(sizing.partitions()).isEqualTo(2560);
         assertThat(sizing.partitions() % 16).isZero();
 
+        // Little data: three per core (128 cores), two per core for RDD stages.
         PartitionSizing small = PartitionSizing.of(epyc, epyc.allowed(), OptionalLong.of(1L << 20));
-        assertThat(small.partitions()).isEqualTo(128);
+        assertThat(small.partitions()).isEqualTo(384);
+        assertThat(small.rddPartitions()).isEqualTo(256);
+        assertThat(small.skewThresholdBytes()).isEqualTo(16L << 20);
 
         Topology snc = TestTopologies.cascadeLakeSnc2();
         PartitionSizing sncSizing = PartitionSizing.of(snc, CpuSet.parseList("0-9"), OptionalLong.of(1000L << 20));

@@ -1,0 +1,83 @@
+package io.chiplet.placement;
+
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
+
+import java.util.Collection;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What partition sizing needs to know of the chiplets a job runs on: one host's usable chiplets, one executor's
+ * leased chiplet, or a whole cluster's executors combined. Executors send it to the driver as plain numbers.
+ *
+ * @param chiplets usable chiplets (holding at least one allowed, online CPU)
+ * @param cores usable physical cores: the task slots the advice counts (SMT siblings share a core's caches)
+ * @param coreL3Bytes the smallest L3 share of one core (a chiplet's L3 over all its cores, allowed or not, since
+ *         the others still use it); 0 when no chiplet reports an L3 size
+ * @param chipletL3Bytes the smallest usable chiplet's L3; 0 when none reports one
+ */
+public record PartitionBasis(int chiplets, int cores, long coreL3Bytes, long chipletL3Bytes)
+{
+    public PartitionBasis
+    {
+        if (chiplets < 1) {
+            throw new IllegalArgumentException("chiplets must be at least 1: " + chiplets);
+        }
+        if (cores < chiplets) {
+            throw new IllegalArgumentException("expected at least one core per chiplet but found " + cores + " cores on " + chiplets + " chiplets");
+        }
+        if (coreL3Bytes < 0 || chipletL3Bytes < 0) {
+            throw new IllegalArgumentException("L3 sizes must not be negative: " + coreL3Bytes + ", " + chipletL3Bytes);
+        }
+    }
+
+    /**
+     * The chiplets of {@code topology} this process may use, as {@link UsableChiplets} finds them.
+     *
+     * @throws IllegalArgumentException when none of {@code allowed} is online in a chiplet
+     */
+    public static PartitionBasis of(Topology topology, CpuSet allowed)
+    {
+        UsableTopology usable = UsableTopology.of(topology, allowed);
+        long coreL3 = 0;
+        long chipletL3 = 0;
+        for (UsableTopology.UsableChiplet chiplet : usable.localOrder()) {
+            long l3 = chiplet.chiplet().l3Bytes();
+            if (l3 > 0) {
+                coreL3 = smallestKnown(coreL3, l3 / chiplet.physicalCores());
+                chipletL3 = smallestKnown(chipletL3, l3);
+            }
+        }
+        return new PartitionBasis(usable.localOrder().size(), usable.physicalCores(), coreL3, chipletL3);
+    }
+
+    /** Several hosts (or leased chiplets) as one: chiplets and cores add up, the smallest known L3 figures hold. */
+    public static PartitionBasis combine(Collection<PartitionBasis> parts)
+    {
+        requireNonNull(parts, "parts is null");
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to combine");
+        }
+        int chiplets = 0;
+        int cores = 0;
+        long coreL3 = 0;
+        long chipletL3 = 0;
+        for (PartitionBasis part : parts) {
+            chiplets = Math.addExact(chiplets, part.chiplets);
+            cores = Math.addExact(cores, part.cores);
+            coreL3 = smallestKnown(coreL3, part.coreL3Bytes);
+            chipletL3 = smallestKnown(chipletL3, part.chipletL3Bytes);
+        }
+        return new PartitionBasis(chiplets, cores, coreL3, chipletL3);
+    }
+
+    /** The smaller of two sizes where 0 means unknown. */
+    private static long smallestKnown(long a, long b)
+    {
+        if (a == 0) {
+            return b;
+        }
+        return b == 0 ? a : Math.min(a, b);
+    }
+}
