@@ -121,8 +121,8 @@ class StandaloneExecutorModeTest
                 .containsPattern("this executor leased chiplet [01] \\(CPUs [01]\\): exclusive")
                 .doesNotContain("Chiplet plugin disabled"));
 
-        // Few shuffle partitions, as the plugin would choose: Spark's 200 make tiny tasks that only add time.
-        SparkSession local = Spark.start(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(Runtime.getRuntime().availableProcessors() * 3)));
+        // Few shuffle partitions, as the plugin would choose (core's rule): Spark's 200 make tiny tasks that only add time.
+        SparkSession local = Spark.start(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(CoreSizing.live().partitions())));
         Map<Integer, List<String>> plain;
         try {
             TpchTables.register(local, SCALE);

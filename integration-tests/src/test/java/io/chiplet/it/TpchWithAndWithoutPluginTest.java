@@ -38,9 +38,8 @@ class TpchWithAndWithoutPluginTest
     @BeforeAll
     static void runWithoutPlugin()
     {
-        int cores = Runtime.getRuntime().availableProcessors();
-        // Without the plugin, the partition count it would choose, so both runs do the same amount of work.
-        without = runAll(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(cores * 3)), 0, _ -> {});
+        // Without the plugin, the partition count it would choose (core's rule), so both runs do the same amount of work.
+        without = runAll(false, Map.of("spark.sql.shuffle.partitions", Integer.toString(CoreSizing.live().partitions())), 0, _ -> {});
     }
 
     /** Task mode; executor mode binds the whole JVM and has its own test below. */
@@ -50,8 +49,8 @@ class TpchWithAndWithoutPluginTest
     {
         Map<Integer, List<String>> with;
         try (LogCapture log = LogCapture.capture()) {
-            // The machine's usable CPUs, three partitions each.
-            with = runAll(true, Map.of("spark.chiplet.mode", mode), Runtime.getRuntime().availableProcessors() * 3, _ -> {});
+            // Core's rule for this machine: three per core, a multiple of the chiplets.
+            with = runAll(true, Map.of("spark.chiplet.mode", mode), CoreSizing.live().partitions(), _ -> {});
             assertThat(log.problems()).isEmpty();
             assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
