@@ -7,6 +7,7 @@ import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
@@ -118,8 +119,8 @@ public final class NodeRuntime
     {
         ThreadAffinity affinity = ThreadAffinity.live();
         // A snapshot may describe another machine: only CPUs the kernel lets this process use are ever handed out.
-        CpuSet processCpus = affinity.allowed().allowed();
-        List<Chiplet> usable = topology.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(processCpus)).toList();
+        CpuSet processCpus = AllowedCpusTracker.readLive();
+        List<Chiplet> usable = UsableChiplets.of(topology, processCpus).chiplets();
         if (usable.isEmpty()) {
             throw new IllegalStateException("no chiplet of the topology from " + topology.source() + " holds a CPU this process may use ("
                     + processCpus + ")" + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""));

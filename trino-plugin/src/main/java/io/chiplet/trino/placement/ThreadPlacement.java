@@ -7,7 +7,7 @@ import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SpreadLocator;
-import io.chiplet.topology.Chiplet;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
@@ -27,10 +27,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <h2>Units</h2>
  * The placement planner, asked for one worker per query thread, says how many threads each unit gets; the unit is
- * what a thread is pinned to. Under the chiplet policies ({@code wicp-local}, {@code wicp-mixed}, {@code auto},
- * {@code adaptive}) it is the whole chiplet, not the core or CPU the planner picks inside it: Trino's runner threads
- * outnumber the CPUs (twice the cores by default) and block on I/O and exchanges, so the kernel keeps balancing them
- * inside their chiplet while the L3 they share stays the one the policy chose. Under {@code wic} the unit is the
+ * what a thread is pinned to, as core decides it ({@link Policy#pinsWholeChiplets()}, {@link UsableChiplets#pinUnit}):
+ * under the chiplet policies the whole chiplet, which suits Trino's runner threads (they outnumber the CPUs and block
+ * on I/O and exchanges, so the kernel keeps balancing them inside the L3 the policy chose); under {@code wic} the
  * planner's core, under {@code win} its NUMA node. {@code wim} pins nothing.
  *
  * <h2>Stable</h2>
@@ -47,6 +46,7 @@ public final class ThreadPlacement
     private final Topology topology;
     private final Policy policy;
     private final CpuSet allowed;
+    private final UsableChiplets usable;
 
     /**
      * @param allowed the CPUs threads may be pinned to: this node's leased chiplets within the process's CPUs
@@ -57,7 +57,8 @@ public final class ThreadPlacement
         this.topology = requireNonNull(topology, "topology is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.allowed = requireNonNull(allowed, "allowed is null");
-        if (topology.chiplets().stream().noneMatch(chiplet -> chiplet.cpus().intersects(allowed))) {
+        this.usable = UsableChiplets.of(topology, allowed);
+        if (usable.isEmpty()) {
             throw new IllegalArgumentException("no chiplet of the topology (" + topology.source() + ") holds any of the CPUs this node may use ["
                     + allowed + "]");
         }
@@ -87,7 +88,7 @@ public final class ThreadPlacement
     /** How many chiplets hold allowed CPUs: the widest an adaptive spread can grow. */
     public int usableChiplets()
     {
-        return (int) topology.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(allowed)).count();
+        return usable.size();
     }
 
     /**
@@ -111,7 +112,7 @@ public final class ThreadPlacement
         // Units in plan order with the number of threads each gets.
         Map<CpuSet, Unit> units = new LinkedHashMap<>();
         for (Assignment assignment : plan.assignments()) {
-            Unit unit = unitOf(assignment);
+            Unit unit = new Unit(assignment.chiplet(), usable.pinUnit(policy, assignment), 1);
             units.merge(unit.cpus(), unit, (a, b) -> new Unit(a.chiplet(), a.cpus(), a.room() + 1));
         }
         Map<CpuSet, Integer> room = new HashMap<>();
@@ -163,28 +164,9 @@ public final class ThreadPlacement
         List<ThreadTarget> targets = new ArrayList<>(sorted.size());
         for (int i = 0; i < sorted.size(); i++) {
             int id = locator.chipletId(chiplets[i]);
-            targets.add(new ThreadTarget(sorted.get(i), OptionalInt.of(id), chipletCpus(id)));
+            targets.add(new ThreadTarget(sorted.get(i), OptionalInt.of(id), usable.cpusOf(id)));
         }
         return List.copyOf(targets);
-    }
-
-    private Unit unitOf(Assignment assignment)
-    {
-        boolean chipletUnits = switch (policy) {
-            case WICP_LOCAL, WICP_MIXED, AUTO, ADAPTIVE -> true;
-            case WIM, WIN, WIC -> false;
-        };
-        if (chipletUnits && assignment.chiplet().isPresent()) {
-            int id = assignment.chiplet().getAsInt();
-            return new Unit(OptionalInt.of(id), chipletCpus(id), 1);
-        }
-        return new Unit(assignment.chiplet(), assignment.cpus(), 1);
-    }
-
-    private CpuSet chipletCpus(int id)
-    {
-        Chiplet chiplet = topology.chiplet(id).orElseThrow(() -> new IllegalStateException("the plan names chiplet " + id + ", which the topology lacks"));
-        return chiplet.cpus().intersect(allowed);
     }
 
     private record Unit(OptionalInt chiplet, CpuSet cpus, int room) {}

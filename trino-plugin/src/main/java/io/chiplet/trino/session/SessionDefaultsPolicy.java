@@ -2,6 +2,7 @@ package io.chiplet.trino.session;
 
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.skew.SkewHint;
 
@@ -10,31 +11,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The chiplet session defaults for one query, and how they give way to the operator's rules. {@code task_concurrency}
- * is fitted once to a worker's chiplets and cores; the hash partition counts to the number of workers, which may
+ * The chiplet session defaults for one query, and how they give way to the operator's rules. The values come from
+ * core's {@link TrinoSessionSettings}, as {@code chiplet advise --engine trino} prints them: {@code task_concurrency}
+ * fitted once to a worker's chiplets and cores, the hash partition counts to the number of workers, which may
  * change while the coordinator runs. A source whose recent queries were skewed gets its defaults adjusted by the
  * hint. Pure: the topology is read before, the worker count and the hint are passed in.
  */
 public final class SessionDefaultsPolicy
 {
-    public static final String TASK_CONCURRENCY = "task_concurrency";
-    public static final String MIN_HASH_PARTITION_COUNT = "min_hash_partition_count";
-    public static final String MAX_HASH_PARTITION_COUNT = "max_hash_partition_count";
+    public static final String TASK_CONCURRENCY = TrinoSessionSettings.TASK_CONCURRENCY;
+    public static final String MIN_HASH_PARTITION_COUNT = TrinoSessionSettings.MIN_HASH_PARTITION_COUNT;
+    public static final String MAX_HASH_PARTITION_COUNT = TrinoSessionSettings.MAX_HASH_PARTITION_COUNT;
     public static final Set<String> PROPERTIES = Set.of(TASK_CONCURRENCY, MIN_HASH_PARTITION_COUNT, MAX_HASH_PARTITION_COUNT);
-
-    /**
-     * Trino's own {@code query.min-hash-partition-count}. Trino fails a query whose minimum exceeds its maximum, and a
-     * user's {@code SET SESSION max_hash_partition_count} is invisible to a configuration manager: a minimum no
-     * higher than Trino's own keeps every maximum that works without the plugin working with it.
-     */
-    static final int TRINO_MIN_HASH_PARTITION_COUNT = 4;
 
     /** Hash partition counts for a number of workers. */
     record HashPartitions(int min, int max)
@@ -47,15 +41,13 @@ public final class SessionDefaultsPolicy
         }
     }
 
-    private final Topology workerTopology;
     private final int taskConcurrency;
     private final String taskConcurrencyReason;
     private final Set<String> enabled;
     private final Map<Integer, HashPartitions> hashPartitionsByWorkers = new ConcurrentHashMap<>();
 
-    private SessionDefaultsPolicy(Topology workerTopology, int taskConcurrency, String taskConcurrencyReason, Set<String> enabled)
+    private SessionDefaultsPolicy(int taskConcurrency, String taskConcurrencyReason, Set<String> enabled)
     {
-        this.workerTopology = workerTopology;
         this.taskConcurrency = taskConcurrency;
         this.taskConcurrencyReason = taskConcurrencyReason;
         this.enabled = Set.copyOf(enabled);
@@ -73,8 +65,8 @@ public final class SessionDefaultsPolicy
         if (!PROPERTIES.containsAll(enabled)) {
             throw new IllegalArgumentException("expected a subset of " + PROPERTIES + " but was " + enabled);
         }
-        Advice.Setting concurrency = setting(Advice.advise(Advice.Engine.TRINO, workerTopology, workerTopology.allowed(), OptionalInt.of(workersPerHost), OptionalLong.empty()), TASK_CONCURRENCY);
-        return new SessionDefaultsPolicy(workerTopology, Integer.parseInt(concurrency.value()), concurrency.reason(), enabled);
+        Advice.Setting concurrency = TrinoSessionSettings.taskConcurrency(workerTopology, workerTopology.allowed(), workersPerHost);
+        return new SessionDefaultsPolicy(Integer.parseInt(concurrency.value()), concurrency.reason(), enabled);
     }
 
     public int taskConcurrency()
@@ -139,20 +131,15 @@ public final class SessionDefaultsPolicy
         return Map.copyOf(properties);
     }
 
-    /**
-     * Core's advice for that many workers (at least one partition per worker, Trino's scale rounded up to a multiple
-     * of them), with the minimum held to Trino's own.
-     */
+    /** Core's hash partition counts for that many workers. */
     HashPartitions hashPartitions(int workers)
     {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be positive: " + workers);
         }
         return hashPartitionsByWorkers.computeIfAbsent(workers, count -> {
-            List<Advice.Setting> advice = Advice.advise(Advice.Engine.TRINO, workerTopology, workerTopology.allowed(), OptionalInt.of(count), OptionalLong.empty());
-            int min = Integer.parseInt(setting(advice, MIN_HASH_PARTITION_COUNT).value());
-            int max = Integer.parseInt(setting(advice, MAX_HASH_PARTITION_COUNT).value());
-            return new HashPartitions(Math.min(min, TRINO_MIN_HASH_PARTITION_COUNT), max);
+            List<Advice.Setting> advice = TrinoSessionSettings.hashPartitions(count);
+            return new HashPartitions(Integer.parseInt(setting(advice, MIN_HASH_PARTITION_COUNT).value()), Integer.parseInt(setting(advice, MAX_HASH_PARTITION_COUNT).value()));
         });
     }
 
@@ -161,7 +148,7 @@ public final class SessionDefaultsPolicy
         return advice.stream()
                 .filter(setting -> setting.key().equals(key))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("core's Trino advice has no " + key));
+                .orElseThrow(() -> new IllegalStateException("core's Trino session settings have no " + key));
     }
 
     private static OptionalInt parseCount(String value)
