@@ -4,8 +4,8 @@ import io.chiplet.jmh.report.PerformanceReport;
 import io.chiplet.jmh.tpch.OnOffReport;
 import io.chiplet.jmh.tpch.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
+import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.ChipletPlugin;
-import io.chiplet.spark.driver.SparkPartitionAdvice;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.trino.tpch.TpchTable;
@@ -42,10 +42,10 @@ import java.util.OptionalDouble;
 public final class TpchOnOffBenchmark
 {
     private static final List<String> SIZED_KEYS = List.of(
-            SparkPartitionAdvice.SHUFFLE_PARTITIONS,
-            SparkPartitionAdvice.DEFAULT_PARALLELISM,
-            SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
-            SparkPartitionAdvice.SKEW_THRESHOLD);
+            SparkPartitionSettings.SHUFFLE_PARTITIONS,
+            SparkPartitionSettings.DEFAULT_PARALLELISM,
+            SparkPartitionSettings.ADVISORY_PARTITION_SIZE,
+            SparkPartitionSettings.SKEW_THRESHOLD);
 
     private TpchOnOffBenchmark() {}
 
@@ -150,7 +150,7 @@ public final class TpchOnOffBenchmark
         try {
             Map<String, String> settings = new LinkedHashMap<>();
             for (String key : SIZED_KEYS) {
-                settings.put(key, key.equals(SparkPartitionAdvice.DEFAULT_PARALLELISM)
+                settings.put(key, key.equals(SparkPartitionSettings.DEFAULT_PARALLELISM)
                         ? Integer.toString(spark.sparkContext().defaultParallelism())
                         : spark.conf().get(key));
             }

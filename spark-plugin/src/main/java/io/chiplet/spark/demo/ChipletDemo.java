@@ -1,8 +1,8 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.spark.driver.SparkPartitionAdvice;
 import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
@@ -38,10 +38,10 @@ public final class ChipletDemo
             + "[--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
     private static final String METRICS_SOURCE = "plugin." + ChipletSparkPlugin.ENTRY_CLASS;
     private static final List<String> SIZED_KEYS = List.of(
-            SparkPartitionAdvice.SHUFFLE_PARTITIONS,
-            SparkPartitionAdvice.DEFAULT_PARALLELISM,
-            SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
-            SparkPartitionAdvice.SKEW_THRESHOLD);
+            SparkPartitionSettings.SHUFFLE_PARTITIONS,
+            SparkPartitionSettings.DEFAULT_PARALLELISM,
+            SparkPartitionSettings.ADVISORY_PARTITION_SIZE,
+            SparkPartitionSettings.SKEW_THRESHOLD);
 
     private final PrintStream out;
     private final double scale;
@@ -209,7 +209,7 @@ public final class ChipletDemo
             Map<String, String> settings = new LinkedHashMap<>();
             for (String key : SIZED_KEYS) {
                 // The values in force, Spark's defaults included.
-                settings.put(key, key.equals(SparkPartitionAdvice.DEFAULT_PARALLELISM)
+                settings.put(key, key.equals(SparkPartitionSettings.DEFAULT_PARALLELISM)
                         ? Integer.toString(spark.sparkContext().defaultParallelism())
                         : spark.conf().get(key));
             }

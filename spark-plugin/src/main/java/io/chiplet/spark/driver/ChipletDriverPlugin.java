@@ -3,6 +3,10 @@ package io.chiplet.spark.driver;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.chiplet.placement.Advice;
+import io.chiplet.placement.Bytes;
+import io.chiplet.placement.PartitionBasis;
+import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
@@ -15,7 +19,6 @@ import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.spark.topology.HostShare;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -29,6 +32,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,11 +47,7 @@ public final class ChipletDriverPlugin
     public static final String DISABLED_BY_DRIVER = "disabledByDriver";
 
     private static final Logger log = LoggerFactory.getLogger(ChipletDriverPlugin.class);
-    private static final List<String> ADVISED_KEYS = List.of(
-            SparkPartitionAdvice.SHUFFLE_PARTITIONS,
-            SparkPartitionAdvice.DEFAULT_PARALLELISM,
-            SparkPartitionAdvice.ADVISORY_PARTITION_SIZE,
-            SparkPartitionAdvice.SKEW_THRESHOLD);
+    private static final List<String> ADVISED_KEYS = SparkPartitionSettings.KEYS;
 
     private final FailOpenGuard guard = new FailOpenGuard(log, "the driver");
     private final Map<String, TopologyReport> reports = new ConcurrentHashMap<>();
@@ -131,9 +131,9 @@ public final class ChipletDriverPlugin
     private SpreadHints answer(Object message)
     {
         if (message instanceof TopologyReport report) {
-            log.info("Executor {} on {} ({} mode) has {} chiplets of {} cores, L3 {} each",
+            log.info("Executor {} on {} ({} mode) has {} chiplets, {} cores, L3 {} per chiplet",
                     report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
-                    report.summary().coresPerChiplet(), report.summary().l3BytesPerChiplet() == 0 ? "unknown" : SparkPartitionAdvice.bytes(report.summary().l3BytesPerChiplet()));
+                    report.summary().cores(), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
             reports.put(report.executorId(), report);
             resize();
             return SpreadHints.NONE;
@@ -194,7 +194,7 @@ public final class ChipletDriverPlugin
         long l3 = Long.MAX_VALUE;
         for (TopologyReport report : reports.values()) {
             maxChiplets = Math.max(maxChiplets, report.summary().chiplets());
-            l3 = Math.min(l3, report.summary().l3BytesPerChiplet());
+            l3 = Math.min(l3, report.summary().chipletL3Bytes());
         }
         return skew.hints(maxChiplets, l3 == Long.MAX_VALUE ? 0 : l3);
     }
@@ -205,7 +205,8 @@ public final class ChipletDriverPlugin
         if (sparkConf == null) {
             return;
         }
-        List<Advice.Setting> advice = SparkPartitionAdvice.advise(cluster(reports.values()));
+        // Core's rule, as chiplet advise --engine spark prints it.
+        List<Advice.Setting> advice = SparkPartitionSettings.of(PartitionSizing.of(cluster(reports.values()), OptionalLong.empty()));
         synchronized (owned) {
             for (Advice.Setting setting : advice) {
                 String ours = owned.get(setting.key());
@@ -230,10 +231,10 @@ public final class ChipletDriverPlugin
      * All executors' chiplets as one: executors in task mode that own their host count the host once; in
      * executor mode, or with a {@link HostShare share} of the host, each holds its own chiplets.
      */
-    static ChipletSummary cluster(Iterable<TopologyReport> reports)
+    static PartitionBasis cluster(Iterable<TopologyReport> reports)
     {
-        Map<String, ChipletSummary> perHost = new HashMap<>();
-        List<ChipletSummary> summaries = new ArrayList<>();
+        Map<String, PartitionBasis> perHost = new HashMap<>();
+        List<PartitionBasis> summaries = new ArrayList<>();
         for (TopologyReport report : reports) {
             if (report.mode() == PlacementMode.TASK && !report.sharesHost()) {
                 perHost.put(report.host(), report.summary());
@@ -243,7 +244,7 @@ public final class ChipletDriverPlugin
             }
         }
         summaries.addAll(perHost.values());
-        return ChipletSummary.combine(summaries);
+        return PartitionBasis.combine(summaries);
     }
 
     @Override

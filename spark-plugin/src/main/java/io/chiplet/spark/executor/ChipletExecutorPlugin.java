@@ -4,6 +4,8 @@ import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.HostShares;
+import io.chiplet.placement.PartitionBasis;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
@@ -21,10 +23,8 @@ import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.spark.topology.TopologySource;
-import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.apache.spark.TaskContext;
@@ -132,7 +132,7 @@ public final class ChipletExecutorPlugin
                 : HostShare.whole(host, "executor mode leases its own chiplet");
         hostShare = share;
         Topology topology = share.topology();
-        List<Integer> usable = usableChipletIds(topology);
+        List<Integer> usable = UsableChiplets.of(topology).ids();
         PlacementMetrics contextMetrics = new PlacementMetrics(usable);
         placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
         List<Integer> placedOn = placement.chipletIds(usable);
@@ -140,7 +140,7 @@ public final class ChipletExecutorPlugin
         PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
         placementMetrics.register(context.metricRegistry());
         metrics = placementMetrics;
-        ChipletSummary summary = placement.summary(topology);
+        PartitionBasis summary = placement.summary(topology);
         // The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN).
         log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
                 context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
@@ -224,21 +224,8 @@ public final class ChipletExecutorPlugin
 
     private static String cpusOf(Topology topology, List<Integer> chiplets)
     {
-        CpuSet cpus = CpuSet.empty();
-        for (Chiplet chiplet : topology.chiplets()) {
-            if (chiplets.contains(chiplet.id())) {
-                cpus = cpus.union(chiplet.cpus().intersect(topology.allowed()));
-            }
-        }
-        return cpus.toList();
-    }
-
-    private static List<Integer> usableChipletIds(Topology topology)
-    {
-        return topology.chiplets().stream()
-                .filter(chiplet -> chiplet.cpus().intersects(topology.allowed()))
-                .map(Chiplet::id)
-                .toList();
+        UsableChiplets usable = UsableChiplets.of(topology);
+        return chiplets.stream().map(usable::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
     }
 
     /** The adaptive controller's periodic question; on its thread, never a task's. */

@@ -1,8 +1,8 @@
 package io.chiplet.spark.messages;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -35,9 +35,9 @@ public final class PluginMessages
 
     public static String encode(TopologyReport report)
     {
-        ChipletSummary summary = report.summary();
+        PartitionBasis summary = report.summary();
         return String.join("\t", VERSION, REPORT, text(report.executorId()), text(report.host()), report.mode().configName(),
-                Integer.toString(summary.chiplets()), Long.toString(summary.l3BytesPerChiplet()), Integer.toString(summary.coresPerChiplet()),
+                Integer.toString(summary.chiplets()), Integer.toString(summary.cores()), Long.toString(summary.coreL3Bytes()), Long.toString(summary.chipletL3Bytes()),
                 report.sharesHost() ? "shares-host" : "owns-host");
     }
 
@@ -74,11 +74,11 @@ public final class PluginMessages
         try {
             switch (fields[1]) {
                 case REPORT:
-                    expect(fields, 9, text);
+                    expect(fields, 10, text);
                     PlacementMode mode = PlacementMode.fromConfigName(fields[4]).orElseThrow(() -> new IllegalArgumentException("unknown mode " + fields[4]));
                     return new TopologyReport(untext(fields[2]), untext(fields[3]), mode,
-                            new ChipletSummary(Integer.parseInt(fields[5]), Long.parseLong(fields[6]), Integer.parseInt(fields[7])),
-                            fields[8].equals("shares-host"));
+                            new PartitionBasis(Integer.parseInt(fields[5]), Integer.parseInt(fields[6]), Long.parseLong(fields[7]), Long.parseLong(fields[8])),
+                            fields[9].equals("shares-host"));
                 case HINT_REQUEST:
                     expect(fields, 3, text);
                     return new SpreadHintRequest(untext(fields[2]));

@@ -1,8 +1,8 @@
 package io.chiplet.spark.messages;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.spark.topology.HostShare;
 
 import static java.util.Objects.requireNonNull;
@@ -13,10 +13,11 @@ import static java.util.Objects.requireNonNull;
  *
  * @param host the executor's host: in {@link PlacementMode#TASK} mode executors on one host share its chiplets
  * @param mode the mode the executor places in ({@link PlacementMode#AUTO} resolved)
+ * @param summary the chiplets it works on, as partition sizing counts them
  * @param sharesHost whether the executor took only its share of the host's chiplets ({@link HostShare}): the
  *         driver then counts its chiplets on their own, not once per host
  */
-public record TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary, boolean sharesHost)
+public record TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean sharesHost)
 {
     public TopologyReport
     {
@@ -27,7 +28,7 @@ public record TopologyReport(String executorId, String host, PlacementMode mode,
     }
 
     /** An executor owning its host (task mode) or its leased chiplet (executor mode). */
-    public TopologyReport(String executorId, String host, PlacementMode mode, ChipletSummary summary)
+    public TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary)
     {
         this(executorId, host, mode, summary, false);
     }

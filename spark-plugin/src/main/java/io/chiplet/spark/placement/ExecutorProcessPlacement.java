@@ -2,8 +2,9 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.placement.PartitionBasis;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -68,10 +69,9 @@ public final class ExecutorProcessPlacement
         requireNonNull(topology, "topology is null");
         requireNonNull(binder, "binder is null");
         // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
-        CpuSet usable = topology.allowed().intersect(binder.allowed());
-        List<Chiplet> candidates = topology.chiplets().stream()
-                .filter(chiplet -> chiplet.cpus().intersects(usable))
-                .toList();
+        UsableChiplets usableChiplets = UsableChiplets.of(topology, topology.allowed().intersect(binder.allowed()));
+        CpuSet usable = usableChiplets.allowed();
+        List<Chiplet> candidates = usableChiplets.chiplets();
         if (candidates.isEmpty()) {
             throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")");
         }
@@ -116,9 +116,9 @@ public final class ExecutorProcessPlacement
 
     /** One chiplet: executors on one host hold different ones, so the driver must not count the host's chiplets per executor. */
     @Override
-    public ChipletSummary summary(Topology topology)
+    public PartitionBasis summary(Topology topology)
     {
-        return new ChipletSummary(1, lease.chiplet().l3Bytes(), cpus.size());
+        return PartitionBasis.of(topology, cpus);
     }
 
     /** Only the leased chiplet: the executor's metrics count no other. */

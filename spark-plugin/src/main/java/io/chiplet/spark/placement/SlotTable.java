@@ -3,7 +3,7 @@ package io.chiplet.spark.placement;
 import io.chiplet.placement.Assignment;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
-import io.chiplet.topology.Chiplet;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
@@ -19,11 +19,9 @@ import static java.util.Objects.requireNonNull;
  * from the spread locator). Immutable, so the adaptive controller replaces the whole table at once and a task always
  * sees one consistent table.
  *
- * <p>Under the chiplet policies ({@code wicp-local}, {@code wicp-mixed}, {@code adaptive}) a slot's CPUs are its
- * whole chiplet (the allowed CPUs of it), not the core the planner picked: the plan decides how many slots each
- * chiplet gets, and within one L3 the kernel may balance task threads over the cores freely, which costs no locality
- * and keeps a task off a core that something else on the host keeps busy. {@code wic} means one core per worker and
- * keeps the planner's core; {@code wim} and {@code win} keep their machine-wide or node-wide sets.
+ * <p>A slot's CPUs are the plan's pin unit as core decides it ({@link Policy#pinsWholeChiplets()},
+ * {@link UsableChiplets#pinUnit}): the whole chiplet under the chiplet policies, the planner's core under {@code wic},
+ * the machine- or node-wide sets under {@code wim} and {@code win}.
  */
 record SlotTable(List<Slot> slots)
 {
@@ -63,26 +61,18 @@ record SlotTable(List<Slot> slots)
         requireNonNull(usableNode, "usableNode is null");
         List<Slot> slots = new ArrayList<>(plan.assignments().size());
         boolean memory = bindMemory && plan.bindsMemory();
-        boolean wholeChiplets = pinsWholeChiplets(plan.policy());
+        UsableChiplets usable = UsableChiplets.of(topology);
         for (Assignment assignment : plan.assignments()) {
-            CpuSet cpus = wholeChiplets && assignment.chiplet().isPresent()
-                    ? chipletCpus(topology, assignment.chiplet().getAsInt())
-                    : assignment.cpus();
+            CpuSet cpus = usable.pinUnit(plan.policy(), assignment);
             slots.add(new Slot(cpus, assignment.chiplet(), memoryNode(memory, assignment.numaNode(), usableNode)));
         }
         return new SlotTable(slots);
     }
 
-    static boolean pinsWholeChiplets(Policy applied)
-    {
-        return applied == Policy.WICP_LOCAL || applied == Policy.WICP_MIXED || applied == Policy.ADAPTIVE;
-    }
-
-    /** The CPUs of chiplet {@code id} this process may use. */
+    /** The CPUs of chiplet {@code id} this process may use ({@link UsableChiplets#cpusOf}). */
     static CpuSet chipletCpus(Topology topology, int id)
     {
-        Chiplet chiplet = topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException("no chiplet " + id + " in " + topology.source()));
-        return chiplet.cpus().intersect(topology.allowed());
+        return UsableChiplets.of(topology).cpusOf(id);
     }
 
     static OptionalInt memoryNode(boolean bindMemory, int node, IntPredicate usableNode)

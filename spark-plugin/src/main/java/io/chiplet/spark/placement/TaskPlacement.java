@@ -1,6 +1,6 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.spark.topology.ChipletSummary;
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
@@ -23,9 +23,9 @@ public interface TaskPlacement
      * The chiplets this executor works on, as the driver should count them when it sizes partitions: all the
      * usable ones of the machine, unless the placement confines the executor to fewer.
      */
-    default ChipletSummary summary(Topology topology)
+    default PartitionBasis summary(Topology topology)
     {
-        return ChipletSummary.of(topology);
+        return PartitionBasis.of(topology, topology.allowed());
     }
 
     /**

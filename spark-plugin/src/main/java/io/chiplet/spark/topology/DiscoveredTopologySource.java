@@ -1,8 +1,8 @@
 package io.chiplet.spark.topology;
 
-import io.chiplet.affinity.AllowedCpus;
-import io.chiplet.affinity.ProcessAffinityMask;
+import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -32,7 +32,8 @@ public final class DiscoveredTopologySource
 
     public DiscoveredTopologySource()
     {
-        this(DiscoveredTopologySource::liveAllowedCpus);
+        // Online CPUs in this process's cgroup cpuset and its affinity mask (as taskset set it), read by core.
+        this(AllowedCpusTracker::readLive);
     }
 
     DiscoveredTopologySource(Supplier<CpuSet> liveAllowed)
@@ -60,13 +61,9 @@ public final class DiscoveredTopologySource
      */
     public static Topology restrictTo(Topology topology, CpuSet live, Path fsRoot)
     {
-        CpuSet allowed = topology.allowed().intersect(live);
-        List<Chiplet> kept = new ArrayList<>();
-        for (Chiplet chiplet : topology.chiplets()) {
-            if (chiplet.cpus().intersects(allowed)) {
-                kept.add(chiplet);
-            }
-        }
+        UsableChiplets usable = UsableChiplets.of(topology, topology.allowed().intersect(live));
+        CpuSet allowed = usable.allowed();
+        List<Chiplet> kept = usable.chiplets();
         if (kept.isEmpty()) {
             throw new IllegalStateException("%s = %s: none of the snapshot's CPUs (%s) is one this process may use here (%s), so there is nothing to pin to"
                     .formatted(ChipletSettings.FS_ROOT, fsRoot, topology.allowed().toList(), live.toList()));
@@ -76,13 +73,6 @@ public final class DiscoveredTopologySource
             unknowns.add("pinning limited to the CPUs this process may use here: " + allowed.toList()
                     + (kept.size() < topology.chiplets().size() ? " (" + (topology.chiplets().size() - kept.size()) + " chiplets of the snapshot have none of them)" : ""));
         }
-        return topology.restrictedTo(allowed, kept, unknowns);
-    }
-
-    /** Online CPUs in this process's cgroup cpuset and in its affinity mask (as {@code taskset} set it). */
-    static CpuSet liveAllowedCpus()
-    {
-        CpuSet allowed = AllowedCpus.live().allowed();
-        return new ProcessAffinityMask().affinityMask().map(allowed::intersect).orElse(allowed);
+        return usable.restricted(unknowns);
     }
 }

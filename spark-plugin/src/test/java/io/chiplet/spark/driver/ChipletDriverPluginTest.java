@@ -1,5 +1,6 @@
 package io.chiplet.spark.driver;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
@@ -7,7 +8,6 @@ import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
@@ -28,32 +28,32 @@ class ChipletDriverPluginTest
         assertThat(driver.init(null, context)).isEmpty();
         SparkConf conf = context.conf();
 
-        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)))).isEqualTo(SpreadHints.NONE);
+        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(SpreadHints.NONE);
         assertThat(conf.get("spark.sql.shuffle.partitions")).isEqualTo("5");
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("128");
-        assertThat(conf.get("spark.sql.adaptive.advisoryPartitionSizeInBytes")).isEqualTo(Long.toString(32 * MIB));
+        assertThat(conf.get("spark.sql.adaptive.advisoryPartitionSizeInBytes")).isEqualTo("4m");
 
         // A second host doubles the chiplets; a second executor on the first host adds none.
-        receive(driver, new TopologyReport("2", "node-2", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
-        receive(driver, new TopologyReport("3", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        receive(driver, new TopologyReport("2", "node-2", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("3", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("256");
 
         // Set by someone else after start: theirs from then on.
         conf.set("spark.default.parallelism", "17");
-        receive(driver, new TopologyReport("4", "node-3", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        receive(driver, new TopologyReport("4", "node-3", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("17");
-        assertThat(conf.get("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes")).isEqualTo(Long.toString(128 * MIB));
+        assertThat(conf.get("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes")).isEqualTo("16m");
     }
 
     @Test
     void executorModeCountsEveryExecutorsLease()
     {
-        ChipletSummary cluster = ChipletDriverPlugin.cluster(List.of(
-                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16)),
-                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16)),
-                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, new ChipletSummary(1, 32 * MIB, 16))));
+        PartitionBasis cluster = ChipletDriverPlugin.cluster(List.of(
+                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB)),
+                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB)),
+                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB))));
 
-        assertThat(cluster).isEqualTo(new ChipletSummary(3, 32 * MIB, 16));
+        assertThat(cluster).isEqualTo(new PartitionBasis(3, 48, 2 * MIB, 32 * MIB));
     }
 
     @Test
@@ -66,7 +66,7 @@ class ChipletDriverPluginTest
 
         assertThat(extraConf).containsOnlyKeys(ChipletDriverPlugin.DISABLED_BY_DRIVER);
         assertThat(extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER)).contains("spark.chiplet.adaptive.intervalMs", "-5");
-        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)))).isEqualTo(SpreadHints.NONE);
+        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(SpreadHints.NONE);
         assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
     }
 
@@ -77,7 +77,7 @@ class ChipletDriverPluginTest
         ChipletDriverPlugin driver = new ChipletDriverPlugin();
         assertThat(driver.init(null, context)).isEmpty();
 
-        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
 
         assertThat(context.conf().contains("spark.sql.shuffle.partitions")).isFalse();
         assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
@@ -90,10 +90,10 @@ class ChipletDriverPluginTest
         driver.init(null, new FakePluginContext(Map.of(), message -> null));
 
         assertThat(driver.receive("hello")).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
-        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)))).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
+        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
         assertThat(driver.receive("chiplet/2\treport\tsomething newer")).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
         // Still on: a report after them is used.
-        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(8, 32 * MIB, 8)));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
         assertThat(driver.receive(PluginMessages.encode(new SpreadHintRequest("1")))).isInstanceOf(String.class);
     }
 
@@ -103,8 +103,8 @@ class ChipletDriverPluginTest
         FakePluginContext context = new FakePluginContext(Map.of(), message -> null);
         ChipletDriverPlugin driver = new ChipletDriverPlugin();
         driver.init(null, context);
-        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
-        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new ChipletSummary(1, 32 * MIB, 1), true));
+        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new PartitionBasis(1, 1, 32 * MIB, 32 * MIB), true));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(1, 1, 32 * MIB, 32 * MIB), true));
         // counts come one-way: no reply, which Spark would log a warning about
         assertThat(driver.receive(PluginMessages.encode(new PlacementCounts("0", 5, 0, 1, Map.of(0, 5L))))).isNull();
         driver.receive(PluginMessages.encode(new PlacementCounts("1", 3, 1, 0, Map.of(1, 2L))));

@@ -1,5 +1,6 @@
 package io.chiplet.spark.driver;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PluginMessages;
@@ -9,7 +10,6 @@ import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
-import io.chiplet.spark.topology.ChipletSummary;
 import org.apache.spark.Success$;
 import org.apache.spark.TaskKilled;
 import org.apache.spark.executor.TaskMetrics;
@@ -56,7 +56,7 @@ class SkewListenerTest
     {
         ChipletDriverPlugin driver = new ChipletDriverPlugin(skew);
         driver.init(null, new FakePluginContext(Map.of(), message -> null));
-        driver.receive(PluginMessages.encode(new TopologyReport("1", "host-a", PlacementMode.TASK, new ChipletSummary(4, 32 * MIB, 8))));
+        driver.receive(PluginMessages.encode(new TopologyReport("1", "host-a", PlacementMode.TASK, new PartitionBasis(4, 32, 4 * MIB, 32 * MIB))));
 
         listener.onStageSubmitted(new SparkListenerStageSubmitted(stage(5), new Properties()));
         for (int partition = 0; partition < 8; partition++) {

@@ -1,5 +1,6 @@
 package io.chiplet.spark.executor;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.messages.TopologyReport;
@@ -7,7 +8,6 @@ import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.spark.topology.TopologySource;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.chiplet.spark.topology.ChipletSummaryTest.chiplet;
-import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static io.chiplet.spark.topology.ExecutorTopologies.chiplet;
+import static io.chiplet.spark.topology.ExecutorTopologies.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ChipletExecutorPluginTest
@@ -37,7 +37,7 @@ class ChipletExecutorPluginTest
         ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
         plugin.init(context, Map.of());
 
-        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new ChipletSummary(2, 32 * MIB, 4)));
+        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB)));
 
         for (int partition = 0; partition < 5; partition++) {
             runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), partition != 4);

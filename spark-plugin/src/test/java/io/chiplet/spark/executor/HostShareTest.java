@@ -12,8 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import static io.chiplet.spark.topology.ChipletSummaryTest.chiplet;
-import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static io.chiplet.spark.topology.ExecutorTopologies.chiplet;
+import static io.chiplet.spark.topology.ExecutorTopologies.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class HostShareTest

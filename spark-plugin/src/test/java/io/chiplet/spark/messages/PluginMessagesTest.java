@@ -1,8 +1,8 @@
 package io.chiplet.spark.messages;
 
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.ChipletSummary;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -14,7 +14,7 @@ class PluginMessagesTest
     @Test
     void everyMessageRoundTripsThroughAString()
     {
-        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new ChipletSummary(3, 32L << 20, 8));
+        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new PartitionBasis(3, 24, 4L << 20, 32L << 20));
         SpreadHintRequest request = new SpreadHintRequest("12");
         SpreadHints hints = new SpreadHints(Map.of(3, 2, 17, 1));
 
@@ -24,7 +24,7 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(SpreadHints.NONE))).isEqualTo(SpreadHints.NONE);
         PlacementCounts counts = new PlacementCounts("3", 12, 1, 2, Map.of(0, 5L, 4, 6L));
         assertThat(PluginMessages.decode(PluginMessages.encode(counts))).isEqualTo(counts);
-        TopologyReport share = new TopologyReport("2", "h", PlacementMode.TASK, new ChipletSummary(1, 0, 1), true);
+        TopologyReport share = new TopologyReport("2", "h", PlacementMode.TASK, new PartitionBasis(1, 1, 0, 0), true);
         assertThat(PluginMessages.decode(PluginMessages.encode(share))).isEqualTo(share);
     }
 

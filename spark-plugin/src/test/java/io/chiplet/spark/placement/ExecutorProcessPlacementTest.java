@@ -3,8 +3,8 @@ package io.chiplet.spark.placement;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 
-import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static io.chiplet.spark.topology.ExecutorTopologies.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -74,10 +74,10 @@ class ExecutorProcessPlacementTest
             assertThat(placement.lease().chiplet().id()).isEqualTo(1);
             assertThat(placement.cpus()).isEqualTo(CpuSet.of(3));
             // The driver counts this executor as its one leased chiplet with the one CPU it may use, not the host's four.
-            ChipletSummary summary = placement.summary(FOUR_CHIPLETS);
+            PartitionBasis summary = placement.summary(FOUR_CHIPLETS);
             assertThat(summary.chiplets()).isOne();
-            assertThat(summary.coresPerChiplet()).isOne();
-            assertThat(summary.l3BytesPerChiplet()).isEqualTo(placement.lease().chiplet().l3Bytes());
+            assertThat(summary.cores()).isOne();
+            assertThat(summary.chipletL3Bytes()).isEqualTo(placement.lease().chiplet().l3Bytes());
         }
         FakeBinder none = new FakeBinder(CpuSet.range(16, 17));
         assertThatThrownBy(() -> ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, none))

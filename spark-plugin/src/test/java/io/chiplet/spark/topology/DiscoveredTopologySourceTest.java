@@ -1,6 +1,8 @@
 package io.chiplet.spark.topology;
 
+import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ThreadId;
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -10,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.List;
 
-import static io.chiplet.spark.topology.ChipletSummaryTest.chiplet;
-import static io.chiplet.spark.topology.ChipletSummaryTest.topology;
+import static io.chiplet.spark.topology.ExecutorTopologies.chiplet;
+import static io.chiplet.spark.topology.ExecutorTopologies.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,7 +32,9 @@ class DiscoveredTopologySourceTest
         assertThat(restricted.allowed()).isEqualTo(CpuSet.of(1, 2, 9));
         assertThat(restricted.chiplets()).extracting(Chiplet::id).containsExactly(0, 2);
         assertThat(restricted.unknowns()).singleElement().asString().contains("1-2,9", "1 chiplets of the snapshot have none");
-        assertThat(ChipletSummary.of(restricted)).isEqualTo(new ChipletSummary(2, 32 * MIB, 1));
+        // Chiplets 0 and 2 with three usable CPUs; this topology lists no cores, so each usable CPU counts as one and
+        // chiplet 0's two share its L3.
+        assertThat(PartitionBasis.of(restricted, restricted.allowed())).isEqualTo(new PartitionBasis(2, 3, 16 * MIB, 32 * MIB));
     }
 
     @Test
@@ -57,7 +61,7 @@ class DiscoveredTopologySourceTest
     {
         Topology live = new DiscoveredTopologySource().read(ChipletSettings.defaults());
         assertThat(live.source()).startsWith("sysfs:");
-        assertThat(live.allowed()).isEqualTo(DiscoveredTopologySource.liveAllowedCpus());
+        assertThat(live.allowed()).isEqualTo(AllowedCpusTracker.readLive());
         assertThat(ThreadId.cpusAllowed(ThreadId.current()).orElseThrow().containsAll(live.allowed())).isTrue();
         assertThat(live.chiplets()).isNotEmpty();
     }
