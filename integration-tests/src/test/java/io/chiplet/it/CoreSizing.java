@@ -1,10 +1,10 @@
 package io.chiplet.it;
 
+import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 
 import java.util.Optional;
 import java.util.OptionalLong;
