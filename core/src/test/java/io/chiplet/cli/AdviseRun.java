@@ -26,6 +26,12 @@ public final class AdviseRun
 
     private AdviseRun() {}
 
+    /** {@link #MACHINES}, for {@code @MethodSource("io.chiplet.cli.AdviseRun#machines")}. */
+    public static List<String> machines()
+    {
+        return MACHINES;
+    }
+
     /** The file of a test resource such as {@code /hwloc-xml/AMD-Zen3-2xEpyc-7763.xml}. */
     public static Path fixture(String resource)
     {

@@ -1,6 +1,6 @@
 /**
  * The machine as an executor sees it: where its topology comes from (discovered, restricted to the CPUs it may use),
- * its share of the host's chiplets, and the summary the driver sizes partitions from.
+ * and its share of the host's chiplets (which chiplets are usable, and what partition sizing counts, is core's).
  *
  * <p>May depend on {@code settings} and core.
  */

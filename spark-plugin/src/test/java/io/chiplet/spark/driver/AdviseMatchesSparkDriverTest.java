@@ -32,13 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdviseMatchesSparkDriverTest
 {
-    static List<String> machines()
-    {
-        return AdviseRun.MACHINES;
-    }
-
     @ParameterizedTest
-    @MethodSource("machines")
+    @MethodSource("io.chiplet.cli.AdviseRun#machines")
     void driverAppliesWhatAdvisePrints(String machine)
     {
         Path xml = AdviseRun.fixture(machine);

@@ -24,13 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdviseMatchesTrinoSessionDefaultsTest
 {
-    static List<String> machines()
-    {
-        return AdviseRun.MACHINES;
-    }
-
     @ParameterizedTest
-    @MethodSource("machines")
+    @MethodSource("io.chiplet.cli.AdviseRun#machines")
     void sessionDefaultsAreWhatAdvisePrints(String machine)
     {
         String xml = AdviseRun.fixture(machine).toString();
