@@ -2,8 +2,8 @@ package io.chiplet.trino.session;
 
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.SkewHint;
 import io.chiplet.topology.Topology;
-import io.chiplet.trino.skew.SkewHint;
 
 import java.util.HashMap;
 import java.util.List;
