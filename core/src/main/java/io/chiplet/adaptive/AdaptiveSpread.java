@@ -232,6 +232,13 @@ public final class AdaptiveSpread
         return 1;
     }
 
+    /** Every worker starts afresh at spread 1 at the next step (the chiplets it spreads over changed); signals stay open. */
+    public void restart()
+    {
+        keys = new int[0];
+        controller = null;
+    }
+
     /** Closes every signal; a later step opens them anew. */
     @Override
     public void close()

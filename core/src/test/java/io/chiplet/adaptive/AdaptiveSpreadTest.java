@@ -98,7 +98,12 @@ class AdaptiveSpreadTest
         assertThat(loop.step(List.of(new Worker(103, 103, true), new Worker(101, 101, true)), 4).spreads()).containsExactly(1, 3);
         // the gone thread's signal is closed
         assertThat(open).containsExactlyInAnyOrder(101, 103);
-        // a change in the widest spread starts everyone afresh
+        // a restart, or a change in the widest spread, starts everyone afresh
+        loop.restart();
+        assertThat(loop.step(List.of(new Worker(103, 103, true), new Worker(101, 101, true)), 4).spreads()).containsExactly(1, 1);
+        assertThat(open).containsExactlyInAnyOrder(101, 103);
+        loop.step(List.of(new Worker(103, 103, true), new Worker(101, 101, true)), 4);
+        assertThat(loop.spread(101)).isEqualTo(2);
         assertThat(loop.step(List.of(new Worker(103, 103, true), new Worker(101, 101, true)), 2).spreads()).containsExactly(1, 1);
     }
 
