@@ -1,6 +1,7 @@
 package io.chiplet.adaptive;
 
 import io.chiplet.adaptive.AdaptiveSpread.Worker;
+import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.perf.SignalSource;
 import io.chiplet.placement.SpreadController;
@@ -34,32 +35,7 @@ class AdaptiveSpreadTest
         }
         opened.add(tid);
         open.add(tid);
-        return new RemoteAccessSignal()
-        {
-            @Override
-            public Sample sample()
-            {
-                return new Sample(SignalSource.SOFTWARE_FALLBACK, INTERVAL, fills.getOrDefault(tid, 0L), Map.of());
-            }
-
-            @Override
-            public String source()
-            {
-                return "minor-faults";
-            }
-
-            @Override
-            public SignalSource signalSource()
-            {
-                return SignalSource.SOFTWARE_FALLBACK;
-            }
-
-            @Override
-            public void close()
-            {
-                open.remove(tid);
-            }
-        };
+        return new FakeRemoteAccessSignal(INTERVAL, () -> fills.getOrDefault(tid, 0L), () -> open.remove(tid));
     }
 
     private final AdaptiveSpread loop = new AdaptiveSpread(INTERVAL, 300, this::open);
