@@ -102,6 +102,7 @@ public final class PinnedTaskPlacement
     private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
     // Hybrid routing within the allowed CPUs, once routeByKind turned it on.
     private volatile Optional<Function<CpuSet, HybridRouting>> routingFor = Optional.empty();
+    // Guarded by busySlot, as the counts it routes with.
     private final StageWorkKinds kinds = new StageWorkKinds();
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
@@ -181,7 +182,10 @@ public final class PinnedTaskPlacement
     public void taskRead(Handle handle, long exchangeBytesRead, long sourceBytesRead)
     {
         if (layout.routing.isPresent()) {
-            kinds.finished(((Placed) handle).stage(), HybridRouting.kindOf(exchangeBytesRead, sourceBytesRead));
+            HybridRouting.WorkKind kind = HybridRouting.kindOf(exchangeBytesRead, sourceBytesRead);
+            synchronized (busySlot) {
+                kinds.finished(((Placed) handle).stage(), kind);
+            }
         }
     }
 
