@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
-import io.chiplet.perf.SignalSource;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
@@ -134,32 +134,7 @@ class AdaptiveControllerTest
     private RemoteAccessSignal signal()
     {
         opened.incrementAndGet();
-        return new RemoteAccessSignal()
-        {
-            @Override
-            public Sample sample()
-            {
-                return new Sample(SignalSource.SOFTWARE_FALLBACK, INTERVAL_NANOS, remoteEvents.get(), Map.of());
-            }
-
-            @Override
-            public String source()
-            {
-                return "fake";
-            }
-
-            @Override
-            public SignalSource signalSource()
-            {
-                return SignalSource.SOFTWARE_FALLBACK;
-            }
-
-            @Override
-            public void close()
-            {
-                closed.incrementAndGet();
-            }
-        };
+        return new FakeRemoteAccessSignal(INTERVAL_NANOS, remoteEvents::get, closed::incrementAndGet);
     }
 
     private static ChipletSettings settings()
