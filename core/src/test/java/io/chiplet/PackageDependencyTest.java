@@ -23,6 +23,7 @@ class PackageDependencyTest
                         "affinity", List.of("topology", "nativeio"),
                         "perf", List.of("nativeio", "topology"),
                         "placement", List.of("topology"),
+                        "adaptive", List.of("perf", "placement"),
                         "settings", List.of("placement", "topology"),
                         "discovery", List.of("topology", "affinity")),
                 Set.of("cli"));
@@ -33,6 +34,19 @@ class PackageDependencyTest
     {
         ArchRule rule = noClasses().that().resideInAPackage("io.chiplet.placement")
                 .should().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.net..", "java.util.concurrent..")
+                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+                .orShould().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock");
+        assertThat(violations(rule)).isEmpty();
+    }
+
+    @Test
+    void theAdaptiveLoopKeepsNoClocksOrThreads()
+    {
+        // The engines own the timer and the thread; the loop is stepped with what they measured.
+        ArchRule rule = noClasses().that().resideInAPackage("io.chiplet.adaptive")
+                .should().dependOnClassesThat().resideInAnyPackage("java.util.concurrent..")
                 .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
                 .orShould().callMethod(System.class, "nanoTime")
                 .orShould().callMethod(System.class, "currentTimeMillis")

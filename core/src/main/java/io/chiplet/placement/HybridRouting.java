@@ -69,6 +69,25 @@ public final class HybridRouting
         return performance.isEmpty() ? new HybridRouting(efficiency, CpuSet.empty()) : new HybridRouting(performance, efficiency);
     }
 
+    /**
+     * The kind of work a task did, from what it read: a task that read an exchange (a shuffle) builds hash tables,
+     * sorts or merges what it read, random access; a task that read only its source scans it, sequentially; a task
+     * that read neither computes.
+     */
+    public static WorkKind kindOf(long exchangeBytesRead, long sourceBytesRead)
+    {
+        if (exchangeBytesRead < 0 || sourceBytesRead < 0) {
+            throw new IllegalArgumentException("bytes read must not be negative");
+        }
+        return exchangeBytesRead > 0 ? WorkKind.RANDOM_ACCESS : sourceBytesRead > 0 ? WorkKind.SEQUENTIAL_SCAN : WorkKind.COMPUTE;
+    }
+
+    /** Whether there are CPUs of both classes to route between. */
+    public boolean isHybrid()
+    {
+        return efficiencyCount > 0;
+    }
+
     public static CoreClass preferred(WorkKind kind)
     {
         return switch (requireNonNull(kind, "kind is null")) {

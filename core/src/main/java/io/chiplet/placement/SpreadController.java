@@ -58,6 +58,19 @@ public final class SpreadController
             return new Settings(CHARM_INTERVAL_NANOS, CHARM_THRESHOLD, 0.2, 2, Math.max(1, workers / 4));
         }
 
+        /**
+         * {@link #defaults}' band, confirmation and move budget around an operator's interval and threshold. A
+         * threshold of 0 means "spread on any remote access": the controller needs a positive one, the smallest does that.
+         */
+        public static Settings charm(long intervalNanos, double threshold, int workers)
+        {
+            Settings charm = defaults(workers);
+            if (!(threshold >= 0)) {
+                throw new IllegalArgumentException("threshold must not be negative: " + threshold);
+            }
+            return new Settings(intervalNanos, Math.max(threshold, Double.MIN_VALUE), charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
+        }
+
         /** The paper's Algorithm 1 as published: no band, no confirmation, no bound. */
         public static Settings paper(int workers)
         {
@@ -95,6 +108,30 @@ public final class SpreadController
         this.highStreak = new int[workers];
         this.lowStreak = new int[workers];
         Arrays.fill(spread, 1);
+    }
+
+    /**
+     * A controller for a new set of workers: worker {@code i} goes on as this controller's worker {@code from[i]}
+     * (its spread and the evidence towards its next move), or starts afresh at spread 1 where {@code from[i] < 0}.
+     * The move budget of the current interval is spent as far as it was.
+     */
+    public SpreadController regrouped(int[] from, Settings settings)
+    {
+        requireNonNull(from, "from is null");
+        SpreadController next = new SpreadController(from.length, maxSpread, settings);
+        for (int worker = 0; worker < from.length; worker++) {
+            int old = from[worker];
+            if (old >= spread.length) {
+                throw new IllegalArgumentException("worker " + worker + " goes on as worker " + old + ", but there are only " + spread.length);
+            }
+            if (old >= 0) {
+                next.spread[worker] = spread[old];
+                next.highStreak[worker] = highStreak[old];
+                next.lowStreak[worker] = lowStreak[old];
+            }
+        }
+        next.movesThisInterval = movesThisInterval;
+        return next;
     }
 
     /** Starts a new interval: the move budget is full again. */

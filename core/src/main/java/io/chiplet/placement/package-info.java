@@ -1,6 +1,6 @@
 /**
  * Every placement decision, pure: policies and plans (which worker on which chiplet), host shares, partition and AQE
- * sizing and the advice printed for an engine, skew analysis and planning, hybrid-core routing, the spread controller
+ * sizing and the advice printed for an engine, skew analysis and the skew-to-hint rule, hybrid-core routing, the spread controller
  * of the adaptive loop. No I/O, clocks or threads: a topology and figures in, a decision out, so the plugins and the
  * CLI decide alike by calling the same code.
  *

@@ -52,4 +52,34 @@ class HybridRoutingTest
         assertThat(scan.cpus()).isEqualTo(epyc.allowed());
         assertThat(scan.fallback()).isFalse();
     }
+
+    @Test
+    void kindOfWorkFromWhatItRead()
+    {
+        assertThat(HybridRouting.kindOf(10, 0)).isEqualTo(WorkKind.RANDOM_ACCESS);
+        assertThat(HybridRouting.kindOf(10, 10)).isEqualTo(WorkKind.RANDOM_ACCESS);
+        assertThat(HybridRouting.kindOf(0, 10)).isEqualTo(WorkKind.SEQUENTIAL_SCAN);
+        assertThat(HybridRouting.kindOf(0, 0)).isEqualTo(WorkKind.COMPUTE);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HybridRouting.kindOf(-1, 0)).hasMessageContaining("negative");
+        assertThat(routing.isHybrid()).isTrue();
+        assertThat(HybridRouting.of(LAPTOP, CpuSet.range(0, 11)).isHybrid()).isFalse();
+    }
+
+    @Test
+    void stagesAreComputeUntilATaskShowsTheirKind()
+    {
+        StageWorkKinds kinds = new StageWorkKinds();
+        assertThat(kinds.of(3)).isEqualTo(WorkKind.COMPUTE);
+        kinds.finished(3, WorkKind.SEQUENTIAL_SCAN);
+        assertThat(kinds.of(3)).isEqualTo(WorkKind.SEQUENTIAL_SCAN);
+        assertThat(kinds.of(4)).isEqualTo(WorkKind.COMPUTE);
+        kinds.finished(3, WorkKind.RANDOM_ACCESS);
+        assertThat(kinds.of(3)).isEqualTo(WorkKind.RANDOM_ACCESS);
+        for (int stage = 0; stage <= StageWorkKinds.MAX_STAGES; stage++) {
+            kinds.finished(100 + stage, WorkKind.SEQUENTIAL_SCAN);
+        }
+        // past the bound everything is forgotten and learned again
+        assertThat(kinds.of(3)).isEqualTo(WorkKind.COMPUTE);
+        assertThat(kinds.of(100)).isEqualTo(WorkKind.COMPUTE);
+    }
 }

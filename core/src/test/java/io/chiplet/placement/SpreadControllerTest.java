@@ -97,4 +97,36 @@ class SpreadControllerTest
         SpreadController controller = new SpreadController(1, 4, SpreadController.Settings.defaults(1));
         assertThatThrownBy(() -> controller.step(0, -1, INTERVAL)).hasMessageContaining("negative");
     }
+
+    @Test
+    void regroupedCarriesWorkersOnAndStartsNewOnesAfresh()
+    {
+        SpreadController.Settings settings = new SpreadController.Settings(INTERVAL, 300, 0.2, 2, 4);
+        SpreadController controller = new SpreadController(2, 4, settings);
+        for (int i = 0; i < 2; i++) {
+            controller.beginInterval();
+            controller.step(0, 900, INTERVAL);
+            controller.step(1, 900, INTERVAL);
+        }
+        controller.beginInterval();
+        controller.step(1, 900, INTERVAL);
+        assertThat(controller.spread(0)).isEqualTo(2);
+        // worker 1 at spread 2 with one interval of evidence towards 3
+        SpreadController next = controller.regrouped(new int[] {-1, 1}, settings);
+        assertThat(next.workers()).isEqualTo(2);
+        assertThat(next.spread(0)).isEqualTo(1);
+        assertThat(next.spread(1)).isEqualTo(2);
+        next.beginInterval();
+        assertThat(next.step(1, 900, INTERVAL)).isEqualTo(3);
+        assertThatThrownBy(() -> controller.regrouped(new int[] {2}, SpreadController.Settings.defaults(1))).hasMessageContaining("only 2");
+    }
+
+    @Test
+    void charmSettingsAroundAnOperatorsIntervalAndThreshold()
+    {
+        SpreadController.Settings settings = SpreadController.Settings.charm(100_000_000L, 50, 8);
+        assertThat(settings).isEqualTo(new SpreadController.Settings(100_000_000L, 50, 0.2, 2, 2));
+        assertThat(SpreadController.Settings.charm(100_000_000L, 0, 8).threshold()).isPositive();
+        assertThatThrownBy(() -> SpreadController.Settings.charm(100_000_000L, -1, 8)).hasMessageContaining("must not be negative");
+    }
 }

@@ -31,6 +31,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.TaskFailedReason;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.executor.TaskMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,7 @@ public final class ChipletExecutorPlugin
     private final Supplier<TaskPlacement.TaskIdentity> currentTask;
     private final FailOpenGuard guard = new FailOpenGuard(log, "this executor");
     private final ThreadLocal<TaskPlacement.Handle> running = new ThreadLocal<>();
+    private final ThreadLocal<TaskContext> runningContext = new ThreadLocal<>();
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
     private volatile SpreadHints hints = SpreadHints.NONE;
@@ -263,6 +265,8 @@ public final class ChipletExecutorPlugin
         guard.run("onTaskStart", () -> {
             TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
             running.set(handle);
+            // Spark unsets the task's context before the end hooks run; its metrics are read there through this one.
+            runningContext.set(TaskContext.get());
             metrics.taskStarted(handle.chiplet());
             python.onTaskStart(handle.cpus());
         });
@@ -287,11 +291,17 @@ public final class ChipletExecutorPlugin
             return;
         }
         running.remove();
+        TaskContext context = runningContext.get();
+        runningContext.remove();
         // Even when switched off since the start: the thread is reused and must not stay placed.
         guard.runAlways(entryPoint, () -> {
             placement.onTaskEnd(handle);
             if (failed) {
                 metrics.taskFailed();
+            }
+            else if (context != null) {
+                TaskMetrics read = context.taskMetrics();
+                placement.taskRead(handle, Math.max(0, read.shuffleReadMetrics().totalBytesRead()), Math.max(0, read.inputMetrics().bytesRead()));
             }
         });
     }

@@ -1,11 +1,8 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.perf.CounterTarget;
-import io.chiplet.perf.EventCatalog;
-import io.chiplet.perf.PerfPlatform;
+import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.perf.RemoteAccessRate;
-import io.chiplet.perf.RemoteAccessSignal;
-import io.chiplet.placement.SpreadController;
+import io.chiplet.perf.ThreadSignals;
 import io.chiplet.placement.SpreadLocator;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
@@ -14,12 +11,8 @@ import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
@@ -29,50 +22,43 @@ import static java.util.Objects.requireNonNull;
 /**
  * {@code spark.chiplet.policy=adaptive}: CHARM's spread control for one executor's task slots. Every
  * {@code spark.chiplet.adaptive.intervalMs} it samples each task thread's remote-access signal (hardware fill
- * counters where the machine has them, the software fallback where it does not), steps a {@link SpreadController}
- * per slot against {@code spark.chiplet.adaptive.remoteAccessThreshold}, asks the driver for its skew hints (a stage
+ * counters where the machine has them, the software fallback where it does not) and steps core's
+ * {@link AdaptiveSpread} loop, one worker per slot, against {@code spark.chiplet.adaptive.remoteAccessThreshold}; asks the driver for its skew hints (a stage
  * the driver names takes the hinted spread instead: heavy partitions wider, light ones 1), and lets a
  * {@link SpreadLocator} turn the spreads into chiplets. The result is published to the placement: tasks started after it
  * run there, running ones stay put.
  *
- * <p>One daemon thread per executor; everything but {@link #close} runs on it. When no signal can be opened it warns
- * once and goes on with the driver's hints alone; when an interval fails it warns once and stops, leaving the last
- * table in force.
+ * <p>One daemon thread per executor; everything but {@link #close} runs on it. When a thread's signal cannot be opened
+ * it warns once (that slot then follows the driver's hints alone); when an interval fails it warns once and stops,
+ * leaving the last table in force.
  */
 final class AdaptiveController
         implements AutoCloseable
 {
     private static final Logger log = LoggerFactory.getLogger(AdaptiveController.class);
 
-    /** Opens the remote-access signal of one task thread. */
-    @FunctionalInterface
-    interface SignalOpener
-    {
-        RemoteAccessSignal open(int tid);
-    }
-
     private final PinnedTaskPlacement placement;
     private final SpreadLocator locator;
-    private final SpreadController controller;
-    private final SignalOpener opener;
+    private final AdaptiveSpread spread;
     private final Supplier<SpreadHints> driver;
     private final PlacementMetrics metrics;
     private final boolean bindMemory;
     private final IntPredicate usableNode;
-    private final long intervalNanos;
     private final int[] spreads;
     private final int[] cpus;
     private final int[] chiplets;
     // Each chiplet's allowed CPUs, by the locator's index: a slot is pinned to its whole chiplet.
     private final CpuSet[] chipletCpus;
-    private final Map<Integer, RemoteAccessSignal> signals = new HashMap<>();
-    private boolean measuring = true;
+    private boolean signalWarned;
     private boolean driverWarned;
     private SpreadHints hints = SpreadHints.NONE;
     private volatile Thread thread;
 
-    AdaptiveController(PinnedTaskPlacement placement, Topology topology, SpreadController.Settings settings, SignalOpener opener,
-            Supplier<SpreadHints> driver, PlacementMetrics metrics, boolean bindMemory, IntPredicate usableNode)
+    /**
+     * @param spread the loop, at the configured interval and threshold, with the signal opener (closed with this)
+     */
+    AdaptiveController(PinnedTaskPlacement placement, Topology topology, AdaptiveSpread spread, Supplier<SpreadHints> driver,
+            PlacementMetrics metrics, boolean bindMemory, IntPredicate usableNode)
     {
         this.locator = SpreadLocator.of(topology, topology.allowed());
         this.chipletCpus = new CpuSet[locator.chiplets()];
@@ -80,42 +66,35 @@ final class AdaptiveController
             chipletCpus[index] = SlotTable.chipletCpus(topology, locator.chipletId(index));
         }
         this.placement = requireNonNull(placement, "placement is null");
-        this.opener = requireNonNull(opener, "opener is null");
+        this.spread = requireNonNull(spread, "spread is null");
         this.driver = requireNonNull(driver, "driver is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.bindMemory = bindMemory;
         this.usableNode = requireNonNull(usableNode, "usableNode is null");
-        this.intervalNanos = settings.intervalNanos();
         int slots = placement.slots();
-        this.controller = new SpreadController(slots, locator.chiplets(), settings);
         this.spreads = new int[slots];
         this.cpus = new int[slots];
         this.chiplets = new int[slots];
     }
 
-    /** CHARM's band, confirmation and move budget ({@link SpreadController.Settings#defaults}) at the configured interval and threshold. */
-    static SpreadController.Settings settings(ChipletSettings settings, int slots)
+    /** The loop at the configured interval and threshold, opening each task thread's signal with {@code opener}. */
+    static AdaptiveSpread loop(ChipletSettings settings, AdaptiveSpread.SignalOpener opener)
     {
-        SpreadController.Settings charm = SpreadController.Settings.defaults(slots);
-        // A threshold of 0 means "spread on any remote access": the controller needs a positive one, the smallest does that.
-        double threshold = Math.max(settings.remoteAccessThreshold(), Double.MIN_VALUE);
-        return new SpreadController.Settings(settings.adaptiveIntervalMs() * 1_000_000L, threshold, charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
+        return new AdaptiveSpread(settings.adaptiveIntervalMs() * 1_000_000L, settings.remoteAccessThreshold(), opener);
     }
 
     static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, IntPredicate usableNode)
     {
-        Path live = Path.of("/");
-        PerfPlatform platform = PerfPlatform.read(live);
-        EventCatalog catalog = EventCatalog.select(platform);
-        SignalOpener opener = tid -> {
-            RemoteAccessRate.Choice choice = RemoteAccessRate.open(CounterTarget.thread(tid), platform, catalog);
+        ThreadSignals signals = ThreadSignals.live();
+        AdaptiveSpread.SignalOpener opener = tid -> {
+            RemoteAccessRate.Choice choice = signals.open(tid);
             if (!choice.hardware().isAvailable()) {
                 log.debug("Chiplet adaptive policy on the software fallback for thread {}: {}", tid, choice.hardware());
             }
             return choice.signal();
         };
-        AdaptiveController controller = new AdaptiveController(placement, topology,
-                settings(context.settings(), placement.slots()), opener, context.driverHints(), context.metrics(), bindMemory, usableNode);
+        AdaptiveController controller = new AdaptiveController(placement, topology, loop(context.settings(), opener),
+                context.driverHints(), context.metrics(), bindMemory, usableNode);
         Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
         thread.setDaemon(true);
         controller.thread = thread;
@@ -141,28 +120,31 @@ final class AdaptiveController
             log.debug("Chiplet adaptive policy failure", e);
         }
         finally {
-            closeSignals();
+            spread.close();
         }
     }
 
     /** One controller period: measure, ask the driver, place. Package-private for tests, which drive it by hand. */
     void interval()
     {
-        controller.beginInterval();
         int slots = placement.slots();
-        double rateSum = 0;
-        int measured = 0;
-        if (measuring) {
-            for (RemoteAccessSignal.Sample sample : sampleThreads(slots)) {
-                rateSum += sample.ratePer(intervalNanos);
-                measured++;
-            }
+        List<AdaptiveSpread.Worker> workers = new ArrayList<>(slots);
+        for (int slot = 0; slot < slots; slot++) {
+            // An idle slot's thread is listed too, so its next sample covers only its next task's time.
+            workers.add(new AdaptiveSpread.Worker(slot, Math.max(0, placement.threadIn(slot)), placement.stageIn(slot) >= 0));
         }
+        AdaptiveSpread.Step step = spread.step(workers, locator.chiplets());
+        if (!step.openFailures().isEmpty() && !signalWarned) {
+            signalWarned = true;
+            log.warn("Chiplet adaptive policy cannot read a remote-access signal, its slot follows the driver's skew hints only: {}", step.openFailures().get(0));
+        }
+        step.workers().stream().flatMap(worker -> worker.source().stream()).findFirst().ifPresent(metrics::signalSource);
         hints = askDriver();
         int widest = 1;
         for (int slot = 0; slot < slots; slot++) {
             int stage = placement.stageIn(slot);
-            spreads[slot] = stage >= 0 ? hints.chipletsFor(stage, controller.spread(slot)) : controller.spread(slot);
+            int own = step.workers().get(slot).spread();
+            spreads[slot] = stage >= 0 ? hints.chipletsFor(stage, own) : own;
             widest = Math.max(widest, Math.min(spreads[slot], locator.chiplets()));
         }
         locator.locate(spreads, slots, cpus, chiplets);
@@ -178,64 +160,7 @@ final class AdaptiveController
             log.debug("Chiplet adaptive policy moved later tasks: spreads {}, slots {}", spreads, PinnedTaskPlacement.describe(table));
         }
         metrics.spread(widest);
-        if (measured > 0) {
-            metrics.remoteAccessRate(rateSum / measured);
-        }
-    }
-
-    /** Samples every task thread once, steps the controller for the slots running a task, closes signals of gone threads. */
-    private List<RemoteAccessSignal.Sample> sampleThreads(int slots)
-    {
-        List<RemoteAccessSignal.Sample> busy = new ArrayList<>();
-        Map<Integer, RemoteAccessSignal.Sample> byThread = new HashMap<>();
-        for (int slot = 0; slot < slots && measuring; slot++) {
-            int tid = placement.threadIn(slot);
-            if (tid <= 0) {
-                continue;
-            }
-            RemoteAccessSignal.Sample sample = byThread.get(tid);
-            if (sample == null) {
-                RemoteAccessSignal signal = signal(tid);
-                if (signal == null) {
-                    continue;
-                }
-                sample = signal.sample();
-                byThread.put(tid, sample);
-            }
-            // An idle slot's thread is sampled too, so the next sample covers only its next task's time.
-            if (placement.stageIn(slot) >= 0 && sample.intervalNanos() > 0) {
-                controller.step(slot, sample.remoteEvents(), sample.intervalNanos());
-                busy.add(sample);
-            }
-        }
-        for (Iterator<Map.Entry<Integer, RemoteAccessSignal>> entries = signals.entrySet().iterator(); entries.hasNext(); ) {
-            Map.Entry<Integer, RemoteAccessSignal> entry = entries.next();
-            if (!byThread.containsKey(entry.getKey())) {
-                entry.getValue().close();
-                entries.remove();
-            }
-        }
-        return busy;
-    }
-
-    private RemoteAccessSignal signal(int tid)
-    {
-        RemoteAccessSignal signal = signals.get(tid);
-        if (signal != null) {
-            return signal;
-        }
-        try {
-            signal = opener.open(tid);
-        }
-        catch (RuntimeException e) {
-            measuring = false;
-            closeSignals();
-            log.warn("Chiplet adaptive policy cannot read a remote-access signal, it follows the driver's skew hints only: {}", e.getMessage());
-            return null;
-        }
-        signals.put(tid, signal);
-        metrics.signalSource(signal.signalSource());
-        return signal;
+        step.meanRate().ifPresent(metrics::remoteAccessRate);
     }
 
     private SpreadHints askDriver()
@@ -254,16 +179,10 @@ final class AdaptiveController
         }
     }
 
-    private void closeSignals()
-    {
-        signals.values().forEach(RemoteAccessSignal::close);
-        signals.clear();
-    }
-
     /** The spread the controller holds for {@code slot}, hints aside. */
     int controllerSpread(int slot)
     {
-        return controller.spread(slot);
+        return spread.spread(slot);
     }
 
     @Override
@@ -271,7 +190,7 @@ final class AdaptiveController
     {
         Thread running = thread;
         if (running == null) {
-            closeSignals();
+            spread.close();
             return;
         }
         running.interrupt();

@@ -2,10 +2,12 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
+import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.StageWorkKinds;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
@@ -33,6 +36,11 @@ import static java.util.Objects.requireNonNull;
  * the fewest tasks, so concurrent tasks spread evenly. Among equally good slots a thread takes the one its previous
  * task had: it still runs there (restoring its mask did not move it), so pinning it costs no migration and its
  * private caches are warm; otherwise ties are taken in turn.
+ *
+ * <p>On a hybrid part ({@link #routeByKind}) a task runs on the performance or the efficiency CPUs of its slot, as
+ * core's {@link HybridRouting} routes its stage's kind of work (learned from the stage's finished tasks,
+ * {@link StageWorkKinds}) given how many tasks each class runs: the hybrid report's push strategy, whose unit of
+ * scheduling is the task, as Spark's is.
  *
  * <p>The hook is a short critical section over small int arrays plus the bind syscalls; the adaptive controller
  * changes where later tasks go by publishing a new {@link SlotTable}, never touching running tasks.
@@ -56,10 +64,18 @@ public final class PinnedTaskPlacement
         }
     }
 
-    /** A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) resolved once. */
-    private record Layout(SlotTable table, int[] groupOfSlot) {}
+    /**
+     * A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) resolved once, and on a
+     * hybrid part each slot's CPUs of each core class ({@code null} where the slot has none of that class).
+     */
+    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, CpuSet[][] classCpus) {}
 
-    record Placed(int slot, int group, OptionalInt chiplet, CpuSet slotCpus, ThreadBinder.Binding binding)
+    /**
+     * @param stage the task's stage
+     * @param coreClass the {@link HybridRouting.CoreClass} ordinal the task was routed to, -1 when not routed
+     * @param slotCpus the CPUs the task's thread was bound to
+     */
+    record Placed(int slot, int group, int stage, int coreClass, OptionalInt chiplet, CpuSet slotCpus, ThreadBinder.Binding binding)
             implements Handle
     {
         @Override
@@ -75,6 +91,7 @@ public final class PinnedTaskPlacement
     // Guarded by themselves (busySlot is the lock): the only state the hooks write together.
     private final int[] busySlot;
     private final int[] busyGroup;
+    private final int[] busyClass = new int[HybridRouting.CoreClass.values().length];
     private int cursor;
     private volatile Layout layout;
     // Read by the adaptive controller: the stage each slot runs (IDLE when free) and the thread that last ran it.
@@ -83,6 +100,10 @@ public final class PinnedTaskPlacement
     private volatile AutoCloseable controller = () -> {};
     // Plans the slots anew within the allowed CPUs; the live placement's plans as at start, a test's keeps its table.
     private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
+    // Hybrid routing within the allowed CPUs, once routeByKind turned it on.
+    private volatile Optional<Function<CpuSet, HybridRouting>> routingFor = Optional.empty();
+    // Guarded by busySlot, as the counts it routes with.
+    private final StageWorkKinds kinds = new StageWorkKinds();
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
@@ -104,7 +125,7 @@ public final class PinnedTaskPlacement
         for (int slot = 0; slot < table.size(); slot++) {
             slotStage.set(slot, IDLE);
         }
-        this.layout = layout(table);
+        this.layout = layout(table, Optional.empty());
     }
 
     /** The live placement for one executor: plans its slots, pins through the configured backend. */
@@ -127,6 +148,11 @@ public final class PinnedTaskPlacement
                 bindMemory ? "preferred on each slot's NUMA node" : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
                 describe(table));
         placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memoryNodes::contains));
+        if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
+            placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
+            log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
+                    context.executorId());
+        }
         if (plan.policy() == Policy.ADAPTIVE) {
             placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memoryNodes::contains);
         }
@@ -138,6 +164,29 @@ public final class PinnedTaskPlacement
     {
         return allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, slots).withAllowed(allowed)),
                 topology, bindMemory, memoryNodeAllowed);
+    }
+
+    /**
+     * Routes each later task to its slot's performance or efficiency CPUs by its stage's kind of work.
+     *
+     * @param routing the routing within the CPUs given to it (the allowed CPUs now, and after each change)
+     */
+    void routeByKind(Function<CpuSet, HybridRouting> routing, CpuSet allowed)
+    {
+        routingFor = Optional.of(requireNonNull(routing, "routing is null"));
+        layout = layout(layout.table, Optional.of(routing.apply(allowed)));
+    }
+
+    /** What a finished task read, so later tasks of its stage are routed by the kind of work it did. */
+    @Override
+    public void taskRead(Handle handle, long exchangeBytesRead, long sourceBytesRead)
+    {
+        if (layout.routing.isPresent()) {
+            HybridRouting.WorkKind kind = HybridRouting.kindOf(exchangeBytesRead, sourceBytesRead);
+            synchronized (busySlot) {
+                kinds.finished(((Placed) handle).stage(), kind);
+            }
+        }
     }
 
     /** How {@link #allowedCpusChanged} plans the slots anew. */
@@ -171,25 +220,34 @@ public final class PinnedTaskPlacement
         int[] last = lastSlot.get();
         int slot;
         int group;
+        int coreClass = -1;
         synchronized (busySlot) {
             slot = choose(current.groupOfSlot, last[0]);
             group = current.groupOfSlot[slot];
             busySlot[slot]++;
             busyGroup[group]++;
+            if (current.routing.isPresent()) {
+                int routed = current.routing.get().route(kinds.of(task.stageId()), busyClass[0], busyClass[1]).coreClass().ordinal();
+                if (current.classCpus[slot][routed] != null) {
+                    coreClass = routed;
+                    busyClass[coreClass]++;
+                }
+            }
         }
         SlotTable.Slot chosen = current.table.slot(slot);
+        CpuSet cpus = coreClass < 0 ? chosen.cpus() : current.classCpus[slot][coreClass];
         ThreadBinder.Binding binding;
         try {
-            binding = binder.bind(chosen.cpus(), chosen.memoryNode());
+            binding = binder.bind(cpus, chosen.memoryNode());
         }
         catch (RuntimeException | Error e) {
-            release(slot, group);
+            release(slot, group, coreClass);
             throw e;
         }
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Placed(slot, group, chosen.chiplet(), chosen.cpus(), binding);
+        return new Placed(slot, group, task.stageId(), coreClass, chosen.chiplet(), cpus, binding);
     }
 
     @Override
@@ -200,7 +258,7 @@ public final class PinnedTaskPlacement
             placed.binding().restore();
         }
         finally {
-            release(placed.slot(), placed.group());
+            release(placed.slot(), placed.group(), placed.coreClass());
         }
     }
 
@@ -224,11 +282,14 @@ public final class PinnedTaskPlacement
         return best;
     }
 
-    private void release(int slot, int group)
+    private void release(int slot, int group, int coreClass)
     {
         synchronized (busySlot) {
             busySlot[slot]--;
             busyGroup[group]--;
+            if (coreClass >= 0) {
+                busyClass[coreClass]--;
+            }
             if (busySlot[slot] == 0) {
                 slotStage.set(slot, IDLE);
             }
@@ -243,7 +304,8 @@ public final class PinnedTaskPlacement
     public void allowedCpusChanged(CpuSet nowAllowed)
     {
         SlotTable table = replan.apply(nowAllowed);
-        publish(table);
+        Optional<HybridRouting> routing = routingFor.map(route -> route.apply(nowAllowed));
+        layout = layout(checkSize(table), routing.filter(HybridRouting::isHybrid));
         Map<Integer, CpuSet> running = new HashMap<>();
         synchronized (busySlot) {
             for (int slot = 0; slot < busySlot.length; slot++) {
@@ -260,10 +322,15 @@ public final class PinnedTaskPlacement
     /** Where later tasks go; running tasks stay where they are. The table must have one entry per slot. */
     void publish(SlotTable table)
     {
+        layout = layout(checkSize(table), layout.routing);
+    }
+
+    private SlotTable checkSize(SlotTable table)
+    {
         if (table.size() != busySlot.length) {
             throw new IllegalArgumentException("expected " + busySlot.length + " slots but the table has " + table.size());
         }
-        layout = layout(table);
+        return table;
     }
 
     SlotTable table()
@@ -288,9 +355,10 @@ public final class PinnedTaskPlacement
         return slotTid.get(slot);
     }
 
-    private Layout layout(SlotTable table)
+    private Layout layout(SlotTable table, Optional<HybridRouting> routing)
     {
         int[] groupOfSlot = new int[table.size()];
+        CpuSet[][] classCpus = new CpuSet[table.size()][];
         for (int slot = 0; slot < table.size(); slot++) {
             binder.check(table.slot(slot).cpus());
             Integer group = groups.get(groupKey(table.slot(slot)));
@@ -298,8 +366,14 @@ public final class PinnedTaskPlacement
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");
             }
             groupOfSlot[slot] = group;
+            classCpus[slot] = new CpuSet[HybridRouting.CoreClass.values().length];
+            CpuSet slotCpus = table.slot(slot).cpus();
+            for (HybridRouting.CoreClass coreClass : HybridRouting.CoreClass.values()) {
+                CpuSet cpus = routing.map(route -> route.cpus(coreClass).intersect(slotCpus)).orElse(CpuSet.empty());
+                classCpus[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : cpus;
+            }
         }
-        return new Layout(table, groupOfSlot);
+        return new Layout(table, groupOfSlot, routing, classCpus);
     }
 
     private static Object groupKey(SlotTable.Slot slot)

@@ -41,6 +41,12 @@ public interface TaskPlacement
         return usable;
     }
 
+    /**
+     * What a task that succeeded read, after {@link #onTaskEnd}: shuffle bytes and source (input) bytes. Placements
+     * that route by the kind of work learn from it; others ignore it.
+     */
+    default void taskRead(Handle handle, long exchangeBytesRead, long sourceBytesRead) {}
+
     /** Releases what the placement holds for the executor's lifetime (leases, controller threads). */
     @Override
     default void close() {}

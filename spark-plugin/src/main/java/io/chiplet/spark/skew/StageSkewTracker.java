@@ -1,10 +1,12 @@
 package io.chiplet.spark.skew;
 
 import io.chiplet.placement.SkewAnalysis;
+import io.chiplet.placement.SkewRule;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
@@ -27,14 +29,11 @@ import static java.util.Objects.requireNonNull;
  * never missing from it, as they would be if a handful of early, small tasks replaced the prediction wholesale.
  * Without a prediction, a stage's distribution counts once {@link #MIN_TASKS} of its tasks have finished.
  *
- * <ul>
- * <li>A skewed stage (largest input at least {@link SkewAnalysis#SKEWED_MAX_OVER_MEDIAN} times the median) is heavy:
- * its tasks may spread over as many chiplets as the largest is medians large, so a heavy task gets the L3 of several
- * chiplets (the study's skew-aware allocation, §4.5.3).</li>
- * <li>A stage whose every input fits one chiplet's L3 is light: spread 1, consolidated where its data is.</li>
- * <li>Other stages, and stages without a prediction and fewer than {@link #MIN_TASKS} finished tasks, are not named:
- * the executor's own policy holds.</li>
- * </ul>
+ * Each stage's hint is core's {@link SkewRule}: a skewed stage spreads over as many chiplets as its largest input is
+ * medians large, a stage whose every input is below one chiplet's L3 consolidates (spread 1), others are not named
+ * (the executor's own policy holds), nor are stages without a prediction and fewer than {@link #MIN_TASKS} finished
+ * tasks. Spark counts no rows per stage here (a prediction has bytes only), so the rule's minimum stage size does
+ * not apply; a stage sized by records alone never consolidates.
  */
 public final class StageSkewTracker
 {
@@ -170,20 +169,16 @@ public final class StageSkewTracker
 
     /**
      * @param maxChiplets the most chiplets one executor has: no hint is wider
-     * @param l3BytesPerChiplet one chiplet's L3, 0 when unknown (then no stage is called light)
+     * @param l3BytesPerChiplet one chiplet's L3, 0 when unknown (then no stage consolidates)
      */
     public SpreadHints hints(int maxChiplets, long l3BytesPerChiplet)
     {
+        SkewRule.Thresholds thresholds = SkewRule.Thresholds.DEFAULT.withConsolidateBelowBytes(l3BytesPerChiplet);
         Map<Integer, Integer> chipletsByStage = new HashMap<>();
         running.forEach((stageId, inputs) -> report(stageId, inputs).ifPresent(report -> {
-            SkewAnalysis skew = report.skew();
-            if (skew.isSkewed() && maxChiplets >= 2) {
-                double wide = Double.isInfinite(skew.maxOverMedian()) ? maxChiplets : Math.ceil(skew.maxOverMedian());
-                chipletsByStage.put(stageId, (int) Math.max(2, Math.min(wide, maxChiplets)));
-            }
-            else if (!skew.isSkewed() && report.inBytes() && l3BytesPerChiplet > 0 && skew.maxBytes() <= l3BytesPerChiplet) {
-                chipletsByStage.put(stageId, 1);
-            }
+            SkewRule.StageInputs stage = new SkewRule.StageInputs(report.skew(), OptionalLong.empty(),
+                    report.inBytes() ? OptionalLong.of(report.skew().maxBytes()) : OptionalLong.empty());
+            SkewRule.hint(stage, thresholds, maxChiplets).chipletSpread().ifPresent(chiplets -> chipletsByStage.put(stageId, chiplets));
         }));
         return chipletsByStage.isEmpty() ? SpreadHints.NONE : new SpreadHints(chipletsByStage);
     }

@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
-import io.chiplet.perf.SignalSource;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
@@ -38,7 +38,7 @@ class AdaptiveControllerTest
     private final PlacementMetrics metrics = new PlacementMetrics(2);
     private final PinnedTaskPlacement placement = adaptivePlacement();
     private final AdaptiveController controller = new AdaptiveController(placement, TOPOLOGY,
-            AdaptiveController.settings(settings(), SLOTS), tid -> signal(), this::askDriver, metrics, true, node -> true);
+            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics, true, node -> true);
 
     @Test
     void startsConsolidatedOnOneChiplet()
@@ -111,9 +111,9 @@ class AdaptiveControllerTest
     void withoutASignalOnlyTheHintsSteer()
     {
         AdaptiveController blind = new AdaptiveController(placement, TOPOLOGY,
-                AdaptiveController.settings(settings(), SLOTS), tid -> {
+                AdaptiveController.loop(settings(), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
-                }, this::askDriver, metrics, true, node -> true);
+                }), this::askDriver, metrics, true, node -> true);
         TaskPlacement.Handle running = placement.onTaskStart(new TaskPlacement.TaskIdentity(7, 0, 1));
         driver.set(new SpreadHints(Map.of(7, 2)));
         blind.interval();
@@ -134,32 +134,7 @@ class AdaptiveControllerTest
     private RemoteAccessSignal signal()
     {
         opened.incrementAndGet();
-        return new RemoteAccessSignal()
-        {
-            @Override
-            public Sample sample()
-            {
-                return new Sample(SignalSource.SOFTWARE_FALLBACK, INTERVAL_NANOS, remoteEvents.get(), Map.of());
-            }
-
-            @Override
-            public String source()
-            {
-                return "fake";
-            }
-
-            @Override
-            public SignalSource signalSource()
-            {
-                return SignalSource.SOFTWARE_FALLBACK;
-            }
-
-            @Override
-            public void close()
-            {
-                closed.incrementAndGet();
-            }
-        };
+        return new FakeRemoteAccessSignal(INTERVAL_NANOS, remoteEvents::get, closed::incrementAndGet);
     }
 
     private static ChipletSettings settings()

@@ -1,8 +1,8 @@
 package io.chiplet.trino.event;
 
+import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.SkewHistory;
-import io.chiplet.trino.skew.StageSkewMeasure;
 import io.trino.spi.eventlistener.EventListener;
 import io.trino.spi.eventlistener.EventListenerFactory;
 import org.slf4j.Logger;
@@ -39,7 +39,7 @@ public final class ChipletEventListenerFactory
     public EventListener create(Map<String, String> config, EventListenerContext context)
     {
         try {
-            StageSkewMeasure.Thresholds thresholds = SkewListenerSettings.parse(config);
+            SkewRule.Thresholds thresholds = SkewListenerSettings.parse(config);
             return new SkewEventListener(skewHistory, thresholds, log);
         }
         catch (RuntimeException e) {

@@ -1,7 +1,8 @@
 package io.chiplet.trino.event;
 
+import io.chiplet.placement.SkewHint;
+import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.guard.FailOpenSwitch;
-import io.chiplet.trino.skew.SkewHint;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.chiplet.trino.skew.StageSkewMeasure;
@@ -26,11 +27,11 @@ final class SkewEventListener
         implements EventListener
 {
     private final SkewHistory history;
-    private final StageSkewMeasure.Thresholds thresholds;
+    private final SkewRule.Thresholds thresholds;
     private final Logger log;
     private final FailOpenSwitch failOpen;
 
-    SkewEventListener(SkewHistory history, StageSkewMeasure.Thresholds thresholds, Logger log)
+    SkewEventListener(SkewHistory history, SkewRule.Thresholds thresholds, Logger log)
     {
         this.history = requireNonNull(history, "history is null");
         this.thresholds = requireNonNull(thresholds, "thresholds is null");

@@ -1,6 +1,6 @@
 package io.chiplet.trino.event;
 
-import io.chiplet.trino.skew.StageSkewMeasure;
+import io.chiplet.placement.SkewRule;
 
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +24,7 @@ final class SkewListenerSettings
     /**
      * @throws IllegalArgumentException naming the first setting that is not usable, its value and what was expected
      */
-    static StageSkewMeasure.Thresholds parse(Map<String, String> config)
+    static SkewRule.Thresholds parse(Map<String, String> config)
     {
         requireNonNull(config, "config is null");
         for (String key : new TreeSet<>(config.keySet())) {
@@ -32,7 +32,7 @@ final class SkewListenerSettings
                 throw new IllegalArgumentException("%s is not a setting of the chiplet event listener: expected one of %s".formatted(key, String.join(", ", new TreeSet<>(KEYS))));
             }
         }
-        StageSkewMeasure.Thresholds defaults = StageSkewMeasure.Thresholds.DEFAULT;
+        SkewRule.Thresholds defaults = SkewRule.Thresholds.DEFAULT;
         double maxOverMedian = defaults.skewedMaxOverMedian();
         String ratio = config.get(MAX_OVER_MEDIAN);
         if (ratio != null) {
@@ -46,7 +46,7 @@ final class SkewListenerSettings
                 throw bad(MAX_OVER_MEDIAN, ratio, "a ratio above 1, such as 2.0");
             }
         }
-        return new StageSkewMeasure.Thresholds(
+        return new SkewRule.Thresholds(
                 maxOverMedian,
                 count(config, MIN_STAGE_ROWS, defaults.minStageRows(), "a whole number of rows, 0 or more"),
                 count(config, CONSOLIDATE_BELOW_BYTES, defaults.consolidateBelowBytes(), "a whole number of bytes, 0 (never consolidate) or more"));

@@ -3,11 +3,9 @@ package io.chiplet.trino.placement;
 import io.chiplet.affinity.PinnedThread;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadId;
-import io.chiplet.perf.CounterTarget;
-import io.chiplet.perf.EventCatalog;
-import io.chiplet.perf.PerfPlatform;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.RemoteAccessSignal;
+import io.chiplet.perf.ThreadSignals;
 import io.chiplet.topology.CpuSet;
 
 import java.io.IOException;
@@ -31,15 +29,12 @@ public final class LiveThreadControl
     private static final Path TASKS = Path.of("/proc/self/task");
 
     private final ThreadAffinity affinity;
-    private final PerfPlatform platform;
-    private final EventCatalog catalog;
+    private final ThreadSignals signals;
 
     public LiveThreadControl(ThreadAffinity affinity)
     {
         this.affinity = requireNonNull(affinity, "affinity is null");
-        // Counters describe the machine this JVM runs on, never a topology snapshot.
-        this.platform = PerfPlatform.read(Path.of("/"));
-        this.catalog = EventCatalog.select(platform);
+        this.signals = ThreadSignals.live();
     }
 
     @Override
@@ -89,6 +84,6 @@ public final class LiveThreadControl
     @Override
     public RemoteAccessSignal openSignal(int tid)
     {
-        return RemoteAccessRate.open(CounterTarget.thread(tid), platform, catalog).signal();
+        return signals.open(tid).signal();
     }
 }

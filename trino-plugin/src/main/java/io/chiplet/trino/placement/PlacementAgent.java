@@ -1,9 +1,8 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.affinity.AllowedCpusTracker;
-import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.SpreadController;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
 import io.chiplet.trino.placement.AgentSnapshot.ThreadAdaptation;
@@ -38,10 +37,9 @@ import static java.util.Objects.requireNonNull;
  * releases what the agent owns (the chiplet leases).
  *
  * <p>Under {@code adaptive}, every query thread has a remote-access signal (hardware counters where the machine has
- * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding CHARM's
- * {@link SpreadController}. When the set of threads changes the controller starts afresh (every spread back to 1)
- * rather than carry one thread's history over to another; Trino creates and retires runner threads as queries come
- * and go, so spreads widen only under a steady load.
+ * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding core's
+ * {@link AdaptiveSpread} loop, one worker per query thread: a thread keeps its spread while it lives, a new one starts
+ * at 1, and no thread's history passes to another. After a cpuset change every thread starts afresh.
  *
  * <p>Each pass first checks whether the process's allowed CPUs changed ({@link AllowedCpusTracker}: the kubelet
  * narrowing a container's cpuset after start, {@code taskset} of the whole process). On a change it logs the old and
@@ -59,17 +57,15 @@ public final class PlacementAgent
     private final AllowedCpusTracker allowedCpus;
     private final ThreadControl control;
     private final long adaptiveIntervalNanos;
-    private final double threshold;
+    private final AdaptiveSpread spread;
     private final List<AutoCloseable> owned;
 
     // Guarded by this.
     private ThreadPlacement placement;
     private boolean repinAll;
     private final Map<Integer, Pin> pins = new HashMap<>();
-    private final Map<Integer, Signal> signals = new LinkedHashMap<>();
-    private List<Integer> adaptiveThreads = List.of();
+    private Optional<AdaptiveSpread.Step> lastStep = Optional.empty();
     private List<Integer> placedThreads = List.of();
-    private SpreadController controller;
     private ScheduledExecutorService executor;
     private boolean stopped;
     private boolean closed;
@@ -100,7 +96,7 @@ public final class PlacementAgent
         this.snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), 0);
         this.control = requireNonNull(control, "control is null");
         this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
-        this.threshold = threshold;
+        this.spread = new AdaptiveSpread(adaptiveIntervalNanos, threshold, control::openSignal);
         this.owned = List.copyOf(owned);
     }
 
@@ -154,7 +150,7 @@ public final class PlacementAgent
         log.info("Chiplet placement on {}: {}; placing {} query threads anew on CPUs {}", name, change.describe(), pins.size(), next.allowed().toList());
         placement = next;
         placedThreads = List.of();
-        adaptiveThreads = List.of();
+        spread.restart();
         repinAll = true;
     }
 
@@ -215,68 +211,26 @@ public final class PlacementAgent
         snapshot = new AgentSnapshot(placed, adaptation(), Optional.empty(), placement.allowed(), allowedCpus.changes());
     }
 
-    /** Samples every thread's signal, steps the controller and returns the spreads, in the order of {@code tids}. */
+    /** One step of the adaptive loop over the query threads: their spreads, in the order of {@code tids}. */
     private int[] adapt(List<Integer> tids)
     {
-        if (!tids.equals(adaptiveThreads)) {
-            for (int tid : List.copyOf(signals.keySet())) {
-                if (!tids.contains(tid)) {
-                    signals.remove(tid).close();
-                }
-            }
-            for (int tid : tids) {
-                signals.computeIfAbsent(tid, this::openSignal);
-            }
-            adaptiveThreads = tids;
-            controller = tids.isEmpty() ? null : new SpreadController(tids.size(), placement.usableChiplets(), controllerSettings(tids.size()));
-        }
-        int[] spreads = new int[tids.size()];
-        if (controller == null) {
-            return spreads;
-        }
-        controller.beginInterval();
-        for (int i = 0; i < tids.size(); i++) {
-            Signal signal = signals.get(tids.get(i));
-            Optional<RemoteAccessSignal.Sample> sample = signal.sample();
-            if (sample.isPresent() && sample.get().intervalNanos() > 0) {
-                controller.step(i, sample.get().remoteEvents(), sample.get().intervalNanos());
-            }
-            spreads[i] = controller.spread(i);
-        }
-        return spreads;
-    }
-
-    /** CHARM's dead band, confirmation and move budget (as {@link SpreadController.Settings#defaults}) around the operator's interval and threshold. */
-    private SpreadController.Settings controllerSettings(int threads)
-    {
-        SpreadController.Settings charm = SpreadController.Settings.defaults(threads);
-        return new SpreadController.Settings(adaptiveIntervalNanos, threshold, charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
-    }
-
-    private Signal openSignal(int tid)
-    {
-        try {
-            return new Signal(Optional.of(control.openSignal(tid)), Optional.empty());
-        }
-        catch (RuntimeException e) {
-            // Without a signal the thread keeps spread 1: CHARM's start, and what the planner gives it.
-            log.debug("No remote-access signal for thread {}: {}", tid, e.toString());
-            return new Signal(Optional.empty(), Optional.empty());
-        }
+        AdaptiveSpread.Step step = spread.step(tids.stream().map(tid -> new AdaptiveSpread.Worker(tid, tid, true)).toList(), placement.usableChiplets());
+        // Without a signal a thread keeps spread 1: CHARM's start, and what the planner gives it.
+        step.openFailures().forEach(failure -> log.debug("No remote-access signal for {}", failure));
+        lastStep = Optional.of(step);
+        return step.spreads();
     }
 
     private List<ThreadAdaptation> adaptation()
     {
-        if (placement.policy() != Policy.ADAPTIVE || controller == null) {
+        if (placement.policy() != Policy.ADAPTIVE || lastStep.isEmpty()) {
             return List.of();
         }
         List<ThreadAdaptation> rows = new ArrayList<>();
-        for (int i = 0; i < adaptiveThreads.size(); i++) {
-            int tid = adaptiveThreads.get(i);
-            Signal signal = signals.get(tid);
-            rows.add(new ThreadAdaptation(tid, controller.spread(i),
-                    signal.last().map(sample -> sample.ratePer(adaptiveIntervalNanos)),
-                    signal.signal().map(s -> s.signalSource().name()).orElse("NONE")));
+        for (AdaptiveSpread.WorkerSpread worker : lastStep.get().workers()) {
+            rows.add(new ThreadAdaptation(worker.tid(), worker.spread(),
+                    worker.sample().map(sample -> sample.ratePer(adaptiveIntervalNanos)),
+                    worker.source().map(Enum::name).orElse("NONE")));
         }
         return rows;
     }
@@ -306,10 +260,9 @@ public final class PlacementAgent
         }
         pins.clear();
         placedThreads = List.of();
-        signals.values().forEach(Signal::close);
-        signals.clear();
-        adaptiveThreads = List.of();
-        controller = null;
+        spread.close();
+        spread.restart();
+        lastStep = Optional.empty();
         return failure;
     }
 
@@ -353,38 +306,4 @@ public final class PlacementAgent
     }
 
     private record Pin(ThreadControl.Restore restore, OptionalInt chiplet, CpuSet cpus) {}
-
-    /** A thread's signal, when one could be opened, and its latest sample. */
-    private static final class Signal
-    {
-        private final Optional<RemoteAccessSignal> signal;
-        private Optional<RemoteAccessSignal.Sample> last;
-
-        Signal(Optional<RemoteAccessSignal> signal, Optional<RemoteAccessSignal.Sample> last)
-        {
-            this.signal = signal;
-            this.last = last;
-        }
-
-        Optional<RemoteAccessSignal> signal()
-        {
-            return signal;
-        }
-
-        Optional<RemoteAccessSignal.Sample> last()
-        {
-            return last;
-        }
-
-        Optional<RemoteAccessSignal.Sample> sample()
-        {
-            last = signal.map(RemoteAccessSignal::sample);
-            return last;
-        }
-
-        void close()
-        {
-            signal.ifPresent(RemoteAccessSignal::close);
-        }
-    }
 }

@@ -1,9 +1,9 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.placement.SkewHint;
 import io.chiplet.trino.guard.FailOpenSwitch;
-import io.chiplet.trino.skew.SkewFeedback;
-import io.chiplet.trino.skew.SkewHint;
 import io.chiplet.trino.skew.CompletedStageSkew;
+import io.chiplet.trino.skew.SkewFeedback;
 import io.trino.spi.session.SessionConfigurationContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
 

@@ -2,9 +2,9 @@ package io.chiplet.trino.session;
 
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
-import io.chiplet.trino.skew.SkewHint;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.chiplet.trino.skew;
 
+import io.chiplet.placement.SkewHint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,13 @@
 package io.chiplet.trino.skew;
 
-import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SkewAnalysis;
+import io.chiplet.placement.SkewHint;
+import io.chiplet.placement.SkewRule;
 import io.trino.spi.eventlistener.LongDistribution;
 import io.trino.spi.eventlistener.StageTaskStatistics;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,36 +17,17 @@ import static java.util.Objects.requireNonNull;
  * rebuilds one input per task from it (task i at quantile i/(tasks-1), interpolated between the reported
  * quantiles) and hands that to {@link SkewAnalysis}: up to three tasks that is min, median and max, the tasks' own
  * values as far as Trino's quantiles are exact; beyond, it follows the quantiles.
- * {@code maxToMean} needs no rebuilding and is always exact.
+ * {@code maxToMean} needs no rebuilding and is always exact. The hint is core's {@link SkewRule}, on the stage's input
+ * rows and its largest task's input bytes.
  */
 public final class StageSkewMeasure
 {
     private static final double[] RANKS = {0, 0.25, 0.5, 0.75, 0.90, 0.95, 0.99, 1};
 
-    /**
-     * @param skewedMaxOverMedian a stage at or above this max/median is skewed (default: the study's 2.0)
-     * @param minStageRows below this many input rows a stage is too small for its skew to matter
-     * @param consolidateBelowBytes a stage whose tasks averaged less input than this is spread too thin
-     */
-    public record Thresholds(double skewedMaxOverMedian, long minStageRows, long consolidateBelowBytes)
-    {
-        public static final Thresholds DEFAULT = new Thresholds(SkewAnalysis.SKEWED_MAX_OVER_MEDIAN, 10_000, PartitionSizing.MIN_TARGET_BYTES);
-
-        public Thresholds
-        {
-            if (!(skewedMaxOverMedian > 1)) {
-                throw new IllegalArgumentException("skewedMaxOverMedian must be above 1: " + skewedMaxOverMedian);
-            }
-            if (minStageRows < 0 || consolidateBelowBytes < 0) {
-                throw new IllegalArgumentException("minStageRows and consolidateBelowBytes must not be negative");
-            }
-        }
-    }
-
     private StageSkewMeasure() {}
 
     /** Empty for a stage of one task: there is nothing to be uneven between. */
-    public static Optional<CompletedStageSkew> measure(String queryId, String source, StageTaskStatistics stage, Thresholds thresholds)
+    public static Optional<CompletedStageSkew> measure(String queryId, String source, StageTaskStatistics stage, SkewRule.Thresholds thresholds)
     {
         requireNonNull(queryId, "queryId is null");
         requireNonNull(source, "source is null");
@@ -58,16 +41,9 @@ public final class StageSkewMeasure
         SkewAnalysis skew = SkewAnalysis.of(perTask(rows, tasks));
         double maxToMean = rows.getAverage() > 0 ? Math.max(0, rows.getMax()) / rows.getAverage() : 1.0;
         long inputRows = Math.max(0, rows.getTotal());
-        SkewHint hint;
-        if (inputRows >= thresholds.minStageRows() && skew.maxOverMedian() >= thresholds.skewedMaxOverMedian()) {
-            hint = SkewHint.SPREAD;
-        }
-        else if (stage.getProcessedInputDataSizeDistribution().getAverage() < thresholds.consolidateBelowBytes()) {
-            hint = SkewHint.CONSOLIDATE;
-        }
-        else {
-            hint = SkewHint.NONE;
-        }
+        long largestTaskBytes = Math.max(0, stage.getProcessedInputDataSizeDistribution().getMax());
+        // The coordinator widens no task over chiplets: the hint feeds partition and driver counts.
+        SkewHint hint = SkewRule.hint(new SkewRule.StageInputs(skew, OptionalLong.of(inputRows), OptionalLong.of(largestTaskBytes)), thresholds, 1).hint();
         return Optional.of(new CompletedStageSkew(queryId, source, stage.getStageId(), tasks, inputRows, skew.maxOverMedian(), maxToMean, skew.gini(), hint.configName()));
     }
 

@@ -1,8 +1,8 @@
 package io.chiplet.trino.event;
 
+import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewHistory;
-import io.chiplet.trino.skew.StageSkewMeasure;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.trino.spi.eventlistener.EventListenerFactory;
@@ -39,12 +39,12 @@ class ChipletEventListenerFactoryTest
     @Test
     void settingsAndTheirDefaults()
     {
-        assertThat(SkewListenerSettings.parse(Map.of())).isEqualTo(StageSkewMeasure.Thresholds.DEFAULT);
+        assertThat(SkewListenerSettings.parse(Map.of())).isEqualTo(SkewRule.Thresholds.DEFAULT);
         assertThat(SkewListenerSettings.parse(Map.of(
                 "chiplet.skew.max-over-median", "3.5",
                 "chiplet.skew.min-stage-rows", "0",
                 "chiplet.skew.consolidate-below-bytes", "0")))
-                .isEqualTo(new StageSkewMeasure.Thresholds(3.5, 0, 0));
+                .isEqualTo(new SkewRule.Thresholds(3.5, 0, 0));
         assertThatThrownBy(() -> SkewListenerSettings.parse(Map.of("chiplet.skew.max-over-median", "1")))
                 .hasMessage("chiplet.skew.max-over-median = '1' is not usable: expected a ratio above 1, such as 2.0");
         assertThatThrownBy(() -> SkewListenerSettings.parse(Map.of("chiplet.skew.min-stage-rows", "-1")))

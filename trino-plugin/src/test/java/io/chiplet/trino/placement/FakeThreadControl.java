@@ -1,7 +1,7 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
-import io.chiplet.perf.SignalSource;
 import io.chiplet.topology.CpuSet;
 
 import java.util.HashMap;
@@ -90,33 +90,10 @@ final class FakeThreadControl
     public RemoteAccessSignal openSignal(int tid)
     {
         openSignals.add(tid);
-        return new RemoteAccessSignal()
-        {
-            @Override
-            public Sample sample()
-            {
-                synchronized (FakeThreadControl.this) {
-                    return new Sample(SignalSource.SOFTWARE_FALLBACK, 500_000_000L, remoteEventsPerSample.getOrDefault(tid, 0L), Map.of());
-                }
+        return new FakeRemoteAccessSignal(500_000_000L, () -> {
+            synchronized (FakeThreadControl.this) {
+                return remoteEventsPerSample.getOrDefault(tid, 0L);
             }
-
-            @Override
-            public String source()
-            {
-                return "minor-faults";
-            }
-
-            @Override
-            public SignalSource signalSource()
-            {
-                return SignalSource.SOFTWARE_FALLBACK;
-            }
-
-            @Override
-            public void close()
-            {
-                openSignals.remove(tid);
-            }
-        };
+        }, () -> openSignals.remove(tid));
     }
 }

@@ -136,6 +136,25 @@ class PlacementAgentTest
         assertThat(threads.openSignals).isEmpty();
     }
 
+    @Test
+    void adaptiveKeepsAThreadsSpreadWhileOtherThreadsComeAndGo()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        PlacementAgent agent = agent(Policy.ADAPTIVE, threads);
+        threads.remoteEvents(11, 1000);
+        agent.pass();
+        agent.pass();
+        assertThat(agent.snapshot().adaptation().getFirst().spread()).isEqualTo(2);
+
+        // A new runner starts at spread 1; thread 11 keeps its spread and its evidence.
+        threads.start(13, "SplitRunner-2");
+        agent.pass();
+        assertThat(agent.snapshot().adaptation()).extracting(AgentSnapshot.ThreadAdaptation::tid, AgentSnapshot.ThreadAdaptation::spread)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(11, 2), org.assertj.core.groups.Tuple.tuple(12, 1), org.assertj.core.groups.Tuple.tuple(13, 1));
+        agent.close();
+        assertThat(threads.openSignals).isEmpty();
+    }
+
     private static PlacementAgent agent(Policy policy, FakeThreadControl threads)
     {
         return new PlacementAgent("test", new ThreadPlacement(MACHINE, policy, MACHINE.allowed()), threads, Duration.ofMillis(500), 300, List.of());

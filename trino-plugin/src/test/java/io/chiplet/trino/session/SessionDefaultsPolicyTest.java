@@ -1,8 +1,8 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.topology.Topology;
-import io.chiplet.trino.skew.SkewHint;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.chiplet.trino.skew;
 
+import io.chiplet.placement.SkewHint;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

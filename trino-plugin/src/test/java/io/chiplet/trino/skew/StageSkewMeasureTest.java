@@ -1,6 +1,7 @@
 package io.chiplet.trino.skew;
 
 import io.chiplet.placement.SkewAnalysis;
+import io.chiplet.placement.SkewRule;
 import io.trino.spi.eventlistener.StageTaskStatistics;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.within;
 
 class StageSkewMeasureTest
 {
-    private static final StageSkewMeasure.Thresholds DEFAULT = StageSkewMeasure.Thresholds.DEFAULT;
+    private static final SkewRule.Thresholds DEFAULT = SkewRule.Thresholds.DEFAULT;
 
     @Test
     void threeTasksAreRebuiltExactly()
@@ -84,8 +85,19 @@ class StageSkewMeasureTest
         StageTaskStatistics stage = stage(1, 100, 30_000, 12_000, 12_000);
 
         assertThat(StageSkewMeasure.measure("q", "s", stage, DEFAULT).orElseThrow().hint()).isEqualTo("spread");
-        assertThat(StageSkewMeasure.measure("q", "s", stage, new StageSkewMeasure.Thresholds(3.0, 10_000, 1)).orElseThrow().hint()).isEqualTo("none");
-        assertThat(StageSkewMeasure.measure("q", "s", stage, new StageSkewMeasure.Thresholds(2.0, 100_000, 1)).orElseThrow().hint()).isEqualTo("none");
+        assertThat(StageSkewMeasure.measure("q", "s", stage, new SkewRule.Thresholds(3.0, 10_000, 1)).orElseThrow().hint()).isEqualTo("none");
+        assertThat(StageSkewMeasure.measure("q", "s", stage, new SkewRule.Thresholds(2.0, 100_000, 1)).orElseThrow().hint()).isEqualTo("none");
+    }
+
+    @Test
+    void oneTaskAboveTheBoundKeepsTheStageFromConsolidating()
+    {
+        // Not skewed (max/median 1.7), tasks of 1.2 MB, 0.7 MB, 0.7 MB: the mean (0.87 MB) is below 1 MiB, the largest
+        // task is not. Core's rule looks at the largest task: every task must be below the bound.
+        CompletedStageSkew skew = StageSkewMeasure.measure("q1", "etl", stage(1, 20, 60_000, 35_000, 35_000), DEFAULT).orElseThrow();
+        assertThat(skew.hint()).isEqualTo("none");
+        assertThat(StageSkewMeasure.measure("q1", "etl", stage(1, 20, 60_000, 35_000, 35_000), DEFAULT.withConsolidateBelowBytes(1_200_001)).orElseThrow().hint())
+                .isEqualTo("consolidate");
     }
 
     @Test

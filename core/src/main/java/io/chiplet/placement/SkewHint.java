@@ -1,16 +1,16 @@
-package io.chiplet.trino.skew;
+package io.chiplet.placement;
 
 import java.util.Locale;
 
 /**
- * What the skew of a source's recent queries suggests for its next ones (study §4.5.3: adjust the resources to the
- * data distribution). The names are what {@code chiplet.runtime.skew} shows.
+ * What a stage's skew suggests (study §4.5.3: adjust the resources to the data distribution). The names are what the
+ * engines show ({@code chiplet.runtime.skew} in Trino).
  */
 public enum SkewHint
 {
-    /** Some task got far more input than the others: more, smaller partitions and drivers for the next queries. */
+    /** Some task got far more input than the others: give its stage more chiplets, or more, smaller partitions. */
     SPREAD,
-    /** Every task got less input than one cache-sized partition: fewer partitions and drivers waste less. */
+    /** Every task got less input than the consolidation bound: one chiplet per task, or fewer partitions and drivers. */
     CONSOLIDATE,
     NONE;
 
