@@ -57,6 +57,8 @@ public final class SysfsTopologyReader
 {
     private static final String CPU_DIR = "sys/devices/system/cpu/";
     private static final String NODE_DIR = "sys/devices/system/node/";
+    /** An arm64 CPU's MIDR_EL1, relative to its {@code cpuN/} directory. */
+    private static final String MIDR = "regs/identification/midr_el1";
 
     private final Path root;
     private final boolean live;
@@ -545,7 +547,7 @@ public final class SysfsTopologyReader
 
         /**
          * Kinds of core from positive evidence only: a source ({@code cpu_capacity}, the {@code cpu_core}/{@code cpu_atom}
-         * PMUs, {@code cpuinfo_max_freq}, {@code base_frequency}) is compared only when it is there for every core; one
+         * PMUs, {@code cpuinfo_max_freq}, {@code base_frequency}, the arm64 MIDR) is compared only when it is there for every core; one
          * that some cores lack is left out and said so. Missing data means "alike, and unknown", never another kind.
          */
         private List<CoreKind> readCoreKinds(CpuSet online, List<Core> cores)
@@ -556,6 +558,7 @@ public final class SysfsTopologyReader
             boolean hasCapacity = files.exists(firstDir + "cpu_capacity");
             boolean hasMax = files.exists(firstDir + "cpufreq/cpuinfo_max_freq");
             boolean hasBase = files.exists(firstDir + "cpufreq/base_frequency");
+            boolean hasMidr = files.exists(firstDir + MIDR);
             CpuSet intelCore = files.readList("sys/devices/cpu_core/cpus").orElse(CpuSet.empty());
             CpuSet intelAtom = files.readList("sys/devices/cpu_atom/cpus").orElse(CpuSet.empty());
             boolean hasCoreType = !intelCore.union(intelAtom).isEmpty();
@@ -572,22 +575,35 @@ public final class SysfsTopologyReader
             BitSet lacksCapacity = new BitSet();
             BitSet lacksMax = new BitSet();
             BitSet lacksBase = new BitSet();
+            ArmCorePart[] parts = new ArmCorePart[count];
+            BitSet lacksMidr = new BitSet();
             for (int i = 0; i < count; i++) {
                 String dir = CPU_DIR + "cpu" + cores.get(i).firstCpu() + "/";
                 capacity[i] = hasCapacity ? positive(dir + "cpu_capacity", lacksCapacity, cores.get(i)) : 0;
                 max[i] = hasMax ? positive(dir + "cpufreq/cpuinfo_max_freq", lacksMax, cores.get(i)) : 0;
                 base[i] = hasBase ? positive(dir + "cpufreq/base_frequency", lacksBase, cores.get(i)) : 0;
+                if (hasMidr) {
+                    Optional<String> midr = files.read(dir + MIDR);
+                    if (midr.isPresent()) {
+                        parts[i] = ArmCorePart.parseMidr(dir + MIDR, midr.get());
+                    }
+                    else {
+                        lacksMidr.or(cores.get(i).cpus().toBitSet());
+                    }
+                }
             }
             hasCapacity = hasCapacity && withoutGaps("cpu_capacity", lacksCapacity);
             hasMax = hasMax && withoutGaps("cpufreq/cpuinfo_max_freq", lacksMax);
             hasBase = hasBase && withoutGaps("cpufreq/base_frequency", lacksBase);
+            hasMidr = hasMidr && withoutGaps(MIDR, lacksMidr);
 
             List<CpuPerformance> performance = new ArrayList<>(online.size());
             for (int i = 0; i < count; i++) {
                 OptionalLong coreCapacity = hasCapacity ? OptionalLong.of(capacity[i]) : OptionalLong.empty();
                 for (int cpu : cores.get(i).cpus().toArray()) {
                     IntelCoreType type = !hasCoreType ? IntelCoreType.UNKNOWN : intelCore.contains(cpu) ? IntelCoreType.CORE : IntelCoreType.ATOM;
-                    performance.add(new CpuPerformance(cpu, coreCapacity, type, hasBase ? base[i] : 0, hasMax ? max[i] : 0));
+                    performance.add(new CpuPerformance(cpu, coreCapacity, type, hasBase ? base[i] : 0, hasMax ? max[i] : 0,
+                            hasMidr ? Optional.of(parts[i]) : Optional.empty()));
                 }
             }
             CoreKindRanking.Ranked ranked = CoreKindRanking.rank(performance);
