@@ -126,9 +126,9 @@ class TopologyFuzzTest
                 value -> SysfsFiles.parseMask(file, value),
                 value -> SysfsFiles.parseInt(file, value),
                 value -> SysfsFiles.parseLong(file, value),
-                value -> SysfsTopologyReader.parseSize(file, value),
-                value -> SysfsTopologyReader.parseType(file, value),
-                value -> SysfsTopologyReader.memTotal(file, value));
+                value -> SysfsCacheReader.parseSize(file, value),
+                value -> SysfsCacheReader.parseType(file, value),
+                value -> SysfsNumaReader.memTotal(file, value));
         // the parser discovery applies to this file, and one other (a mask where a list was, a size where an id was)
         for (var parser : List.of(parsers.get(parserFor(file)), parsers.get(Math.floorMod(file.hashCode() ^ bytes.length, parsers.size())))) {
             try {
