@@ -9,6 +9,7 @@ import io.chiplet.placement.SpreadController;
 import io.chiplet.placement.SpreadLocator;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
@@ -58,6 +59,7 @@ final class AdaptiveController
     private final Supplier<SpreadHints> driver;
     private final PlacementMetrics metrics;
     private final boolean bindMemory;
+    private final ChipletMemory memory;
     private final IntPredicate usableNode;
     private final long intervalNanos;
     private final int[] spreads;
@@ -72,7 +74,7 @@ final class AdaptiveController
     private volatile Thread thread;
 
     AdaptiveController(PinnedTaskPlacement placement, Topology topology, SpreadController.Settings settings, SignalOpener opener,
-            Supplier<SpreadHints> driver, PlacementMetrics metrics, boolean bindMemory, IntPredicate usableNode)
+            Supplier<SpreadHints> driver, PlacementMetrics metrics, boolean bindMemory, ChipletMemory memory, IntPredicate usableNode)
     {
         this.locator = SpreadLocator.of(topology, topology.allowed());
         this.chipletCpus = new CpuSet[locator.chiplets()];
@@ -84,6 +86,7 @@ final class AdaptiveController
         this.driver = requireNonNull(driver, "driver is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.bindMemory = bindMemory;
+        this.memory = requireNonNull(memory, "memory is null");
         this.usableNode = requireNonNull(usableNode, "usableNode is null");
         this.intervalNanos = settings.intervalNanos();
         int slots = placement.slots();
@@ -102,7 +105,8 @@ final class AdaptiveController
         return new SpreadController.Settings(settings.adaptiveIntervalMs() * 1_000_000L, threshold, charm.hysteresis(), charm.confirmIntervals(), charm.maxMovesPerInterval());
     }
 
-    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, IntPredicate usableNode)
+    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, ChipletMemory memory,
+            IntPredicate usableNode)
     {
         Path live = Path.of("/");
         PerfPlatform platform = PerfPlatform.read(live);
@@ -115,7 +119,7 @@ final class AdaptiveController
             return choice.signal();
         };
         AdaptiveController controller = new AdaptiveController(placement, topology,
-                settings(context.settings(), placement.slots()), opener, context.driverHints(), context.metrics(), bindMemory, usableNode);
+                settings(context.settings(), placement.slots()), opener, context.driverHints(), context.metrics(), bindMemory, memory, usableNode);
         Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
         thread.setDaemon(true);
         controller.thread = thread;
@@ -170,7 +174,7 @@ final class AdaptiveController
         for (int slot = 0; slot < slots; slot++) {
             // The locator's CPU only books the slot's share of its chiplet; the slot runs on the whole chiplet.
             entries.add(new SlotTable.Slot(chipletCpus[chiplets[slot]], OptionalInt.of(locator.chipletId(chiplets[slot])),
-                    SlotTable.memoryNode(bindMemory, locator.numaNodeOfChiplet(chiplets[slot]), usableNode)));
+                    SlotTable.memoryNode(bindMemory, memory.nodeOf(locator.chipletId(chiplets[slot]), locator.numaNodeOfChiplet(chiplets[slot])), usableNode)));
         }
         SlotTable table = new SlotTable(entries);
         if (!table.equals(placement.table())) {
