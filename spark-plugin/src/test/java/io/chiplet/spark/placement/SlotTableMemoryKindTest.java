@@ -1,4 +1,4 @@
-package io.chiplet.spark;
+package io.chiplet.spark.placement;
 
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
