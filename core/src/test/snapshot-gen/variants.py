@@ -218,6 +218,35 @@ def power8():
     return t
 
 
+def arm_midr_only():
+    """An RK3588-like board whose device tree gives no capacity-dmips-mhz and whose cpufreq driver is not loaded:
+    4 Cortex-A55 (CPUs 0-3, MIDR 0x412fd050) and 4 Cortex-A76 (CPUs 4-7, MIDR 0x414fd0b0), one cluster each,
+    a 3 MiB L3 over all eight. The only evidence of two kinds of core is each CPU's MIDR
+    (regs/identification/midr_el1, and "CPU part" in /proc/cpuinfo)."""
+    midr = {k: (0x412FD050 if k < 4 else 0x414FD0B0) for k in range(8)}
+    cpus = [Cpu(k, 0, k, cluster_id=0 if k < 4 else 1, die_id=-1, caches=[
+        Cache(1, "Data", 32 if k < 4 else 64, 4, ("L1d", k)), Cache(1, "Instruction", 32 if k < 4 else 64, 4, ("L1i", k)),
+        Cache(2, "Unified", 128 if k < 4 else 512, 4 if k < 4 else 8, ("L2", k)),
+        Cache(3, "Unified", 3072, 12, ("L3",))]) for k in range(8)]
+    nodes = OrderedDict([(0, (set(range(8)), 16 * g.GiB_KB - 500_000))])
+
+    def info(m, c):
+        v = midr[c.num]
+        return ("processor\t: %d\nBogoMIPS\t: 48.00\nFeatures\t: %s\nCPU implementer\t: 0x41\n"
+                "CPU architecture: 8\nCPU variant\t: 0x%x\nCPU part\t: 0x%03x\nCPU revision\t: %d\n\n"
+                % (c.num, g.N1_FEATURES, (v >> 20) & 0xF, (v >> 4) & 0xFFF, v & 0xF))
+    m = Machine("arm-midr-only", "aarch64", cpus, nodes, [[10]], info, kernel="6.1.0-18-arm64",
+                kernel_max=4095, cpu0_online_file=True, die_files=False, hugepages=False,
+                cpufreq_driver="none")
+    t = g.render(m)
+    drop(t, r"/cpufreq")
+    for k in range(8):
+        ident = "%s/cpu%d/regs/identification" % (CPU, k)
+        t.write(ident + "/midr_el1", "0x%016x" % midr[k])
+        t.write(ident + "/revidr_el1", "0x%016x" % 0)
+    return t
+
+
 VARIANTS = OrderedDict([
     ("old-kernel-masks-only", old_kernel_masks_only),
     ("trailing-nul", trailing_nul),
@@ -228,6 +257,7 @@ VARIANTS = OrderedDict([
     ("l3-overlap", l3_overlap),
     ("s390-books-drawers", s390_books_drawers),
     ("power8", power8),
+    ("arm-midr-only", arm_midr_only),
 ])
 
 

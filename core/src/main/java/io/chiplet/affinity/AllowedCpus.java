@@ -2,13 +2,9 @@ package io.chiplet.affinity;
 
 import io.chiplet.topology.CgroupCpuset;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.ProcessCpus;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -39,19 +35,15 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
     }
 
     /**
-     * Reads {@code sys/devices/system/cpu/{present,online}} and the cgroup cpuset under {@code fsRoot}.
+     * Reads {@code sys/devices/system/cpu/{present,online}} and the cgroup cpuset under {@code fsRoot}, through the
+     * one computation topology discovery uses too ({@link ProcessCpus}): the allowed CPUs are its cpuset bound.
      *
-     * @throws io.chiplet.topology.TopologyException naming the file when a cgroup file is garbled
+     * @throws io.chiplet.topology.TopologyException naming the file when the online CPUs are missing or a file is garbled
      */
     public static AllowedCpus read(Path fsRoot)
     {
-        requireNonNull(fsRoot, "fsRoot is null");
-        Path cpuDir = fsRoot.resolve("sys/devices/system/cpu");
-        CpuSet online = readList(cpuDir.resolve("online")).orElseThrow(() ->
-                new IllegalStateException("cannot read " + cpuDir.resolve("online") + ": expected a cpulist like 0-3"));
-        CpuSet present = readList(cpuDir.resolve("present")).orElse(online);
-        CpuSet cpuset = CgroupCpuset.read(fsRoot).cpus().orElse(online);
-        return new AllowedCpus(present, online, online.intersect(cpuset));
+        ProcessCpus cpus = ProcessCpus.read(requireNonNull(fsRoot, "fsRoot is null"));
+        return new AllowedCpus(cpus.present(), cpus.online(), cpus.cpuset());
     }
 
     /**
@@ -82,30 +74,5 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
         }
         String subject = refused.size() == 1 ? "CPU " + cpu + " is" : "CPUs " + refused.toList() + " are";
         throw new IllegalArgumentException(subject + " not allowed for this process (allowed: " + allowed.toList() + ")" + why);
-    }
-
-    private static Optional<CpuSet> readList(Path file)
-    {
-        return readString(file).map(text -> {
-            try {
-                return CpuSet.parseList(text);
-            }
-            catch (IllegalArgumentException e) {
-                throw new IllegalStateException(file + ": " + e.getMessage(), e);
-            }
-        });
-    }
-
-    private static Optional<String> readString(Path file)
-    {
-        try {
-            return Optional.of(Files.readString(file));
-        }
-        catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
     }
 }

@@ -16,7 +16,11 @@ import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.UnusableValueException;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import io.chiplet.discovery.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
@@ -96,6 +100,11 @@ public final class ExecCommand
     @Option(names = "--membind", description = "also bind the command's memory to the NUMA nodes of its CPUs")
     boolean membind;
 
+    @Option(names = "--memory-kind", paramLabel = "dram|hbm|cxl-pmem", defaultValue = "dram",
+            description = "with --membind and chiplets: bind to each chiplet's own node (dram, the default) or to the node of that kind local to it "
+                    + "(HBM in flat mode, CXL), where the machine has one")
+    String memoryKind;
+
     @Option(names = "--fs-root", paramLabel = "DIR", description = "read the topology from a sysfs snapshot under DIR instead of /")
     Path fsRoot;
 
@@ -142,6 +151,9 @@ public final class ExecCommand
     private int run()
     {
         ThreadAffinity affinity = new ThreadAffinity(PinningBackend.fromName(backend), AllowedCpus.live());
+        if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {
+            throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
+        }
         if (target.cpus != null) {
             return launch(affinity, parseCpus(target.cpus), Optional.empty(), List.of());
         }
@@ -153,7 +165,7 @@ public final class ExecCommand
                 Chiplet chiplet = topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException(
                         "--chiplet " + id + ": no such chiplet (this machine has " + describe(topology.chiplets()) + ")"));
                 cpus = cpus.union(chiplet.cpus());
-                nodes.add(chiplet.numaNode());
+                nodes.add(memoryNode(topology, chiplet.id(), chiplet.numaNode()));
             }
             return launch(affinity, cpus, Optional.of(nodes), List.of());
         }
@@ -180,7 +192,8 @@ public final class ExecCommand
         Topology topology = topology();
         Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(affinity.allowed().allowed()))
                 .assignments().get(0);
-        return launch(affinity, assignment.cpus(), Optional.of(List.of(assignment.numaNode())), List.of());
+        int node = assignment.chiplet().isPresent() ? memoryNode(topology, assignment.chiplet().getAsInt(), assignment.numaNode()) : assignment.numaNode();
+        return launch(affinity, assignment.cpus(), Optional.of(List.of(node)), List.of());
     }
 
     private int launchOnLeasedChiplet(ThreadAffinity affinity)
@@ -201,8 +214,29 @@ public final class ExecCommand
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
-            return launch(affinity, lease.chiplet().cpus(), Optional.of(List.of(lease.chiplet().numaNode())),
+            return launch(affinity, lease.chiplet().cpus(), Optional.of(List.of(memoryNode(topology, lease.chiplet().id(), lease.chiplet().numaNode()))),
                     List.of(leases.lockFile(lease.chiplet().id())));
+        }
+    }
+
+    /** The node chiplet {@code chipletId}'s memory goes to for {@code --memory-kind}; says so when it has none of that kind. */
+    private int memoryNode(Topology topology, int chipletId, int ownNode)
+    {
+        ChipletMemory memory = ChipletMemory.of(topology, parseMemoryKind());
+        if (membind && memory.withoutKind().contains(chipletId)) {
+            err.println("chiplet exec: --memory-kind " + memory.kind().jsonName() + ": no " + memory.kind().jsonName()
+                    + " NUMA node of known locality is local to chiplet " + chipletId + "; its memory stays on its own node");
+        }
+        return memory.nodeOf(chipletId, ownNode);
+    }
+
+    private MemoryKind parseMemoryKind()
+    {
+        try {
+            return SettingValues.parseMemoryKind(memoryKind);
+        }
+        catch (UnusableValueException e) {
+            throw new IllegalArgumentException("--memory-kind " + memoryKind + ": expected " + e.getMessage(), e);
         }
     }
 

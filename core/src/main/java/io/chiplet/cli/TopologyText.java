@@ -107,7 +107,7 @@ public final class TopologyText
 
         if (topology.isHybrid()) {
             out.append("kinds of core: ").append(topology.coreKinds().stream()
-                    .map(kind -> kind.name() + " " + cpus(kind.cpus()))
+                    .map(kind -> kind.name() + kind.model().map(model -> " (" + model + ")").orElse("") + " " + cpus(kind.cpus()))
                     .collect(Collectors.joining(", "))).append('\n');
         }
     }

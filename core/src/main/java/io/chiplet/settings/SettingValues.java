@@ -1,6 +1,8 @@
 package io.chiplet.settings;
 
 import io.chiplet.placement.Policy;
+import io.chiplet.topology.ChipletMemory;
+import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -61,5 +63,17 @@ public final class SettingValues
         catch (IllegalArgumentException e) {
             throw new UnusableValueException("one of " + Policy.validNames());
         }
+    }
+
+    /**
+     * The kind of memory each chiplet's memory is bound to: {@code dram} (its own node), {@code hbm} or
+     * {@code cxl-pmem} (the node of that kind local to it, where the machine has one). Not {@code gpu} or
+     * {@code unknown}: no chiplet's memory is bound to GPU memory or to a node whose kind nothing told.
+     */
+    public static MemoryKind parseMemoryKind(String value)
+    {
+        return MemoryKind.fromJsonName(value)
+                .filter(ChipletMemory.SELECTABLE::contains)
+                .orElseThrow(() -> new UnusableValueException("dram, hbm or cxl-pmem"));
     }
 }

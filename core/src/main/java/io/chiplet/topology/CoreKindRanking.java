@@ -15,12 +15,14 @@ import java.util.function.ToLongFunction;
  * so that our kinds agree with {@code lstopo}'s:
  * <ul>
  * <li>CPUs are alike when they agree on {@code cpu_capacity}, the Intel core type (from
- *     {@code /sys/devices/cpu_core|cpu_atom/cpus}), {@code base_frequency} and {@code cpuinfo_max_freq}. As in
+ *     {@code /sys/devices/cpu_core|cpu_atom/cpus}), the ARM core design (MIDR implementer and part, which hwloc
+ *     2.9's Linux backend does not read), {@code base_frequency} and {@code cpuinfo_max_freq}. As in
  *     hwloc, maximum frequencies of CPUs with the same base frequency are merged when they differ by less than
  *     10%: Turbo Boost Max 3.0 gives a few "favoured" cores a slightly higher turbo, which is not another kind.</li>
  * <li>Kinds are ranked by capacity when every kind has one (the kernel's own performance scale, used by hwloc
  *     as a forced efficiency), else by core type then frequency, else by frequency alone: base frequency when
- *     every kind has one, else maximum frequency. A ranking that leaves two kinds tied is not a ranking; the kinds
+ *     every kind has one, else maximum frequency, else the ARM designs' known class (little, big, prime). A ranking
+ *     that leaves two kinds tied is not a ranking; the kinds
  *     are then listed by first CPU and the tie is reported as unknown.</li>
  * </ul>
  * Pure: facts in, kinds out.
@@ -37,11 +39,17 @@ final class CoreKindRanking
     }
 
     /** What one online CPU says about its performance; 0 or empty for facts the machine did not give. */
-    record CpuPerformance(int cpu, OptionalLong capacity, IntelCoreType coreType, long baseFrequencyKhz, long maxFrequencyKhz) {}
+    record CpuPerformance(int cpu, OptionalLong capacity, IntelCoreType coreType, long baseFrequencyKhz, long maxFrequencyKhz, Optional<ArmCorePart> armPart)
+    {
+        CpuPerformance(int cpu, OptionalLong capacity, IntelCoreType coreType, long baseFrequencyKhz, long maxFrequencyKhz)
+        {
+            this(cpu, capacity, coreType, baseFrequencyKhz, maxFrequencyKhz, Optional.empty());
+        }
+    }
 
     record Ranked(List<CoreKind> kinds, Optional<String> unknown) {}
 
-    private record Signature(OptionalLong capacity, IntelCoreType coreType, long baseFrequencyKhz, long maxFrequencyKhz) {}
+    private record Signature(OptionalLong capacity, IntelCoreType coreType, long baseFrequencyKhz, long maxFrequencyKhz, Optional<ArmCorePart> armPart) {}
 
     private CoreKindRanking() {}
 
@@ -64,7 +72,7 @@ final class CoreKindRanking
             if (range != null && max > 0 && (range[1] - range[0]) * 100 < (long) MAX_FREQUENCY_ADJUST_PERCENT * range[0]) {
                 max = range[0];
             }
-            Signature signature = new Signature(cpu.capacity(), cpu.coreType(), cpu.baseFrequencyKhz(), max);
+            Signature signature = new Signature(cpu.capacity(), cpu.coreType(), cpu.baseFrequencyKhz(), max, cpu.armPart());
             groups.computeIfAbsent(signature, key -> new BitSet()).set(cpu.cpu());
         }
         if (groups.size() < 2) {
@@ -80,12 +88,15 @@ final class CoreKindRanking
             kinds.sort(Comparator.comparingLong((Map.Entry<Signature, BitSet> entry) -> value.applyAsLong(entry.getKey())).reversed());
         }
         else {
-            unknown = Optional.of("kinds of core: " + kinds.size() + " kinds differ but neither cpu_capacity, core type nor frequencies rank them; listed by first CPU");
+            unknown = Optional.of("kinds of core: " + kinds.size() + " kinds differ but neither cpu_capacity, core type, frequencies nor known ARM designs ("
+                    + kinds.stream().map(entry -> entry.getKey().armPart().map(ArmCorePart::describe).orElse("none")).collect(java.util.stream.Collectors.joining(", "))
+                    + ") rank them; listed by first CPU");
         }
 
         List<CoreKind> result = new ArrayList<>();
         for (int rank = 0; rank < kinds.size(); rank++) {
-            result.add(new CoreKind(name(rank, kinds.size()), rank, CpuSet.fromBitSet(kinds.get(rank).getValue())));
+            Optional<String> model = kinds.get(rank).getKey().armPart().flatMap(ArmCorePart::design).map(ArmCorePart.Design::name);
+            result.add(new CoreKind(name(rank, kinds.size()), rank, CpuSet.fromBitSet(kinds.get(rank).getValue()), model));
         }
         return new Ranked(List.copyOf(result), unknown);
     }
@@ -108,6 +119,9 @@ final class CoreKindRanking
         }
         if (allBase || allMax) {
             candidates.add(frequency);
+        }
+        if (kinds.stream().allMatch(kind -> kind.armPart().flatMap(ArmCorePart::design).isPresent())) {
+            candidates.add(kind -> kind.armPart().flatMap(ArmCorePart::design).orElseThrow().performanceClass());
         }
         for (ToLongFunction<Signature> candidate : candidates) {
             if (kinds.stream().mapToLong(candidate).distinct().count() == kinds.size()) {

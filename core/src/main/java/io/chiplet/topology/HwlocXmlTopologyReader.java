@@ -305,8 +305,8 @@ public final class HwlocXmlTopologyReader
                 throw invalid(object, "depth", "a cache level from 1 to 9");
             }
             long size = object.hasAttribute("cache_size") ? longAttribute(object, "cache_size") : 0;
-            if (size < 0 || size > SysfsTopologyReader.MAX_CACHE_BYTES) {
-                throw invalid(object, "cache_size", "a byte count from 0 to " + SysfsTopologyReader.MAX_CACHE_BYTES);
+            if (size < 0 || size > SysfsCacheReader.MAX_CACHE_BYTES) {
+                throw invalid(object, "cache_size", "a byte count from 0 to " + SysfsCacheReader.MAX_CACHE_BYTES);
             }
             int lineSize = object.hasAttribute("cache_linesize") ? intAttribute(object, "cache_linesize") : 0;
             caches.add(new Cache(level, cacheType, size, Math.max(lineSize, 0), cpus));

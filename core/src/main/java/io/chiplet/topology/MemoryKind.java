@@ -1,6 +1,8 @@
 package io.chiplet.topology;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What kind of memory a NUMA node holds, as far as the machine says. A node with CPUs is {@link #DRAM}; a CPU-less
@@ -15,5 +17,12 @@ public enum MemoryKind
     public String jsonName()
     {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The kind whose {@link #jsonName()} is {@code name} (any case); empty for any other text. */
+    public static Optional<MemoryKind> fromJsonName(String name)
+    {
+        String wanted = name.strip().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(kind -> kind.jsonName().equals(wanted)).findFirst();
     }
 }

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,6 +17,8 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -274,6 +277,46 @@ final class SysfsFiles
     Optional<Integer> readInt(String relative)
     {
         return read(relative).map(text -> parseInt(relative, text));
+    }
+
+    /** The names in {@code directory}, sorted; empty when it does not exist. A kernel directory holds a bounded number. */
+    List<String> entries(String directory)
+    {
+        Path dir = resolve(directory);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                names.add(entry.getFileName().toString());
+                if (names.size() > CpuSet.MAX_CPUS * 2) {
+                    throw new TopologyException(directory + ": holds more than " + CpuSet.MAX_CPUS * 2 + " entries; expected a kernel directory");
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TopologyException(directory + ": could not be listed (" + e.getMessage() + ")", e);
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /** {@code cpu12} -> 12 for prefix {@code cpu}; -1 when the name is not the prefix followed by digits only. */
+    static int numberAfter(String name, String prefix)
+    {
+        if (!name.startsWith(prefix) || name.length() == prefix.length() || name.length() > prefix.length() + 5) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = prefix.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     static CpuSet parseList(String relative, String text)

@@ -156,6 +156,12 @@ public final class TopologyJson
             json.writeStringField("name", kind.name());
             json.writeStringField("cpus", kind.cpus().toList());
             json.writeNumberField("rank", kind.rank());
+            if (kind.model().isPresent()) {
+                json.writeStringField("model", kind.model().get());
+            }
+            else {
+                json.writeNullField("model");
+            }
             json.writeEndObject();
         }
         json.writeEndArray();

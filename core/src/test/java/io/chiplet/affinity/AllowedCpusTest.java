@@ -1,6 +1,7 @@
 package io.chiplet.affinity;
 
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.TopologyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,14 +81,14 @@ class AllowedCpusTest
     {
         write("sys/devices/system/cpu/online", "0-x\n");
         assertThatThrownBy(() -> AllowedCpus.read(root))
-                .hasMessageStartingWith(root.resolve("sys/devices/system/cpu/online") + ": expected a cpulist");
+                .isInstanceOf(TopologyException.class).hasMessageStartingWith("sys/devices/system/cpu/online: expected");
     }
 
     @Test
     void missingOnlineFileIsNamed()
     {
         assertThatThrownBy(() -> AllowedCpus.read(root))
-                .hasMessage("cannot read " + root.resolve("sys/devices/system/cpu/online") + ": expected a cpulist like 0-3");
+                .isInstanceOf(TopologyException.class).hasMessage("sys/devices/system/cpu/online: missing; expected a cpulist like 0-3");
     }
 
     @Test

@@ -124,6 +124,25 @@ class ExecCommandTest
     }
 
     @Test
+    void memoryKindBindsEachChipletToItsLocalNodeOfThatKindElseItsOwnAndSaysSo()
+            throws Exception
+    {
+        // this snapshot has no HBM: the chiplet keeps its own node 0, and the launcher says why
+        Run run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "hbm", "--", "sh", "-c", REPORT));
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\nbind:0\n");
+        assertThat(run.err()).isEqualTo("chiplet exec: --memory-kind hbm: no hbm NUMA node of known locality is local to chiplet 1; its memory stays on its own node\n");
+
+        run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "gpu", "--", "true"));
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).isEqualTo("chiplet exec: --memory-kind gpu: expected dram, hbm or cxl-pmem\n");
+
+        run = exec("--cpus", "1", "--membind", "--memory-kind", "hbm", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --memory-kind hbm: chooses a node per chiplet");
+    }
+
+    @Test
     void plannerPoliciesPlaceTheCommandAsOneWorker()
             throws Exception
     {

@@ -93,4 +93,54 @@ class CoreKindRankingTest
         assertThat(ranked.kinds()).extracting(CoreKind::cpus).containsExactly(CpuSet.range(0, 1), CpuSet.range(2, 3));
         assertThat(ranked.unknown()).hasValueSatisfying(unknown -> assertThat(unknown).startsWith("kinds of core: 2 kinds differ"));
     }
+
+    private static List<CpuPerformance> arm(int from, int to, OptionalLong capacity, long max, String midr)
+    {
+        List<CpuPerformance> cpus = new ArrayList<>();
+        for (int cpu = from; cpu <= to; cpu++) {
+            cpus.add(new CpuPerformance(cpu, capacity, IntelCoreType.UNKNOWN, 0, max, java.util.Optional.of(ArmCorePart.parseMidr("midr_el1", midr))));
+        }
+        return cpus;
+    }
+
+    @Test
+    void armDesignsSeparateAndRankKindsWhenNothingElseDoes()
+    {
+        // A55 + A76 + X1 with no capacity and no cpufreq: three kinds, prime first
+        List<CpuPerformance> triCluster = concat(concat(arm(0, 3, OptionalLong.empty(), 0, "0x00000000412fd050"),
+                arm(4, 6, OptionalLong.empty(), 0, "0x00000000414fd0b0")), arm(7, 7, OptionalLong.empty(), 0, "0x00000000411fd440"));
+        CoreKindRanking.Ranked ranked = CoreKindRanking.rank(triCluster);
+        assertThat(ranked.kinds()).extracting(CoreKind::cpus).containsExactly(CpuSet.of(7), CpuSet.range(4, 6), CpuSet.range(0, 3));
+        assertThat(ranked.kinds()).extracting(kind -> kind.model().orElseThrow()).containsExactly("Cortex-X1", "Cortex-A76", "Cortex-A55");
+        assertThat(ranked.unknown()).isEmpty();
+
+        // another revision of one design is not another kind
+        List<CpuPerformance> revisions = concat(arm(0, 1, OptionalLong.empty(), 0, "0x00000000410fd0b0"), arm(2, 3, OptionalLong.empty(), 0, "0x00000000414fd0b1"));
+        assertThat(CoreKindRanking.rank(revisions).kinds()).isEmpty();
+    }
+
+    @Test
+    void capacityAndFrequencyStillOutrankArmDesignsAndUnknownPartsStayUnranked()
+    {
+        // the kernel's capacity says the A55s are faster here (an odd board, but the kernel's scale wins, as in hwloc)
+        List<CpuPerformance> byCapacity = concat(arm(0, 1, OptionalLong.of(1024), 0, "0x00000000412fd050"), arm(2, 3, OptionalLong.of(512), 0, "0x00000000414fd0b0"));
+        assertThat(CoreKindRanking.rank(byCapacity).kinds()).extracting(CoreKind::cpus).containsExactly(CpuSet.range(0, 1), CpuSet.range(2, 3));
+
+        // two parts this table does not know: two kinds, listed by first CPU, and said so
+        List<CpuPerformance> unknownParts = concat(arm(0, 1, OptionalLong.empty(), 0, "0x00000000c10f0010"), arm(2, 3, OptionalLong.empty(), 0, "0x00000000c10f0020"));
+        CoreKindRanking.Ranked ranked = CoreKindRanking.rank(unknownParts);
+        assertThat(ranked.kinds()).extracting(CoreKind::cpus).containsExactly(CpuSet.range(0, 1), CpuSet.range(2, 3));
+        assertThat(ranked.kinds()).allSatisfy(kind -> assertThat(kind.model()).isEmpty());
+        assertThat(ranked.unknown()).hasValueSatisfying(unknown -> assertThat(unknown).contains("ARM part 0xc1:0x001, ARM part 0xc1:0x002"));
+    }
+
+    @Test
+    void aMidrValueIsHexDigitsAfter0xOnly()
+    {
+        assertThat(ArmCorePart.parseMidr("f", "0x00000000414fd0b0\n\0junk").design().orElseThrow().name()).isEqualTo("Cortex-A76");
+        for (String bad : new String[] {"", "0x", "414fd0b0", "0x41\u0663fd0b0", "0x0000000000000000", "0x1234567890abcdef0", "0xg"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ArmCorePart.parseMidr("cpu0/regs/identification/midr_el1", bad))
+                    .isInstanceOf(TopologyException.class).hasMessageStartingWith("cpu0/regs/identification/midr_el1: expected a MIDR");
+        }
+    }
 }

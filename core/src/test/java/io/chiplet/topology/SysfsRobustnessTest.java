@@ -188,6 +188,42 @@ class SysfsRobustnessTest
     }
 
     @Test
+    void differentArmMidrPartsAreDifferentKindsNamedAndRankedByDesign(@TempDir Path temp)
+    {
+        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack("arm-midr-only", temp)).read();
+
+        assertThat(topology.coreKinds()).containsExactly(
+                new CoreKind(CoreKind.PERFORMANCE, 0, CpuSet.parseList("4-7"), java.util.Optional.of("Cortex-A76")),
+                new CoreKind(CoreKind.EFFICIENCY, 1, CpuSet.parseList("0-3"), java.util.Optional.of("Cortex-A55")));
+        assertThat(topology.cores().get(4).kind()).contains(CoreKind.PERFORMANCE);
+        assertThat(TopologyJson.toJson(topology)).contains("\"model\": \"Cortex-A76\"");
+    }
+
+    @Test
+    void aMidrMissingOnSomeCpusIsNoEvidenceOfAnotherKind(@TempDir Path temp) throws IOException
+    {
+        Path snapshot = Snapshots.unpack("arm-midr-only", temp);
+        Files.delete(snapshot.resolve(CPU + "cpu5/regs/identification/midr_el1"));
+
+        Topology topology = SysfsTopologyReader.snapshot(snapshot).read();
+
+        assertThat(topology.coreKinds()).isEmpty();
+        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("kinds of core: CPUs 5 have no regs/identification/midr_el1 where others have one"));
+    }
+
+    @Test
+    void aGarbledMidrLeavesKindsUnknownNamingTheFile(@TempDir Path temp) throws IOException
+    {
+        Path snapshot = Snapshots.unpack("arm-midr-only", temp);
+        Files.writeString(snapshot.resolve(CPU + "cpu6/regs/identification/midr_el1"), "0x0000000041\u0663fd0b0\n");
+
+        Topology topology = SysfsTopologyReader.snapshot(snapshot).read();
+
+        assertThat(topology.coreKinds()).isEmpty();
+        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("kinds of core: " + CPU + "cpu6/regs/identification/midr_el1: expected a MIDR"));
+    }
+
+    @Test
     void cpuLessNodesAreLocalToTheirInitiatorsAndHbmIsChosenPerChiplet(@TempDir Path temp)
     {
         Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack("cpuless-hbm-cxl", temp)).read();

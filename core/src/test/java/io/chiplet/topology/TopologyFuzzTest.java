@@ -45,6 +45,8 @@ class TopologyFuzzTest
     private static final long SEED = Long.getLong("fuzz.seed", 0x15_15_15L);
     private static final List<String> SHARED = List.of(
             "20em64t-hybrid-1p6c2t+2ca4co1t", "32amd64-4s2n4c-cgroup2", "64amd64-4s2n4ca2co", "memorysidecaches", "offline-cpu0-node0");
+    /** Snapshots of this project's own beside the shared ones: the arm64 MIDR files are in no shared one. */
+    private static final List<String> OWN = List.of("arm-midr-only");
     private static final String[] TOKENS = {
             "-1", "-", ",", "0x", "ffffffff", "K", "M", "G", "\u0663", "\uff11", "99999999999999999", "9999999999999G", "\0", "\n", " ",
             "0-", "-0", "8191", "8192", "4294967296", "\u00e9", ":", "kB", "MemTotal:", "Node 0 MemTotal: ", "Cpus_allowed_list:\t", "\t", "0-8191"};
@@ -63,9 +65,9 @@ class TopologyFuzzTest
     {
         roots = new ArrayList<>();
         Path shared = sharedFixtures();
-        for (String name : SHARED) {
+        for (String name : java.util.stream.Stream.concat(SHARED.stream(), OWN.stream()).toList()) {
             Path target = Files.createDirectories(temp.resolve("snap-" + name));
-            if (shared != null) {
+            if (shared != null && SHARED.contains(name)) {
                 untar(shared.resolve(name + ".tar.bz2"), target);
             }
             else {
@@ -126,9 +128,10 @@ class TopologyFuzzTest
                 value -> SysfsFiles.parseMask(file, value),
                 value -> SysfsFiles.parseInt(file, value),
                 value -> SysfsFiles.parseLong(file, value),
-                value -> SysfsTopologyReader.parseSize(file, value),
-                value -> SysfsTopologyReader.parseType(file, value),
-                value -> SysfsTopologyReader.memTotal(file, value));
+                value -> SysfsCacheReader.parseSize(file, value),
+                value -> SysfsCacheReader.parseType(file, value),
+                value -> SysfsNumaReader.memTotal(file, value),
+                value -> ArmCorePart.parseMidr(file, value));
         // the parser discovery applies to this file, and one other (a mask where a list was, a size where an id was)
         for (var parser : List.of(parsers.get(parserFor(file)), parsers.get(Math.floorMod(file.hashCode() ^ bytes.length, parsers.size())))) {
             try {
@@ -159,6 +162,7 @@ class TopologyFuzzTest
             case "size" -> 4;
             case "type" -> 5;
             case "meminfo" -> 6;
+            case "midr_el1" -> 7;
             default -> 2;
         };
     }

@@ -6,6 +6,7 @@ import io.chiplet.perf.ThreadSignals;
 import io.chiplet.placement.SpreadLocator;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ final class AdaptiveController
     private final Supplier<SpreadHints> driver;
     private final PlacementMetrics metrics;
     private final boolean bindMemory;
+    private final ChipletMemory memory;
     private final IntPredicate usableNode;
     private final int[] spreads;
     private final int[] cpus;
@@ -58,7 +60,7 @@ final class AdaptiveController
      * @param spread the loop, at the configured interval and threshold, with the signal opener (closed with this)
      */
     AdaptiveController(PinnedTaskPlacement placement, Topology topology, AdaptiveSpread spread, Supplier<SpreadHints> driver,
-            PlacementMetrics metrics, boolean bindMemory, IntPredicate usableNode)
+            PlacementMetrics metrics, boolean bindMemory, ChipletMemory memory, IntPredicate usableNode)
     {
         this.locator = SpreadLocator.of(topology, topology.allowed());
         this.chipletCpus = new CpuSet[locator.chiplets()];
@@ -70,6 +72,7 @@ final class AdaptiveController
         this.driver = requireNonNull(driver, "driver is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.bindMemory = bindMemory;
+        this.memory = requireNonNull(memory, "memory is null");
         this.usableNode = requireNonNull(usableNode, "usableNode is null");
         int slots = placement.slots();
         this.spreads = new int[slots];
@@ -83,7 +86,8 @@ final class AdaptiveController
         return new AdaptiveSpread(settings.adaptiveIntervalMs() * 1_000_000L, settings.remoteAccessThreshold(), opener);
     }
 
-    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, IntPredicate usableNode)
+    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, ChipletMemory memory,
+            IntPredicate usableNode)
     {
         ThreadSignals signals = ThreadSignals.live();
         AdaptiveSpread.SignalOpener opener = tid -> {
@@ -94,7 +98,7 @@ final class AdaptiveController
             return choice.signal();
         };
         AdaptiveController controller = new AdaptiveController(placement, topology, loop(context.settings(), opener),
-                context.driverHints(), context.metrics(), bindMemory, usableNode);
+                context.driverHints(), context.metrics(), bindMemory, memory, usableNode);
         Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
         thread.setDaemon(true);
         controller.thread = thread;
@@ -152,7 +156,7 @@ final class AdaptiveController
         for (int slot = 0; slot < slots; slot++) {
             // The locator's CPU only books the slot's share of its chiplet; the slot runs on the whole chiplet.
             entries.add(new SlotTable.Slot(chipletCpus[chiplets[slot]], OptionalInt.of(locator.chipletId(chiplets[slot])),
-                    SlotTable.memoryNode(bindMemory, locator.numaNodeOfChiplet(chiplets[slot]), usableNode)));
+                    SlotTable.memoryNode(bindMemory, memory.nodeOf(locator.chipletId(chiplets[slot]), locator.numaNodeOfChiplet(chiplets[slot])), usableNode)));
         }
         SlotTable table = new SlotTable(entries);
         if (!table.equals(placement.table())) {

@@ -6,6 +6,7 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
@@ -81,7 +82,12 @@ public final class ExecutorProcessPlacement
             leaseSet = leases.acquire(1);
             ChipletLease lease = leaseSet.leases().get(0);
             CpuSet cpus = lease.chiplet().cpus().intersect(usable);
-            OptionalInt node = settings.bindMemory() ? OptionalInt.of(lease.chiplet().numaNode()) : OptionalInt.empty();
+            ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
+            OptionalInt node = settings.bindMemory() ? OptionalInt.of(memory.nodeOf(lease.chiplet().id(), lease.chiplet().numaNode())) : OptionalInt.empty();
+            if (settings.bindMemory() && memory.withoutKind().contains(lease.chiplet().id())) {
+                log.warn("Chiplet plugin: {}={}: no {} NUMA node of known locality is local to chiplet {}; its memory stays on its own node",
+                        ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), memory.kind().jsonName(), lease.chiplet().id());
+            }
             ProcessBinder.Binding binding = binder.bind(cpus, node);
             if (lease.shared()) {
                 log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "

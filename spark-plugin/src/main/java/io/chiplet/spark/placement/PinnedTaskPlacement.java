@@ -10,7 +10,9 @@ import io.chiplet.placement.Policy;
 import io.chiplet.placement.StageWorkKinds;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,32 +140,37 @@ public final class PinnedTaskPlacement
         CpuSet memoryNodes = liveMemoryNodes();
         // On a single node there is no choice to make: skip the two extra syscalls per task.
         boolean bindMemory = settings.bindMemory() && memoryNodes.size() > 1;
-        SlotTable table = SlotTable.of(plan, topology, bindMemory, memoryNodes::contains);
+        ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
+        SlotTable table = SlotTable.of(plan, topology, bindMemory, memory, memoryNodes::contains);
         ThreadAffinity affinity = ThreadAffinity.live(settings.pinningBackend().configName());
         List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
         PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
                 new LiveThreadBinder(affinity, memoryNodes.isEmpty() ? 0 : memoryNodes.last()));
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
-                bindMemory ? "preferred on each slot's NUMA node" : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
+                bindMemory ? "preferred on each slot's " + (memory.kind() == MemoryKind.DRAM ? "NUMA node" : memory.kind().jsonName() + " node: " + memory.describe()) : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
                 describe(table));
-        placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memoryNodes::contains));
+        if (bindMemory) {
+            memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
+                    ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
+        }
+        placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memory, memoryNodes::contains));
         if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
             placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
                     context.executorId());
         }
         if (plan.policy() == Policy.ADAPTIVE) {
-            placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memoryNodes::contains);
+            placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memory, memoryNodes::contains);
         }
         return placement;
     }
 
     /** Plans {@code slots} task slots within the CPUs given to it, as at start. */
-    static Function<CpuSet, SlotTable> planner(Topology topology, Policy policy, int slots, boolean bindMemory, IntPredicate memoryNodeAllowed)
+    static Function<CpuSet, SlotTable> planner(Topology topology, Policy policy, int slots, boolean bindMemory, ChipletMemory memory, IntPredicate memoryNodeAllowed)
     {
         return allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, slots).withAllowed(allowed)),
-                topology, bindMemory, memoryNodeAllowed);
+                topology, bindMemory, memory, memoryNodeAllowed);
     }
 
     /**

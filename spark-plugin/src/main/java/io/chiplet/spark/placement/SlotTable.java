@@ -4,7 +4,9 @@ import io.chiplet.placement.Assignment;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.UsableChiplets;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
@@ -50,21 +52,30 @@ record SlotTable(List<Slot> slots)
         }
     }
 
-    /**
-     * @param bindMemory whether memory follows the slot at all (the setting, and the plan's policy)
-     * @param usableNode the nodes a memory policy may name here (live and allowed for this process)
-     */
+    /** {@link #of(Plan, Topology, boolean, ChipletMemory, IntPredicate)} with each chiplet's memory on its own node. */
     static SlotTable of(Plan plan, Topology topology, boolean bindMemory, IntPredicate usableNode)
     {
+        return of(plan, topology, bindMemory, ChipletMemory.of(topology, MemoryKind.DRAM), usableNode);
+    }
+
+    /**
+     * @param bindMemory whether memory follows the slot at all (the setting, and the plan's policy)
+     * @param memory the node each chiplet's memory goes to ({@code spark.chiplet.memory.kind})
+     * @param usableNode the nodes a memory policy may name here (live and allowed for this process)
+     */
+    static SlotTable of(Plan plan, Topology topology, boolean bindMemory, ChipletMemory memory, IntPredicate usableNode)
+    {
+        requireNonNull(memory, "memory is null");
         requireNonNull(plan, "plan is null");
         requireNonNull(topology, "topology is null");
         requireNonNull(usableNode, "usableNode is null");
         List<Slot> slots = new ArrayList<>(plan.assignments().size());
-        boolean memory = bindMemory && plan.bindsMemory();
+        boolean bindsMemory = bindMemory && plan.bindsMemory();
         UsableChiplets usable = UsableChiplets.of(topology);
         for (Assignment assignment : plan.assignments()) {
             CpuSet cpus = usable.pinUnit(plan.policy(), assignment);
-            slots.add(new Slot(cpus, assignment.chiplet(), memoryNode(memory, assignment.numaNode(), usableNode)));
+            int node = assignment.chiplet().isPresent() ? memory.nodeOf(assignment.chiplet().getAsInt(), assignment.numaNode()) : assignment.numaNode();
+            slots.add(new Slot(cpus, assignment.chiplet(), memoryNode(bindsMemory, node, usableNode)));
         }
         return new SlotTable(slots);
     }

@@ -6,6 +6,7 @@ import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.SettingsReader;
 import io.chiplet.settings.UnusableValueException;
+import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,8 @@ import static java.util.Objects.requireNonNull;
  *         pinning still acts on the live kernel
  * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
  * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
+ * @param memoryKind with {@code bindMemory}, the kind of memory a chiplet's memory comes from: {@code dram} its own
+ *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code ChipletMemory})
  * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
  */
 public record ChipletSettings(
@@ -36,6 +39,7 @@ public record ChipletSettings(
         long remoteAccessThreshold,
         boolean resizePartitions,
         boolean bindMemory,
+        MemoryKind memoryKind,
         int virtualChipletCores,
         Path leaseDir,
         PinningBackendChoice pinningBackend)
@@ -49,19 +53,21 @@ public record ChipletSettings(
     public static final String REMOTE_ACCESS_THRESHOLD = PREFIX + "adaptive.remoteAccessThreshold";
     public static final String PARTITIONS_RESIZE = PREFIX + "partitions.resize";
     public static final String MEMORY_BIND = PREFIX + "memory.bind";
+    public static final String MEMORY_KIND = PREFIX + "memory.kind";
     public static final String VIRTUAL_CHIPLET_CORES = PREFIX + "virtualChipletCores";
     public static final String LEASE_DIR = PREFIX + "leaseDir";
     public static final String PINNING_BACKEND = PREFIX + "pinning.backend";
 
     public static final Set<String> KEYS = Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
-            MEMORY_BIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
+            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
 
     public ChipletSettings
     {
         requireNonNull(policy, "policy is null");
         requireNonNull(mode, "mode is null");
         requireNonNull(fsRoot, "fsRoot is null");
+        requireNonNull(memoryKind, "memoryKind is null");
         requireNonNull(leaseDir, "leaseDir is null");
         requireNonNull(pinningBackend, "pinningBackend is null");
     }
@@ -132,6 +138,7 @@ public record ChipletSettings(
                     settings.read(REMOTE_ACCESS_THRESHOLD, "300", value -> SettingValues.parseInt(value, 0, "a whole number of accesses per interval, 0 or more")),
                     settings.read(PARTITIONS_RESIZE, "true", SettingValues::parseBoolean),
                     settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
+                    settings.read(MEMORY_KIND, "dram", SettingValues::parseMemoryKind),
                     settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (off) or more")),
                     settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
                     settings.read(PINNING_BACKEND, "ffm", value -> PinningBackendChoice.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
@@ -145,7 +152,7 @@ public record ChipletSettings(
     public ChipletSettings withMode(PlacementMode mode)
     {
         return new ChipletSettings(enabled, policy, mode, fsRoot, adaptiveIntervalMs, remoteAccessThreshold, resizePartitions, bindMemory,
-                virtualChipletCores, leaseDir, pinningBackend);
+                memoryKind, virtualChipletCores, leaseDir, pinningBackend);
     }
 
     /**

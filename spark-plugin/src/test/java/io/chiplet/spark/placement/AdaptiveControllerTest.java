@@ -10,7 +10,9 @@ import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +40,7 @@ class AdaptiveControllerTest
     private final PlacementMetrics metrics = new PlacementMetrics(2);
     private final PinnedTaskPlacement placement = adaptivePlacement();
     private final AdaptiveController controller = new AdaptiveController(placement, TOPOLOGY,
-            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics, true, node -> true);
+            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics, true, ChipletMemory.of(TOPOLOGY, MemoryKind.DRAM), node -> true);
 
     @Test
     void startsConsolidatedOnOneChiplet()
@@ -113,7 +115,7 @@ class AdaptiveControllerTest
         AdaptiveController blind = new AdaptiveController(placement, TOPOLOGY,
                 AdaptiveController.loop(settings(), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
-                }), this::askDriver, metrics, true, node -> true);
+                }), this::askDriver, metrics, true, ChipletMemory.of(TOPOLOGY, MemoryKind.DRAM), node -> true);
         TaskPlacement.Handle running = placement.onTaskStart(new TaskPlacement.TaskIdentity(7, 0, 1));
         driver.set(new SpreadHints(Map.of(7, 2)));
         blind.interval();

@@ -7,7 +7,9 @@ import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.spark.topology.DiscoveredTopologySource;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -242,7 +244,7 @@ class PinnedTaskPlacementTest
     void aNarrowedCpusetMovesRunningTasksAndLaterTasksThere()
     {
         PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
-        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, node -> true));
+        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, ChipletMemory.of(TWO_NODES, MemoryKind.DRAM), node -> true));
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
         TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
         assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);

@@ -1,6 +1,7 @@
 package io.chiplet.spark.settings;
 
 import io.chiplet.placement.Policy;
+import io.chiplet.topology.MemoryKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,7 @@ class ChipletSettingsTest
         assertThat(settings.remoteAccessThreshold()).isEqualTo(300);
         assertThat(settings.resizePartitions()).isTrue();
         assertThat(settings.bindMemory()).isTrue();
+        assertThat(settings.memoryKind()).isEqualTo(MemoryKind.DRAM);
         assertThat(settings.virtualChipletCores()).isZero();
         assertThat(settings.leaseDir()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases"));
         assertThat(settings.pinningBackend()).isEqualTo(PinningBackendChoice.FFM);
@@ -46,12 +48,13 @@ class ChipletSettingsTest
                 Map.entry("spark.chiplet.adaptive.remoteAccessThreshold", "0"),
                 Map.entry("spark.chiplet.partitions.resize", "false"),
                 Map.entry("spark.chiplet.memory.bind", "false"),
+                Map.entry("spark.chiplet.memory.kind", "cxl-pmem"),
                 Map.entry("spark.chiplet.virtualChipletCores", " 4 "),
                 Map.entry("spark.chiplet.leaseDir", "/run/chiplet"),
                 Map.entry("spark.chiplet.pinning.backend", "openhft")));
 
         assertThat(parsed).isEqualTo(new ChipletSettings.Valid(new ChipletSettings(
-                false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, 4,
+                false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, MemoryKind.CXL_PMEM, 4,
                 Path.of("/run/chiplet"), PinningBackendChoice.OPENHFT)));
     }
 
@@ -68,6 +71,7 @@ class ChipletSettingsTest
             "spark.chiplet.virtualChipletCores; 99999999999; a whole number of cores, 0 (off) or more",
             "spark.chiplet.pinning.backend; jni; ffm or openhft",
             "spark.chiplet.memory.bind; 1; true or false",
+            "spark.chiplet.memory.kind; gpu; dram, hbm or cxl-pmem",
     })
     void badValueNamesSettingValueAndExpectation(String key, String value, String expected)
     {

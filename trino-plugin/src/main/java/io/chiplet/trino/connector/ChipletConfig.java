@@ -6,6 +6,7 @@ import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.SettingsReader;
 import io.chiplet.settings.UnusableValueException;
+import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,9 @@ import static java.util.Objects.requireNonNull;
  * @param adaptiveInterval how often the adaptive policy samples every thread's remote-access signal
  * @param remoteAccessThreshold signal events per adaptive interval above which a thread's spread widens
  * @param memoryBind keep every thread's CPUs inside one NUMA node so that its first-touch pages are local
+ * @param memoryKind the kind of memory each chiplet's memory should come from ({@code dram}, its own node; {@code hbm}
+ *         or {@code cxl-pmem}, the node of that kind local to it): Trino's threads cannot be given a memory policy by
+ *         the plugin, so for other kinds than DRAM the node says which nodes to start the JVM bound to
  * @param virtualChipletCores 0 for real chiplets; N splits every chiplet into virtual chiplets of N cores
  * @param leaseDirectory where the host-wide chiplet leases live
  * @param chipletsPerNode how many chiplets this node leases; empty for all of them (one Trino JVM per host)
@@ -44,6 +48,7 @@ public record ChipletConfig(
         Duration adaptiveInterval,
         double remoteAccessThreshold,
         boolean memoryBind,
+        MemoryKind memoryKind,
         int virtualChipletCores,
         Path leaseDirectory,
         OptionalInt chipletsPerNode,
@@ -55,13 +60,14 @@ public record ChipletConfig(
     public static final String ADAPTIVE_INTERVAL = "chiplet.adaptive.interval";
     public static final String REMOTE_ACCESS_THRESHOLD = "chiplet.adaptive.remote-access-threshold";
     public static final String MEMORY_BIND = "chiplet.memory.bind";
+    public static final String MEMORY_KIND = "chiplet.memory.kind";
     public static final String VIRTUAL_CHIPLET_CORES = "chiplet.virtual-chiplet-cores";
     public static final String LEASE_DIR = "chiplet.lease-dir";
     public static final String CHIPLETS_PER_NODE = "chiplet.chiplets-per-node";
     public static final String RESCAN_INTERVAL = "chiplet.rescan-interval";
 
     public static final List<String> PROPERTIES = List.of(
-            ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR,
+            ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR,
             CHIPLETS_PER_NODE, RESCAN_INTERVAL);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m)?");
@@ -71,6 +77,7 @@ public record ChipletConfig(
     {
         requireNonNull(policy, "policy is null");
         requireNonNull(fsRoot, "fsRoot is null");
+        requireNonNull(memoryKind, "memoryKind is null");
         requireNonNull(adaptiveInterval, "adaptiveInterval is null");
         requireNonNull(leaseDirectory, "leaseDirectory is null");
         requireNonNull(chipletsPerNode, "chipletsPerNode is null");
@@ -139,6 +146,7 @@ public record ChipletConfig(
                     settings.read(ADAPTIVE_INTERVAL, "500ms", ChipletConfig::parseDuration),
                     settings.read(REMOTE_ACCESS_THRESHOLD, "300", ChipletConfig::parseThreshold),
                     settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
+                    settings.read(MEMORY_KIND, "dram", SettingValues::parseMemoryKind),
                     settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (real chiplets) or more")),
                     settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
                     settings.read(CHIPLETS_PER_NODE, "all", ChipletConfig::parseChipletsPerNode),

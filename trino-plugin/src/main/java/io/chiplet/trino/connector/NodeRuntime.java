@@ -11,6 +11,8 @@ import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.ChipletMemory;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.AgentSnapshot;
 import io.chiplet.trino.placement.LiveThreadControl;
@@ -26,6 +28,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -139,7 +143,7 @@ public final class NodeRuntime
             log.info("Chiplet placement on node {}: {}", node, CpusetAlignment.of(topology, processCpus).describe());
             PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveThreadControl(affinity), config.adaptiveInterval(),
                     config.remoteAccessThreshold(), List.of(leased, leases));
-            checkMemoryLocality(node, config, topology);
+            checkMemoryLocality(node, config, topology, leased.chiplets());
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
             Duration period = config.policy() == Policy.ADAPTIVE ? config.adaptiveInterval() : config.rescanInterval();
             agent.start(period);
@@ -159,10 +163,21 @@ public final class NodeRuntime
      * so memory follows the threads by first touch (every mask lies in one NUMA node), and the Java heap does so only
      * with {@code -XX:+UseNUMA}. Say so once where it matters: more than one node and the flag off.
      */
-    private static void checkMemoryLocality(String node, ChipletConfig config, Topology topology)
+    private static void checkMemoryLocality(String node, ChipletConfig config, Topology topology, List<Chiplet> leased)
     {
         if (!config.memoryBind() || topology.numaNodes().size() < 2) {
             return;
+        }
+        if (config.memoryKind() != MemoryKind.DRAM) {
+            // The node per chiplet is core's choice, as for Spark and `chiplet exec`; only applying it is left to the user.
+            ChipletMemory memory = ChipletMemory.of(topology, config.memoryKind());
+            SortedSet<Integer> nodes = new TreeSet<>();
+            leased.forEach(chiplet -> nodes.add(memory.nodeOf(chiplet.id(), chiplet.numaNode())));
+            nodes.remove(-1);
+            log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: a thread's memory policy can only be set by the thread itself and "
+                    + "Trino's query threads run no code of ours. The {} NUMA nodes for this node's chiplets are {}{}; start the JVM bound to them "
+                    + "(numactl --preferred=N for one node, --membind=LIST for several)", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(),
+                    config.memoryKind().jsonName(), nodes, memory.shortfall().map(problem -> " (" + problem + ")").orElse(""));
         }
         try {
             var diagnostics = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);

@@ -2,6 +2,7 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
+import io.chiplet.topology.MemoryKind;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ class ChipletConfigTest
         assertThat(config.adaptiveInterval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.remoteAccessThreshold()).isEqualTo(300);
         assertThat(config.memoryBind()).isTrue();
+        assertThat(config.memoryKind()).isEqualTo(MemoryKind.DRAM);
         assertThat(config.virtualChipletCores()).isZero();
         assertThat(config.leaseDirectory()).isEqualTo(ChipletLeases.defaultDirectory());
         assertThat(config.chipletsPerNode()).isEmpty();
@@ -41,12 +43,13 @@ class ChipletConfigTest
                 Map.entry(ChipletConfig.ADAPTIVE_INTERVAL, "2s"),
                 Map.entry(ChipletConfig.REMOTE_ACCESS_THRESHOLD, "120.5"),
                 Map.entry(ChipletConfig.MEMORY_BIND, "false"),
+                Map.entry(ChipletConfig.MEMORY_KIND, "HBM"),
                 Map.entry(ChipletConfig.VIRTUAL_CHIPLET_CORES, "4"),
                 Map.entry(ChipletConfig.LEASE_DIR, "/run/chiplet"),
                 Map.entry(ChipletConfig.CHIPLETS_PER_NODE, "2"),
                 Map.entry(ChipletConfig.RESCAN_INTERVAL, " 250 ")));
         assertThat(parsed).isEqualTo(new ChipletConfig.Valid(new ChipletConfig(false, Policy.WICP_LOCAL, Optional.of(Path.of("/snapshots/epyc")),
-                Duration.ofSeconds(2), 120.5, false, 4, Path.of("/run/chiplet"), OptionalInt.of(2), Duration.ofMillis(250))));
+                Duration.ofSeconds(2), 120.5, false, MemoryKind.HBM, 4, Path.of("/run/chiplet"), OptionalInt.of(2), Duration.ofMillis(250))));
     }
 
     @Test
@@ -69,6 +72,7 @@ class ChipletConfigTest
         assertProblem(ChipletConfig.VIRTUAL_CHIPLET_CORES, "-2", "chiplet.virtual-chiplet-cores=-2 is not usable: expected a whole number of cores, 0 (real chiplets) or more");
         assertProblem(ChipletConfig.CHIPLETS_PER_NODE, "0", "chiplet.chiplets-per-node=0 is not usable: expected all, or a whole number of chiplets, at least 1");
         assertProblem(ChipletConfig.FS_ROOT, "", "chiplet.fs-root= is not usable: expected a file system path");
+        assertProblem(ChipletConfig.MEMORY_KIND, "gpu", "chiplet.memory.kind=gpu is not usable: expected dram, hbm or cxl-pmem");
     }
 
     @Test

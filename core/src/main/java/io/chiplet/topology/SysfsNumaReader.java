@@ -1,0 +1,279 @@
+package io.chiplet.topology;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads {@code sys/devices/system/node/}: each NUMA node's CPUs, memory and distances, and for CPU-less nodes the
+ * CPUs they are local to and their kind of memory (HMAT initiators and bandwidths, memory tiers). Part of one
+ * {@link SysfsTopologyReader} discovery.
+ */
+final class SysfsNumaReader
+{
+    static final String NODE_DIR = "sys/devices/system/node/";
+
+    private final SysfsFiles files;
+    private final Unknowns unknowns;
+
+    SysfsNumaReader(SysfsFiles files, Unknowns unknowns)
+    {
+        this.files = requireNonNull(files, "files is null");
+        this.unknowns = requireNonNull(unknowns, "unknowns is null");
+    }
+
+    List<NumaNode> read(CpuSet online)
+    {
+        List<Integer> ids = nodeDirectories();
+        if (ids.isEmpty()) {
+            OptionalLong memory = unknowns.degrade("memory of NUMA node 0", () -> files.read("proc/meminfo").flatMap(text -> memTotal("proc/meminfo", text)))
+                    .flatMap(value -> value).map(OptionalLong::of).orElse(OptionalLong.empty());
+            unknowns.add("NUMA nodes: no " + NODE_DIR + "nodeN directory; one node 0 holds every online CPU");
+            return List.of(new NumaNode(0, online, memory, new TreeMap<>()));
+        }
+        List<NumaNode> nodes = new ArrayList<>(ids.size());
+        for (int id : ids) {
+            String dir = NODE_DIR + "node" + id + "/";
+            CpuSet cpus = files.readCpus(dir, "cpulist", "cpumap")
+                    .orElseThrow(() -> new TopologyException(dir + "cpulist: missing, and so is cpumap; expected the node's CPUs"))
+                    .intersect(online);
+            Optional<Optional<Long>> memory = unknowns.degrade("memory of NUMA node " + id, () -> files.read(dir + "meminfo").flatMap(text -> memTotal(dir + "meminfo", text)));
+            if (memory.isPresent() && memory.get().isEmpty()) {
+                unknowns.add("memory of NUMA node " + id + ": " + dir + "meminfo has no MemTotal");
+            }
+            TreeMap<Integer, Integer> distances = unknowns.degrade("NUMA distances", () -> distances(dir + "distance", ids)).orElseGet(TreeMap::new);
+            nodes.add(new NumaNode(id, cpus, memory.flatMap(value -> value).map(OptionalLong::of).orElse(OptionalLong.empty()), distances));
+        }
+        return withLocality(withoutContradictions(nodes));
+    }
+
+    /**
+     * A CPU sits in one node. Where nodes' CPUs overlap (firmware or kernels that list every CPU in every node), the
+     * NUMA data contradicts itself: as hwloc does, the nodes are taken in id order and a node holding a CPU an
+     * earlier one holds is dropped, and said so, naming both files. Every CPU keeps one node.
+     */
+    private List<NumaNode> withoutContradictions(List<NumaNode> nodes)
+    {
+        List<NumaNode> kept = new ArrayList<>();
+        for (NumaNode node : nodes) {
+            Optional<NumaNode> earlier = kept.stream().filter(other -> other.cpus().intersects(node.cpus())).findFirst();
+            if (earlier.isPresent()) {
+                unknowns.add("NUMA node " + node.id() + ": " + NODE_DIR + "node" + node.id() + "/cpulist (" + node.cpus() + ") overlaps "
+                        + NODE_DIR + "node" + earlier.get().id() + "/cpulist (" + earlier.get().cpus() + "); node " + node.id()
+                        + " dropped, as hwloc drops it, so that no CPU sits in two nodes");
+            }
+            else {
+                kept.add(node);
+            }
+        }
+        if (kept.size() == nodes.size()) {
+            return nodes;
+        }
+        List<Integer> keptIds = kept.stream().map(NumaNode::id).toList();
+        return kept.stream()
+                .map(node -> {
+                    TreeMap<Integer, Integer> distances = new TreeMap<>(node.distances());
+                    distances.keySet().retainAll(keptIds);
+                    return new NumaNode(node.id(), node.cpus(), node.memoryBytes(), distances);
+                })
+                .toList();
+    }
+
+    /** Gives CPU-less nodes the CPUs they are local to and every node a kind of memory. */
+    private List<NumaNode> withLocality(List<NumaNode> nodes)
+    {
+        if (nodes.stream().allMatch(NumaNode::hasCpus)) {
+            return List.copyOf(nodes);
+        }
+        Map<Integer, NumaNode> byId = new TreeMap<>();
+        nodes.forEach(node -> byId.put(node.id(), node));
+        Map<Integer, Integer> tierOf = unknowns.degrade("memory tiers", this::memoryTiers).orElse(Map.of());
+        List<NumaNode> result = new ArrayList<>(nodes.size());
+        for (NumaNode node : nodes) {
+            if (node.hasCpus()) {
+                result.add(node);
+                continue;
+            }
+            String dir = NODE_DIR + "node" + node.id() + "/";
+            List<Integer> initiators = unknowns.degrade("locality of NUMA node " + node.id(), () -> nodeLinks(dir + "access0/initiators")).orElse(List.of());
+            CpuSet local = initiators.stream().map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
+            if (local.isEmpty()) {
+                local = nearestCpus(node, nodes);
+                if (local.isEmpty()) {
+                    unknowns.add("locality of NUMA node " + node.id() + ": it has no CPUs, no " + dir + "access0/initiators and no distances; local to no CPU");
+                }
+            }
+            result.add(node.withLocality(local, memoryKind(node, dir, initiators, byId, tierOf)));
+        }
+        return List.copyOf(result);
+    }
+
+    /** The CPUs of the nodes with CPUs nearest to {@code node} by SLIT distance; empty without distances. */
+    private CpuSet nearestCpus(NumaNode node, List<NumaNode> nodes)
+    {
+        int nearest = Integer.MAX_VALUE;
+        CpuSet cpus = CpuSet.empty();
+        for (NumaNode other : nodes) {
+            Integer distance = node.distances().get(other.id());
+            if (!other.hasCpus() || distance == null) {
+                continue;
+            }
+            if (distance < nearest) {
+                nearest = distance;
+                cpus = other.cpus();
+            }
+            else if (distance == nearest) {
+                cpus = cpus.union(other.cpus());
+            }
+        }
+        return cpus;
+    }
+
+    /**
+     * A CPU-less node's kind, on evidence only: a memory tier slower than that of the nodes with CPUs (the
+     * kernel's {@code memory_tiering}, 6.1+) is CXL or PMEM, a faster one HBM; in the same tier, or without tiers,
+     * HMAT read bandwidth from its initiator at least twice (half) that of the initiator's own memory says HBM
+     * (CXL/PMEM). Anything else is unknown, and said so.
+     */
+    private MemoryKind memoryKind(NumaNode node, String dir, List<Integer> initiators, Map<Integer, NumaNode> byId, Map<Integer, Integer> tierOf)
+    {
+        Optional<Integer> cpuTier = byId.values().stream().filter(NumaNode::hasCpus).map(other -> tierOf.get(other.id())).filter(java.util.Objects::nonNull).min(Integer::compare);
+        Integer tier = tierOf.get(node.id());
+        if (tier != null && cpuTier.isPresent() && !tier.equals(cpuTier.get())) {
+            return tier > cpuTier.get() ? MemoryKind.CXL_PMEM : MemoryKind.HBM;
+        }
+        Optional<Integer> initiator = initiators.stream().filter(id -> byId.containsKey(id) && byId.get(id).hasCpus()).findFirst();
+        if (initiator.isPresent()) {
+            OptionalLong own = bandwidth(dir + "access0/initiators/read_bandwidth");
+            OptionalLong reference = bandwidth(NODE_DIR + "node" + initiator.get() + "/access0/initiators/read_bandwidth");
+            if (own.isPresent() && reference.isPresent()) {
+                if (own.getAsLong() >= 2 * reference.getAsLong()) {
+                    return MemoryKind.HBM;
+                }
+                if (2 * own.getAsLong() <= reference.getAsLong()) {
+                    return MemoryKind.CXL_PMEM;
+                }
+            }
+        }
+        unknowns.add("kind of memory of NUMA node " + node.id() + ": it has no CPUs, and neither memory tiers nor " + dir
+                + "access0/initiators/read_bandwidth tell HBM, CXL or PMEM from DRAM");
+        return MemoryKind.UNKNOWN;
+    }
+
+    private OptionalLong bandwidth(String file)
+    {
+        return unknowns.degrade("HMAT bandwidth", () -> optionalLong(file)).orElse(OptionalLong.empty());
+    }
+
+    /** Node id to memory tier number, from {@code sys/devices/virtual/memory_tiering/memory_tierN/nodelist}. */
+    private Map<Integer, Integer> memoryTiers()
+    {
+        String tiers = "sys/devices/virtual/memory_tiering/";
+        Map<Integer, Integer> tierOf = new TreeMap<>();
+        for (String name : files.entries(tiers)) {
+            int tier = SysfsFiles.numberAfter(name, "memory_tier");
+            if (tier >= 0) {
+                files.readList(tiers + name + "/nodelist").ifPresent(nodes -> nodes.stream().forEach(node -> tierOf.putIfAbsent(node, tier)));
+            }
+        }
+        return tierOf;
+    }
+
+    /** Node ids named by {@code nodeN} entries of {@code directory}; empty when it does not exist. */
+    private List<Integer> nodeLinks(String directory)
+    {
+        List<Integer> ids = new ArrayList<>();
+        for (String name : files.entries(directory)) {
+            int id = SysfsFiles.numberAfter(name, "node");
+            if (id >= 0) {
+                ids.add(id);
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    private List<Integer> nodeDirectories()
+    {
+        Path dir = files.resolve(NODE_DIR);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Integer> ids = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                int id = SysfsFiles.numberAfter(entry.getFileName().toString(), "node");
+                if (id >= 0) {
+                    ids.add(id);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TopologyException(NODE_DIR + ": could not be listed (" + e.getMessage() + ")", e);
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /**
+     * A node's {@code distance} lists one SLIT value per node in id order. Snapshots whose offline nodes have no
+     * directory still list them; the node {@code possible} list then names the columns.
+     */
+    private TreeMap<Integer, Integer> distances(String file, List<Integer> ids)
+    {
+        TreeMap<Integer, Integer> distances = new TreeMap<>();
+        Optional<String> text = files.read(file);
+        if (text.isEmpty()) {
+            unknowns.add("NUMA distances: " + file + " is missing");
+            return distances;
+        }
+        String[] values = FileText.value(text.get()).strip().split("[ \\t]+");
+        if (values.length == 1 && values[0].isEmpty()) {
+            return distances;
+        }
+        List<Integer> columns = ids;
+        if (values.length != ids.size()) {
+            columns = files.readList(NODE_DIR + "possible").map(set -> set.stream().boxed().toList()).orElse(List.of());
+            if (values.length != columns.size()) {
+                throw new TopologyException(file + ": expected " + ids.size() + " distances, one per node, but found " + values.length);
+            }
+        }
+        for (int i = 0; i < values.length; i++) {
+            distances.put(columns.get(i), SysfsFiles.parseInt(file, values[i]));
+        }
+        return distances;
+    }
+
+    /** {@code MemTotal:  16432276 kB}, possibly prefixed by {@code Node N}, in bytes. */
+    static Optional<Long> memTotal(String file, String meminfo)
+    {
+        int at = meminfo.indexOf("MemTotal:");
+        if (at < 0) {
+            return Optional.empty();
+        }
+        int end = meminfo.indexOf('\n', at);
+        String value = meminfo.substring(at + "MemTotal:".length(), end < 0 ? meminfo.length() : end).strip();
+        boolean kilobytes = value.endsWith("kB");
+        String digits = kilobytes ? value.substring(0, value.length() - 2) : value;
+        long number = SysfsFiles.parseLong(file, digits);
+        // 2^53 bytes (8 PiB) is beyond any machine's memory; the bound also keeps the kB product from overflowing
+        if (number < 0 || number > (kilobytes ? (1L << 43) : (1L << 53))) {
+            throw new TopologyException(file + ": expected MemTotal of a believable size but found " + FileText.quote(value));
+        }
+        return Optional.of(number * (kilobytes ? 1024 : 1));
+    }
+
+    private OptionalLong optionalLong(String file)
+    {
+        return files.read(file).map(text -> OptionalLong.of(SysfsFiles.parseLong(file, text))).orElse(OptionalLong.empty());
+    }
+}
