@@ -2,7 +2,7 @@ package io.chiplet.jmh.spark;
 
 import io.chiplet.jmh.report.PerformanceReport;
 import io.chiplet.jmh.tpch.OnOffReport;
-import io.chiplet.jmh.tpch.OnOffRounds;
+import io.chiplet.measure.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import io.chiplet.spark.ChipletPlugin;
 import io.chiplet.spark.driver.SparkPartitionAdvice;

@@ -1,9 +1,9 @@
 package io.chiplet.jmh.trino;
 
 import io.chiplet.jmh.report.PerformanceReport;
-import io.chiplet.jmh.tpch.OnOffComparison;
+import io.chiplet.measure.OnOffComparison;
 import io.chiplet.jmh.tpch.OnOffReport;
-import io.chiplet.jmh.tpch.OnOffRounds;
+import io.chiplet.measure.OnOffRounds;
 import io.chiplet.jmh.tpch.ResultFingerprints;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import io.chiplet.jmh.trino.BenchServerProtocol.Placement;
