@@ -1,6 +1,6 @@
 package io.chiplet.jmh.spark;
 
-import io.chiplet.jmh.report.PerformanceReport;
+import io.chiplet.jmh.report.ReportDocument;
 import io.chiplet.jmh.tpch.OnOffReport;
 import io.chiplet.measure.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
@@ -88,7 +88,7 @@ public final class TpchOnOffBenchmark
         System.out.println(body);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
-            PerformanceReport.writeSection(report, sectionName(arguments), body);
+            ReportDocument.writeSection(report, sectionName(arguments), body);
             System.out.println("chiplet bench: wrote " + report + " (section \"" + sectionName(arguments) + "\")");
         }
     }
