@@ -2,12 +2,12 @@ package io.chiplet.jmh.spark;
 
 import io.chiplet.jmh.report.ReportDocument;
 import io.chiplet.jmh.tpch.OnOffReport;
-import io.chiplet.measure.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
+import io.chiplet.measure.OnOffRounds;
 import io.chiplet.spark.ChipletPlugin;
 import io.chiplet.spark.driver.SparkPartitionAdvice;
-import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
+import io.chiplet.tpch.TpchQueries;
 import io.trino.tpch.TpchTable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -162,7 +162,7 @@ public final class TpchOnOffBenchmark
             Map<Integer, Double> seconds = new LinkedHashMap<>();
             for (int query : queries) {
                 long begin = System.nanoTime();
-                spark.sql(TpchQueries.query(query)).collectAsList();
+                spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList();
                 seconds.put(query, (System.nanoTime() - begin) / 1e9);
             }
             return new Timed(settings, seconds);

@@ -1,16 +1,16 @@
 package io.chiplet.spark.demo;
 
-import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.spark.driver.SparkPartitionAdvice;
-import io.chiplet.spark.tpch.TpchQueries;
-import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.OnOffRounds;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
+import io.chiplet.spark.ChipletSparkPlugin;
+import io.chiplet.spark.driver.SparkPartitionAdvice;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Topology;
+import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.metrics.source.Source;
 import org.apache.spark.sql.Row;
@@ -272,7 +272,7 @@ public final class ChipletDemo
             Map<Integer, List<String>> results = new LinkedHashMap<>();
             for (int query : queries) {
                 long queryStart = System.nanoTime();
-                List<Row> rows = spark.sql(TpchQueries.query(query)).collectAsList();
+                List<Row> rows = spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList();
                 seconds.put(query, (System.nanoTime() - queryStart) / 1e9);
                 results.put(query, rows.stream().map(Row::toString).toList());
             }
