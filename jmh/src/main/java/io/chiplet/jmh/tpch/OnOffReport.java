@@ -98,8 +98,11 @@ public record OnOffReport(String title, String command, String method, String se
         if (high < 1.0) {
             return "the plugin measurably saves time here, which the target does not foresee on one L3: check that the sides ran alike";
         }
-        return "**not met**: the interval is wider than the target after %d rounds; more rounds (`--rounds`) narrow the round-to-round part of it, "
-                .formatted(rounds) + "a quieter machine both parts";
+        // Were the whole width round-to-round noise, it would shrink as one over the root of the rounds.
+        long needed = (long) Math.ceil(rounds * Math.pow(estimate.width() / (TARGET_HIGH - TARGET_LOW), 2));
+        return ("**not met**: the interval is %.3f wide after %d rounds, the target %.2f; more rounds (`--rounds`) narrow the round-to-round part "
+                + "of it (were all of it that, about %d rounds would do), a quieter machine both parts")
+                .formatted(estimate.width(), rounds, TARGET_HIGH - TARGET_LOW, needed);
     }
 
     private static double printed(double value)

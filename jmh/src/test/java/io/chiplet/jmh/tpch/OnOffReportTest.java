@@ -39,7 +39,8 @@ class OnOffReportTest
                         estimate.low(), estimate.high(), estimate.width()))
                 .contains("10000 resamples, fixed seed")
                 .contains("The interval holds 1.0: no difference between plugin on and off is measurable in this run.")
-                .contains("the whole interval within [0.98, 1.02] and holding 1.0 or below it; **not met**: the interval is wider than the target after 3 rounds");
+                .contains("the whole interval within [0.98, 1.02] and holding 1.0 or below it; **not met**: the interval is ")
+                .contains(" wide after 3 rounds, the target 0.04;");
     }
 
     @Test
@@ -75,9 +76,11 @@ class OnOffReportTest
     void judgesTheFiguresAsPrinted()
     {
         assertThat(OnOffReport.verdict(new RatioEstimate(1.0, 0.9796, 1.0204, 0.95, 0, 22, 66, 10_000), 3)).isEqualTo("met");
-        assertThat(OnOffReport.verdict(new RatioEstimate(1.0, 0.9796, 1.0206, 0.95, 0, 22, 66, 10_000), 3)).startsWith("**not met**: the interval is wider");
-        assertThat(OnOffReport.verdict(new RatioEstimate(1.0, 0.97, 1.03, 0.95, 0, 22, 66, 10_000), 5)).isEqualTo("**not met**: the interval is wider than "
-                + "the target after 5 rounds; more rounds (`--rounds`) narrow the round-to-round part of it, a quieter machine both parts");
+        assertThat(OnOffReport.verdict(new RatioEstimate(1.0, 0.9796, 1.0206, 0.95, 0, 22, 66, 10_000), 3)).startsWith("**not met**: the interval is 0.041 wide");
+        // 0.06 wide after 5 rounds: (0.06 / 0.04)^2 x 5 = 11.25, so 12 rounds were it all round-to-round noise.
+        assertThat(OnOffReport.verdict(new RatioEstimate(1.0, 0.97, 1.03, 0.95, 0, 22, 66, 10_000), 5)).isEqualTo("**not met**: the interval is 0.060 wide "
+                + "after 5 rounds, the target 0.04; more rounds (`--rounds`) narrow the round-to-round part of it (were all of it that, about 12 rounds "
+                + "would do), a quieter machine both parts");
         assertThat(OnOffReport.verdict(new RatioEstimate(1.01, 1.001, 1.02, 0.95, 0, 22, 66, 10_000), 3)).startsWith("**not met**: the plugin measurably costs");
         assertThat(OnOffReport.verdict(new RatioEstimate(0.95, 0.94, 0.96, 0.95, 0, 22, 66, 10_000), 3)).startsWith("the plugin measurably saves time here");
     }
