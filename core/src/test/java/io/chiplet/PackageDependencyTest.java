@@ -37,7 +37,9 @@ class PackageDependencyTest
             "perf", List.of("nativeio", "topology"),
             "placement", List.of("topology"),
             "settings", List.of("placement", "topology"),
-            "discovery", List.of("topology", "affinity"));
+            "discovery", List.of("topology", "affinity"),
+            "measure", List.of(),
+            "tpch", List.of());
 
     private static final JavaClasses CLASSES = new ClassFileImporter().importPath(mainClasses());
 

@@ -1,20 +1,21 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.Advice;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
-import io.chiplet.spark.ChipletSettings;
-import io.chiplet.spark.ChipletSummary;
-import io.chiplet.spark.PinnedTaskPlacement;
-import io.chiplet.spark.SlotTable;
-import io.chiplet.spark.SparkPartitionAdvice;
+import io.chiplet.spark.driver.SparkPartitionAdvice;
+import io.chiplet.spark.placement.PinnedTaskPlacement;
+import io.chiplet.spark.placement.SlotTable;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -124,7 +125,7 @@ final class MachineShowcase
     private void printDriverSettings(Topology topology)
     {
         out.println("Settings the driver would apply (unless the user set them):");
-        for (SparkPartitionAdvice.Setting setting : SparkPartitionAdvice.advise(ChipletSummary.of(topology))) {
+        for (Advice.Setting setting : SparkPartitionAdvice.advise(ChipletSummary.of(topology))) {
             out.printf(Locale.ROOT, "  %s=%s  (%s)%n", setting.key(), setting.value(), setting.reason());
         }
     }

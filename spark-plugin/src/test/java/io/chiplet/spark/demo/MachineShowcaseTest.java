@@ -1,12 +1,13 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.Advice;
 import io.chiplet.measure.RatioEstimate;
-import io.chiplet.spark.ChipletSettings;
-import io.chiplet.spark.ChipletSummary;
-import io.chiplet.spark.SparkPartitionAdvice;
+import io.chiplet.spark.driver.SparkPartitionAdvice;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.topology.ChipletSummary;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.topology.TopologyDiscovery;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -37,7 +38,7 @@ class MachineShowcaseTest
                 .contains("What the papers measured on this class of machine (their figures, not measured by this project or this demo):")
                 .contains("[Fogli, Zhao, Pietzuch, Bandle, Giceva, \"OLAP on Modern Chiplet-Based Processors\", PVLDB 17(11), 2024]");
         // The settings are the driver's code's answer for that topology, not a copy of it.
-        for (SparkPartitionAdvice.Setting setting : SparkPartitionAdvice.advise(ChipletSummary.of(read(BundledMachine.ALL.get(0))))) {
+        for (Advice.Setting setting : SparkPartitionAdvice.advise(ChipletSummary.of(read(BundledMachine.ALL.get(0))))) {
             assertThat(shown).contains("  " + setting.key() + "=" + setting.value() + "  (" + setting.reason() + ")");
         }
         assertThat(shown).contains("spark.sql.shuffle.partitions=768");
