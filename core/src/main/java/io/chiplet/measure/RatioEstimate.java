@@ -33,6 +33,15 @@ public record RatioEstimate(double ratio, double low, double high, double confid
         return low <= 1 && 1 <= high;
     }
 
+    /**
+     * Whether every group has one pair only (one round): the interval then holds only the spread between the groups,
+     * neither the round-to-round noise nor the order the two sides ran in, which only alternates between rounds.
+     */
+    public boolean oneRound()
+    {
+        return pairs == groups;
+    }
+
     public double width()
     {
         return high - low;

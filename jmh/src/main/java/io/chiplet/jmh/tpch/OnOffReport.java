@@ -68,9 +68,12 @@ public record OnOffReport(String title, String command, String method, String se
         RatioEstimate estimate = comparison.estimate(PairedBootstrap.standard());
         md.append(String.format(Locale.ROOT, "%n**Paired geometric mean on/off: %.3f, 95 %% CI [%.3f, %.3f]** (CI width %.3f; %s x %s, each query's on and off "
                         + "of the same round a pair, every query weighing the same; percentile bootstrap over queries and rounds, %d resamples, fixed seed). "
-                        + "One pair's ratio scatters by %.1f %% around its query's on this machine.%n",
+                        + "%s%n",
                 estimate.ratio(), estimate.low(), estimate.high(), estimate.width(), count(comparison.queries().size(), "query", "queries"),
-                count(comparison.rounds(), "round", "rounds"), estimate.resamples(), 100 * estimate.pairSpread()));
+                count(comparison.rounds(), "round", "rounds"), estimate.resamples(), estimate.oneRound()
+                        ? "With one round the interval holds only the spread between the queries: neither this machine's round-to-round noise nor "
+                                + "the order of the sides (the plugin side ran first in every pair) is in it."
+                        : String.format(Locale.ROOT, "One pair's ratio scatters by %.1f %% around its query's on this machine.", 100 * estimate.pairSpread())));
         if (estimate.noiseExplains()) {
             md.append("The interval holds 1.0: no difference between plugin on and off is measurable in this run.\n");
         }
@@ -87,6 +90,9 @@ public record OnOffReport(String title, String command, String method, String se
     /** Judged on the figures as printed, so that the text never contradicts itself (1.0204 prints as 1.020, met). */
     static String verdict(RatioEstimate estimate, int rounds)
     {
+        if (estimate.oneRound()) {
+            return "**not judged**: one round cannot tell the plugin from the order the sides ran in; run at least 2 (`--rounds`)";
+        }
         double low = printed(estimate.low());
         double high = printed(estimate.high());
         if (low > 1.0) {

@@ -83,6 +83,7 @@ class OnOffReportTest
                 + "would do), a quieter machine both parts");
         assertThat(OnOffReport.verdict(new RatioEstimate(1.01, 1.001, 1.02, 0.95, 0, 22, 66, 10_000), 3)).startsWith("**not met**: the plugin measurably costs");
         assertThat(OnOffReport.verdict(new RatioEstimate(0.95, 0.94, 0.96, 0.95, 0, 22, 66, 10_000), 3)).startsWith("the plugin measurably saves time here");
+        assertThat(OnOffReport.verdict(new RatioEstimate(1.076, 1.024, 1.128, 0.95, 0, 22, 22, 10_000), 1)).startsWith("**not judged**: one round");
     }
 
     private static OnOffReport report(OptionalDouble peakLoad)

@@ -334,8 +334,9 @@ public final class ChipletDemo
         out.println(allSame ? "All results identical, with and without the plugin, in every round." : "RESULTS DIFFER between the runs.");
         RatioEstimate estimate = comparison.estimate(PairedBootstrap.standard());
         out.println();
-        out.printf(Locale.ROOT, "Noise on this machine: one query's with/without ratio scatters by %.1f %% from round to round%s.%n",
-                100 * estimate.pairSpread(), result.peakLoad().isPresent()
+        out.printf(Locale.ROOT, "Noise on this machine: %s%s.%n", estimate.oneRound() ? "not measurable from one round"
+                        : String.format(Locale.ROOT, "one query's with/without ratio scatters by %.1f %% from round to round", 100 * estimate.pairSpread()),
+                result.peakLoad().isPresent()
                         ? String.format(Locale.ROOT, " (system load average up to %.1f on %d CPUs)", result.peakLoad().getAsDouble(), Runtime.getRuntime().availableProcessors())
                         : "");
         out.println(verdict(estimate));
@@ -354,6 +355,10 @@ public final class ChipletDemo
         if (estimate.noiseExplains()) {
             return String.format(Locale.ROOT, "No difference measurable on this machine: ratio %.3f, 95 %% CI [%.3f, %.3f].",
                     estimate.ratio(), estimate.low(), estimate.high());
+        }
+        if (estimate.oneRound()) {
+            return String.format(Locale.ROOT, "Not measurable in one round: ratio %.3f, 95 %% CI [%.3f, %.3f] holds only the spread between queries, "
+                    + "not the order the sides ran in; run --rounds 2 or more.", estimate.ratio(), estimate.low(), estimate.high());
         }
         double percent = 100 * Math.abs(estimate.ratio() - 1);
         return String.format(Locale.ROOT, "With the plugin these queries took %.1f %% %s on this machine: ratio with / without %.3f, 95 %% CI [%.3f, %.3f].",
