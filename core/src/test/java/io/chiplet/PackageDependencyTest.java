@@ -25,7 +25,9 @@ class PackageDependencyTest
                         "placement", List.of("topology"),
                         "adaptive", List.of("perf", "placement"),
                         "settings", List.of("placement", "topology"),
-                        "discovery", List.of("topology", "affinity")),
+                        "discovery", List.of("topology", "affinity"),
+                        "measure", List.of(),
+                        "tpch", List.of()),
                 Set.of("cli"));
     }
 

@@ -1,9 +1,9 @@
 package io.chiplet.it;
 
-import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -144,7 +144,7 @@ class StandaloneExecutorModeTest
     {
         Map<Integer, List<String>> results = new LinkedHashMap<>();
         for (int query : QUERIES) {
-            results.put(query, spark.sql(TpchQueries.query(query)).collectAsList().stream().map(Row::toString).toList());
+            results.put(query, spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList().stream().map(Row::toString).toList());
         }
         return results;
     }

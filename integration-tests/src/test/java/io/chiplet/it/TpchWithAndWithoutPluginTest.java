@@ -1,12 +1,12 @@
 package io.chiplet.it;
 
 import io.chiplet.affinity.ChipletLeases;
-import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,7 +113,7 @@ class TpchWithAndWithoutPluginTest
             TpchTables.register(spark, SCALE);
             Map<Integer, List<String>> results = new LinkedHashMap<>();
             for (int query : TpchQueries.numbers()) {
-                results.put(query, spark.sql(TpchQueries.query(query)).collectAsList().stream().map(Row::toString).toList());
+                results.put(query, spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList().stream().map(Row::toString).toList());
             }
             return results;
         }

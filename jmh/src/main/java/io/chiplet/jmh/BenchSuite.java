@@ -5,6 +5,7 @@ import io.chiplet.jmh.report.JmhResult;
 import io.chiplet.jmh.report.JmhResults;
 import io.chiplet.jmh.report.MachineSummary;
 import io.chiplet.jmh.report.PerformanceReport;
+import io.chiplet.jmh.report.ReportArguments;
 import io.chiplet.jmh.workload.BenchTopology;
 import io.chiplet.jmh.workload.BenchWiring;
 import io.chiplet.jmh.workload.CpuPair;
@@ -119,7 +120,7 @@ public final class BenchSuite
                     + baselineNote + loadNote(loads, topology.allowed().size());
             MachineSummary machine = MachineSummary.of(topology, BenchWiring.pinsThreads());
             String section = arguments.section().orElseGet(() -> defaultSection(machine));
-            PerformanceReport.Arguments report = new PerformanceReport.Arguments(results, arguments.root().resolve("docs/performance.md"),
+            ReportArguments report = new ReportArguments(results, arguments.root().resolve("docs/performance.md"),
                     arguments.root().resolve("docs/perf"), section, arguments.hwlocXml(), Optional.of(note));
             Path written = PerformanceReport.write(report, machine, rows, start);
             System.out.println("chiplet bench: wrote " + written + " (section \"" + section + "\") in " + Duration.between(start, Instant.now()).toSeconds() + " s");

@@ -1,7 +1,7 @@
 package io.chiplet.jmh;
 
 import io.chiplet.jmh.report.JmhResult;
-import io.chiplet.jmh.report.Median;
+import io.chiplet.measure.Median;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,7 @@ package io.chiplet.trino;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.tpch.TpchQueries;
 import io.chiplet.trino.placement.QueryThreads;
 import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
@@ -314,7 +315,7 @@ class ChipletClusterTest
     void tpchResultsAreIdenticalWithAndWithoutThePlugin()
     {
         for (int query = 1; query <= TpchQueries.COUNT; query++) {
-            String sql = TpchQueries.query(query);
+            String sql = TpchQueries.query(query, TpchQueries.Dialect.TRINO);
             MaterializedResult with = cluster.execute(sql);
             MaterializedResult without = plain.execute(sql);
             assertThat(with.getRowCount()).as("q%d rows", query).isPositive();

@@ -1,13 +1,13 @@
 package io.chiplet.jmh.spark;
 
-import io.chiplet.jmh.report.PerformanceReport;
+import io.chiplet.jmh.report.ReportDocument;
 import io.chiplet.jmh.tpch.OnOffReport;
-import io.chiplet.jmh.tpch.OnOffRounds;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
+import io.chiplet.measure.OnOffRounds;
 import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.ChipletPlugin;
-import io.chiplet.spark.tpch.TpchQueries;
 import io.chiplet.spark.tpch.TpchTables;
+import io.chiplet.tpch.TpchQueries;
 import io.trino.tpch.TpchTable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -88,7 +88,7 @@ public final class TpchOnOffBenchmark
         System.out.println(body);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
-            PerformanceReport.writeSection(report, sectionName(arguments), body);
+            ReportDocument.writeSection(report, sectionName(arguments), body);
             System.out.println("chiplet bench: wrote " + report + " (section \"" + sectionName(arguments) + "\")");
         }
     }
@@ -162,7 +162,7 @@ public final class TpchOnOffBenchmark
             Map<Integer, Double> seconds = new LinkedHashMap<>();
             for (int query : queries) {
                 long begin = System.nanoTime();
-                spark.sql(TpchQueries.query(query)).collectAsList();
+                spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList();
                 seconds.put(query, (System.nanoTime() - begin) / 1e9);
             }
             return new Timed(settings, seconds);

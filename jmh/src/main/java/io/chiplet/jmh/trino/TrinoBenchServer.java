@@ -8,8 +8,8 @@ import io.chiplet.jmh.trino.BenchServerProtocol.Placement;
 import io.chiplet.jmh.trino.BenchServerProtocol.Ready;
 import io.chiplet.jmh.trino.BenchServerProtocol.Result;
 import io.chiplet.jmh.trino.BenchServerProtocol.Status;
+import io.chiplet.tpch.TpchQueries;
 import io.chiplet.trino.ChipletTrinoPlugin;
-import io.chiplet.trino.TpchQueries;
 import io.chiplet.trino.connector.ChipletConfig;
 import io.chiplet.trino.session.SessionManagerSettings;
 import io.trino.Session;
@@ -152,7 +152,7 @@ public final class TrinoBenchServer
 
     Result execute(int query)
     {
-        String sql = TpchQueries.query(query);
+        String sql = TpchQueries.query(query, TpchQueries.Dialect.TRINO);
         long begin = System.nanoTime();
         MaterializedResult result = runner.execute(session, sql);
         long nanos = System.nanoTime() - begin;

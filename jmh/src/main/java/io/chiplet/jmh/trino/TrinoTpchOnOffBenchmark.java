@@ -1,9 +1,9 @@
 package io.chiplet.jmh.trino;
 
-import io.chiplet.jmh.report.PerformanceReport;
-import io.chiplet.jmh.tpch.OnOffComparison;
+import io.chiplet.jmh.report.ReportDocument;
+import io.chiplet.measure.OnOffComparison;
 import io.chiplet.jmh.tpch.OnOffReport;
-import io.chiplet.jmh.tpch.OnOffRounds;
+import io.chiplet.measure.OnOffRounds;
 import io.chiplet.jmh.tpch.ResultFingerprints;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import io.chiplet.jmh.trino.BenchServerProtocol.Placement;
@@ -142,7 +142,7 @@ public final class TrinoTpchOnOffBenchmark
         out.println(body);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
-            PerformanceReport.writeSection(report, sectionName(arguments), body);
+            ReportDocument.writeSection(report, sectionName(arguments), body);
             out.println("chiplet bench: wrote " + report + " (section \"" + sectionName(arguments) + "\")");
         }
     }

@@ -49,7 +49,7 @@ class PerformanceReportTest
     @Test
     void tablesShowEachPolicyRelativeToWimAtTheSameSize()
     {
-        PerformanceReport.Section section = render();
+        JmhSection section = render();
 
         assertThat(section.markdown())
                 .contains("#### Stream.triad (ops/s)")
@@ -69,8 +69,8 @@ class PerformanceReportTest
                 new JmhResult("x.KBenchmark.k", "avgt", 1, Map.of("placement", "wim", "workingSet", "beyond"), 10, 0, "ms/op", Map.of()),
                 new JmhResult("x.KBenchmark.k", "avgt", 1, Map.of("placement", "wic", "workingSet", "beyond"), 5, 0, "ms/op", Map.of()));
 
-        assertThat(PerformanceReport.relativeToBaseline(rows, "wic", "beyond")).hasValue(2.0);
-        assertThat(PerformanceReport.relativeToBaseline(rows, "wic", "below-l3")).isEmpty();
+        assertThat(WorkloadTables.relativeToBaseline(rows, "wic", "beyond")).hasValue(2.0);
+        assertThat(WorkloadTables.relativeToBaseline(rows, "wic", "below-l3")).isEmpty();
     }
 
     @Test
@@ -111,7 +111,7 @@ class PerformanceReportTest
     void severalL3sDoNotGetTheSingleL3Warning()
     {
         MachineSummary epyc = MachineSummary.of(TestTopologies.dualEpyc7763(), true);
-        String markdown = PerformanceReport.render("EPYC", epyc, List.of(), WHEN, Optional.empty()).markdown();
+        String markdown = JmhSection.render("EPYC", epyc, List.of(), WHEN, Optional.empty()).markdown();
 
         assertThat(markdown).contains("| Chiplets | 16 |").contains("| Threads pinned | yes |").doesNotContain("single L3");
     }
@@ -142,14 +142,14 @@ class PerformanceReportTest
     @Test
     void aNewSectionGoesBesideTheExistingOnesAndASameNamedOneIsReplaced()
     {
-        String first = PerformanceReport.merge(Optional.empty(), "2-CPU VM", "## 2-CPU VM\n\nold numbers\n");
+        String first = ReportDocument.merge(Optional.empty(), "2-CPU VM", "## 2-CPU VM\n\nold numbers\n");
         assertThat(first).startsWith("# Performance\n").contains("old numbers");
 
-        String both = PerformanceReport.merge(Optional.of(first), "16-core device", "## 16-core device\n\ndevice numbers\n");
+        String both = ReportDocument.merge(Optional.of(first), "16-core device", "## 16-core device\n\ndevice numbers\n");
         assertThat(both).contains("old numbers").contains("device numbers");
         assertThat(both.indexOf("old numbers")).isLessThan(both.indexOf("device numbers"));
 
-        String replaced = PerformanceReport.merge(Optional.of(both), "2-CPU VM", "## 2-CPU VM\n\nnew numbers\n");
+        String replaced = ReportDocument.merge(Optional.of(both), "2-CPU VM", "## 2-CPU VM\n\nnew numbers\n");
         assertThat(replaced).doesNotContain("old numbers").contains("new numbers").contains("device numbers");
         assertThat(replaced.indexOf("new numbers")).isLessThan(replaced.indexOf("device numbers"));
         assertThat(replaced.split("<!-- section: 2-cpu-vm -->", -1)).hasSize(2);
@@ -164,8 +164,8 @@ class PerformanceReportTest
         Path svgs = temp.resolve("docs/perf");
         List<JmhResult> rows = JmhResults.read(results);
 
-        PerformanceReport.write(new PerformanceReport.Arguments(List.of(results), out, svgs, "2-CPU VM", Optional.empty(), Optional.empty()), MACHINE, rows, WHEN);
-        PerformanceReport.write(new PerformanceReport.Arguments(List.of(results), out, svgs, "16-core device", Optional.empty(), Optional.of("quick")), MACHINE, rows, WHEN);
+        PerformanceReport.write(new ReportArguments(List.of(results), out, svgs, "2-CPU VM", Optional.empty(), Optional.empty()), MACHINE, rows, WHEN);
+        PerformanceReport.write(new ReportArguments(List.of(results), out, svgs, "16-core device", Optional.empty(), Optional.of("quick")), MACHINE, rows, WHEN);
 
         String report = Files.readString(out);
         assertThat(report).contains("## 2-CPU VM").contains("## 16-core device").contains("](perf/16-core-device-stream-triad.svg)");
@@ -184,38 +184,38 @@ class PerformanceReportTest
 
         assertThatThrownBy(() -> JmhResults.read(notRows)).hasMessageContaining("object.json").hasMessageContaining("an array of benchmark rows");
         assertThatThrownBy(() -> JmhResults.read(broken)).hasMessageContaining("broken.json");
-        assertThatThrownBy(() -> PerformanceReport.Arguments.parse(new String[] {"--section", "x"})).hasMessageContaining("--results FILE is required");
-        assertThatThrownBy(() -> PerformanceReport.Arguments.parse(new String[] {"--colour", "red"})).hasMessageContaining("unknown option --colour");
-        assertThatThrownBy(() -> PerformanceReport.Arguments.parse(new String[] {"--results", temp.resolve("none.json").toString()}))
+        assertThatThrownBy(() -> ReportArguments.parse(new String[] {"--section", "x"})).hasMessageContaining("--results FILE is required");
+        assertThatThrownBy(() -> ReportArguments.parse(new String[] {"--colour", "red"})).hasMessageContaining("unknown option --colour");
+        assertThatThrownBy(() -> ReportArguments.parse(new String[] {"--results", temp.resolve("none.json").toString()}))
                 .hasMessageContaining("none.json: no such file");
     }
 
     @Test
     void numbersAndSizesAreFormattedForReading()
     {
-        assertThat(PerformanceReport.number(1234.5)).isEqualTo("1235");
-        assertThat(PerformanceReport.number(12.345)).isEqualTo("12.35");
-        assertThat(PerformanceReport.number(0.01234)).isEqualTo("0.0123");
-        assertThat(PerformanceReport.bytes(2L << 30)).isEqualTo("2 GiB");
-        assertThat(PerformanceReport.bytes(272L << 20)).isEqualTo("272 MiB");
-        assertThat(Double.parseDouble(PerformanceReport.number(2.5e7))).isCloseTo(2.5e7, within(1.0));
+        assertThat(Units.number(1234.5)).isEqualTo("1235");
+        assertThat(Units.number(12.345)).isEqualTo("12.35");
+        assertThat(Units.number(0.01234)).isEqualTo("0.0123");
+        assertThat(Units.bytes(2L << 30)).isEqualTo("2 GiB");
+        assertThat(Units.bytes(272L << 20)).isEqualTo("272 MiB");
+        assertThat(Double.parseDouble(Units.number(2.5e7))).isCloseTo(2.5e7, within(1.0));
     }
 
     @Test
     void durationsAndCellValuesStayShort()
     {
-        assertThat(PerformanceReport.nanos(24.04)).isEqualTo("24.0 ns");
-        assertThat(PerformanceReport.nanos(1500)).isEqualTo("1.5 µs");
-        assertThat(PerformanceReport.nanos(18_891_777.7)).isEqualTo("18.9 ms");
+        assertThat(Units.nanos(24.04)).isEqualTo("24.0 ns");
+        assertThat(Units.nanos(1500)).isEqualTo("1.5 µs");
+        assertThat(Units.nanos(18_891_777.7)).isEqualTo("18.9 ms");
         assertThat(SvgCharts.compact(24.4)).isEqualTo("24");
         assertThat(SvgCharts.compact(3.74)).isEqualTo("3.7");
         assertThat(SvgCharts.compact(1500)).isEqualTo("1.5k");
         assertThat(SvgCharts.compact(18_891_777.7)).isEqualTo("18.9M");
     }
 
-    private static PerformanceReport.Section render()
+    private static JmhSection render()
     {
-        return PerformanceReport.render("This machine", MACHINE, JmhResults.read(resource("/jmh/small-result.json")), WHEN, Optional.empty());
+        return JmhSection.render("This machine", MACHINE, JmhResults.read(resource("/jmh/small-result.json")), WHEN, Optional.empty());
     }
 
     private static Path resource(String name)

@@ -1,6 +1,6 @@
 package io.chiplet.jmh.spark;
 
-import io.chiplet.jmh.tpch.OnOffComparison;
+import io.chiplet.measure.OnOffComparison;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import org.junit.jupiter.api.Test;
 

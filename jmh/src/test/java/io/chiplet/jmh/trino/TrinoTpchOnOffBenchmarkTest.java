@@ -1,6 +1,6 @@
 package io.chiplet.jmh.trino;
 
-import io.chiplet.jmh.tpch.OnOffComparison;
+import io.chiplet.measure.OnOffComparison;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,7 +108,7 @@ class TrinoTpchOnOffBenchmarkTest
                 .contains("## Trino TPC-H SF 0.01: plugin on vs off")
                 .containsPattern("\\| q1 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
                 .containsPattern("\\| q6 \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\| \\d+\\.\\d{3} \\|")
-                .contains("**Geometric mean of the on/off ratios: ")
+                .contains("**Paired geometric mean on/off: ")
                 .doesNotContain("chiplet bench: wrote");
         assertThat(root.resolve("docs")).doesNotExist();
     }

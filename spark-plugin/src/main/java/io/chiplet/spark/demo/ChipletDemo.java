@@ -1,12 +1,16 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.measure.OnOffComparison;
+import io.chiplet.measure.OnOffRounds;
+import io.chiplet.measure.PairedBootstrap;
+import io.chiplet.measure.RatioEstimate;
 import io.chiplet.placement.SparkPartitionSettings;
-import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.spark.tpch.TpchQueries;
+import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Topology;
+import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.metrics.source.Source;
 import org.apache.spark.sql.Row;
@@ -14,6 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import scala.jdk.javaapi.CollectionConverters;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,20 +27,25 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The README's first command: TPC-H in embedded Spark, with the chiplet plugin and then without (each run in a
- * fresh SparkContext), printing the machine's chiplets, where the tasks ran, the settings the plugin chose and
- * both timings. The JVM needs Spark's module options (see {@code docs/spark.md}).
+ * The README's first command, in two parts. First TPC-H in embedded Spark with the chiplet plugin and without, in
+ * interleaved rounds as the benchmark runs them ({@link OnOffRounds}: each round both sides, a fresh SparkContext
+ * each, alternating which goes first), printing this machine's chiplets, where the tasks ran, the settings the plugin
+ * chose, and the paired ratio with its bootstrap 95 % interval; a ratio whose interval holds 1 is reported as no
+ * measurable difference, never as a result. Then, for the machines the demo carries ({@link BundledMachine}), what
+ * the plugin would do there and what the papers measured on such machines ({@link MachineShowcase}). The JVM needs
+ * Spark's module options (see {@code docs/spark.md}).
  *
- * <pre>ChipletDemo [--scale-factor 0.05] [--master local[*]] [--queries 1,6,13] [--warmup true] [--conf spark.chiplet.KEY=VALUE]...</pre>
+ * <pre>ChipletDemo [--scale-factor 0.01] [--rounds 3] [--master local[*]] [--queries 1,6,13] [--warmup true] [--conf spark.chiplet.KEY=VALUE]...</pre>
  *
  * {@code bin/chiplet demo} builds the jars and starts this with Spark's module options.
  */
 public final class ChipletDemo
 {
-    // Small enough for all 22 queries, twice, in a minute or two on a two-core machine.
+    // Small enough for all 22 queries, both sides of three rounds, in a few minutes on a two-core machine.
     private static final double DEFAULT_SCALE = 0.01;
-    private static final String USAGE = "usage: chiplet demo [--scale-factor SF (default " + DEFAULT_SCALE + ")] [--queries 1,3,... (default all 22)] "
-            + "[--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
+    private static final int DEFAULT_ROUNDS = 3;
+    private static final String USAGE = "usage: chiplet demo [--scale-factor SF (default " + DEFAULT_SCALE + ")] [--rounds N (default " + DEFAULT_ROUNDS
+            + "; 0: only the bundled machines)] [--queries 1,3,... (default all 22)] [--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
     private static final String METRICS_SOURCE = "plugin." + ChipletSparkPlugin.ENTRY_CLASS;
     private static final List<String> SIZED_KEYS = List.of(
             SparkPartitionSettings.SHUFFLE_PARTITIONS,
@@ -49,14 +59,16 @@ public final class ChipletDemo
     private final List<Integer> queries;
     private final Map<String, String> conf;
     private final boolean warmup;
+    private final int rounds;
     // Chiplets of the machine as the plugin reads it; 0 when it could not be read.
     private int machineChiplets;
 
-    private record Run(Map<String, String> settings, double generationSeconds, Map<Integer, Double> seconds, Map<Integer, List<String>> results, Map<String, Long> tasks) {}
+    private record Run(boolean plugin, Map<String, String> settings, Map<Integer, Double> seconds, Map<Integer, List<String>> results, Map<String, Long> tasks) {}
 
-    private ChipletDemo(PrintStream out, double scale, String master, List<Integer> queries, Map<String, String> conf, boolean warmup)
+    private ChipletDemo(PrintStream out, double scale, int rounds, String master, List<Integer> queries, Map<String, String> conf, boolean warmup)
     {
         this.warmup = warmup;
+        this.rounds = rounds;
         this.out = out;
         this.scale = scale;
         this.master = master;
@@ -89,6 +101,7 @@ public final class ChipletDemo
     private static ChipletDemo parse(String[] args)
     {
         double scale = DEFAULT_SCALE;
+        int rounds = DEFAULT_ROUNDS;
         String master = "local[*]";
         List<Integer> queries = TpchQueries.numbers();
         Map<String, String> conf = new LinkedHashMap<>();
@@ -112,6 +125,17 @@ public final class ChipletDemo
                     }
                     if (!(scale > 0) || scale > 1000) {
                         throw new IllegalArgumentException(flag + ": expected a positive number up to 1000, got '" + value + "'");
+                    }
+                }
+                case "--rounds" -> {
+                    try {
+                        rounds = Integer.parseInt(value);
+                    }
+                    catch (NumberFormatException e) {
+                        rounds = -1;
+                    }
+                    if (rounds < 0 || rounds > 100) {
+                        throw new IllegalArgumentException("--rounds: expected a whole number from 0 to 100, got '" + value + "'");
                     }
                 }
                 case "--master" -> master = value;
@@ -147,33 +171,59 @@ public final class ChipletDemo
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
-        return new ChipletDemo(System.out, scale, master, queries, conf, warmup);
+        return new ChipletDemo(System.out, scale, rounds, master, queries, conf, warmup);
     }
 
     private void run()
     {
-        printMachine();
-        out.printf(Locale.ROOT, "%nTPC-H scale factor %s, %d queries, master %s%n", scale, queries.size(), master);
+        ChipletSettings settings = printMachine();
+        if (rounds > 0) {
+            timeWithAndWithout();
+        }
+        if (settings != null) {
+            out.println();
+            out.println("What the plugin would do on the machines this demo carries (computed by the plugin's own code from each machine's "
+                    + "topology; nothing below runs on them):");
+            MachineShowcase showcase = new MachineShowcase(out, settings);
+            BundledMachine.ALL.forEach(showcase::show);
+        }
+    }
+
+    private void timeWithAndWithout()
+    {
+        out.printf(Locale.ROOT, "%nTPC-H scale factor %s, %d queries, master %s: %d interleaved rounds, each running both sides (a fresh SparkContext "
+                + "each, alternating which goes first)%n", scale, queries.size(), master, rounds);
         if (warmup) {
             // Whichever run came first would pay for class loading, JIT compilation and the generator's text pool.
             out.println("Warm-up (untimed): the same queries at scale factor 0.01, without the plugin ...");
-            runOnce(false, 0.01, false);
+            runOnce(false, 0.01);
         }
-        out.println("Run 1: with the chiplet plugin ...");
-        Run with = runOnce(true, scale, true);
-        out.println("Run 2: without it ...");
-        Run without = runOnce(false, scale, true);
+        List<Run> runs = new ArrayList<>();
+        OnOffRounds.Result result;
+        try {
+            result = OnOffRounds.run(queries, rounds, plugin -> {
+                Run run = runOnce(plugin, scale);
+                runs.add(run);
+                return run.seconds();
+            }, ManagementFactory.getOperatingSystemMXBean()::getSystemLoadAverage, out);
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("a timed run failed: " + e.getMessage(), e);
+        }
+        Run with = runs.stream().filter(Run::plugin).reduce((first, second) -> second).orElseThrow();
+        Run without = runs.stream().filter(run -> !run.plugin()).reduce((first, second) -> second).orElseThrow();
         printSettings(with, without);
         printTasks(with);
-        printTimings(with, without);
+        printTimings(result, runs.stream().allMatch(run -> run.results().equals(runs.get(0).results())));
     }
 
-    private void printMachine()
+    /** This machine's chiplets as the plugin reads them; the settings, or null where they are unusable. */
+    private ChipletSettings printMachine()
     {
         ChipletSettings.Parsed parsed = ChipletSettings.parse(conf);
         if (!(parsed instanceof ChipletSettings.Valid valid)) {
             out.println("Chiplets: not read, " + ((ChipletSettings.Problem) parsed).message());
-            return;
+            return null;
         }
         ChipletSettings settings = valid.settings();
         Topology topology;
@@ -182,7 +232,7 @@ public final class ChipletDemo
         }
         catch (RuntimeException e) {
             out.println("Chiplets: not read (" + e.getMessage() + "); the plugin will switch itself off and say why");
-            return;
+            return settings;
         }
         machineChiplets = topology.chiplets().size();
         out.printf(Locale.ROOT, "Machine (%s): %d chiplets%n", topology.source(), topology.chiplets().size());
@@ -192,9 +242,10 @@ public final class ChipletDemo
         }
         topology.unknowns().forEach(unknown -> out.println("  note: " + unknown));
         out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), settings.policy());
+        return settings;
     }
 
-    private Run runOnce(boolean withPlugin, double scaleFactor, boolean print)
+    private Run runOnce(boolean withPlugin, double scaleFactor)
     {
         SparkSession.Builder builder = SparkSession.builder()
                 .master(master)
@@ -213,22 +264,18 @@ public final class ChipletDemo
                         ? Integer.toString(spark.sparkContext().defaultParallelism())
                         : spark.conf().get(key));
             }
-            long start = System.nanoTime();
+            // Generated into this context's memory, untimed: only the queries are compared.
             TpchTables.register(spark, scaleFactor);
-            double generation = (System.nanoTime() - start) / 1e9;
 
             Map<Integer, Double> seconds = new LinkedHashMap<>();
             Map<Integer, List<String>> results = new LinkedHashMap<>();
             for (int query : queries) {
                 long queryStart = System.nanoTime();
-                List<Row> rows = spark.sql(TpchQueries.query(query)).collectAsList();
+                List<Row> rows = spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList();
                 seconds.put(query, (System.nanoTime() - queryStart) / 1e9);
                 results.put(query, rows.stream().map(Row::toString).toList());
-                if (print) {
-                    out.printf(Locale.ROOT, "  q%-2d %8.2f s  %d rows%n", query, seconds.get(query), rows.size());
-                }
             }
-            return new Run(settings, generation, seconds, results, withPlugin ? tasksPerChiplet() : Map.of());
+            return new Run(withPlugin, settings, seconds, results, withPlugin ? tasksPerChiplet() : Map.of());
         }
         finally {
             spark.stop();
@@ -276,34 +323,45 @@ public final class ChipletDemo
         out.printf(Locale.ROOT, "  not pinned (left where the OS schedules them): %d tasks%n", with.tasks().getOrDefault("tasks.unplaced", 0L));
     }
 
-    private void printTimings(Run with, Run without)
+    private void printTimings(OnOffRounds.Result result, boolean allSame)
     {
+        OnOffComparison comparison = result.comparison();
         out.println();
-        out.println("Query   with plugin   without   ratio   same result");
-        double logSum = 0;
-        double totalWith = 0;
-        double totalWithout = 0;
-        boolean allSame = true;
+        out.printf(Locale.ROOT, "Query   with plugin   without   (median of %d rounds each)%n", comparison.rounds());
         for (int query : queries) {
-            double a = with.seconds().get(query);
-            double b = without.seconds().get(query);
-            boolean same = with.results().get(query).equals(without.results().get(query));
-            allSame &= same;
-            logSum += Math.log(a / b);
-            totalWith += a;
-            totalWithout += b;
-            out.printf(Locale.ROOT, "  q%-4d %9.2f s %7.2f s %7.3f   %s%n", query, a, b, a / b, same ? "yes" : "NO");
+            out.printf(Locale.ROOT, "  q%-4d %9.3f s %7.3f s%n", query, comparison.medianOn(query), comparison.medianOff(query));
         }
-        out.printf(Locale.ROOT, "  total %9.2f s %7.2f s %7.3f%n", totalWith, totalWithout, totalWith / totalWithout);
-        out.printf(Locale.ROOT, "  geometric mean ratio (with / without): %.3f%n", Math.exp(logSum / queries.size()));
-        out.printf(Locale.ROOT, "  data generation: %.1f s with, %.1f s without (not in the query times)%n", with.generationSeconds(), without.generationSeconds());
-        out.println(allSame ? "All results identical." : "RESULTS DIFFER between the runs.");
+        out.println(allSame ? "All results identical, with and without the plugin, in every round." : "RESULTS DIFFER between the runs.");
+        RatioEstimate estimate = comparison.estimate(PairedBootstrap.standard());
         out.println();
-        out.println("Reading the timings: each query ran once per setting, so differences of a few percent are noise, more so on a busy "
-                + "machine; `bin/chiplet bench --tpch-sf 1` runs all 22 queries interleaved and repeated.");
+        out.printf(Locale.ROOT, "Noise on this machine: %s%s.%n", estimate.oneRound() ? "not measurable from one round"
+                        : String.format(Locale.ROOT, "one query's with/without ratio scatters by %.1f %% from round to round", 100 * estimate.pairSpread()),
+                result.peakLoad().isPresent()
+                        ? String.format(Locale.ROOT, " (system load average up to %.1f on %d CPUs)", result.peakLoad().getAsDouble(), Runtime.getRuntime().availableProcessors())
+                        : "");
+        out.println(verdict(estimate));
+        out.printf(Locale.ROOT, "(Paired geometric mean over %d queries x %d rounds, each query weighing the same; 95 %% interval from a bootstrap over "
+                + "queries and rounds, %d resamples. `bin/chiplet bench --tpch-sf 1 --rounds N` measures the same at a realistic size.)%n",
+                estimate.groups(), comparison.rounds(), estimate.resamples());
         if (machineChiplets == 1) {
-            out.println("This machine has one chiplet (one L3 domain): placement has nothing to separate here, so the ratio shows "
-                    + "only the plugin's overhead. Gains need several L3 domains (AMD EPYC CCDs, Intel SNC, ARM clusters).");
+            out.println("This machine has one chiplet (one L3 domain): placement has nothing to separate here, so the timings can show only "
+                    + "the plugin's overhead. Gains need several L3 domains (AMD EPYC CCDs, Intel SNC, ARM clusters): see below.");
         }
+    }
+
+    /** The one sentence on the ratio: a ratio whose interval holds 1 is no result, and is not printed as one. */
+    static String verdict(RatioEstimate estimate)
+    {
+        if (estimate.noiseExplains()) {
+            return String.format(Locale.ROOT, "No difference measurable on this machine: ratio %.3f, 95 %% CI [%.3f, %.3f].",
+                    estimate.ratio(), estimate.low(), estimate.high());
+        }
+        if (estimate.oneRound()) {
+            return String.format(Locale.ROOT, "Not measurable in one round: ratio %.3f, 95 %% CI [%.3f, %.3f] holds only the spread between queries, "
+                    + "not the order the sides ran in; run --rounds 2 or more.", estimate.ratio(), estimate.low(), estimate.high());
+        }
+        double percent = 100 * Math.abs(estimate.ratio() - 1);
+        return String.format(Locale.ROOT, "With the plugin these queries took %.1f %% %s on this machine: ratio with / without %.3f, 95 %% CI [%.3f, %.3f].",
+                percent, estimate.ratio() > 1 ? "longer" : "less time", estimate.ratio(), estimate.low(), estimate.high());
     }
 }

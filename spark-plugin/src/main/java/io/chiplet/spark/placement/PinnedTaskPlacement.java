@@ -138,8 +138,7 @@ public final class PinnedTaskPlacement
         Policy policy = settings.policy();
         Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()));
         CpuSet memoryNodes = liveMemoryNodes();
-        // On a single node there is no choice to make: skip the two extra syscalls per task.
-        boolean bindMemory = settings.bindMemory() && memoryNodes.size() > 1;
+        boolean bindMemory = bindsMemory(settings, memoryNodes);
         ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
         SlotTable table = SlotTable.of(plan, topology, bindMemory, memory, memoryNodes::contains);
         ThreadAffinity affinity = ThreadAffinity.live(settings.pinningBackend().configName());
@@ -164,6 +163,22 @@ public final class PinnedTaskPlacement
             placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memory, memoryNodes::contains);
         }
         return placement;
+    }
+
+    /**
+     * The slot table {@link #live} starts an executor with, for any topology and memory nodes: {@code chiplet demo}
+     * shows the bundled machines' slots with it.
+     */
+    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots, CpuSet memoryNodes)
+    {
+        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, settings.policy(), taskSlots));
+        return SlotTable.of(plan, topology, bindsMemory(settings, memoryNodes), ChipletMemory.of(topology, settings.memoryKind()), memoryNodes::contains);
+    }
+
+    /** On a single node there is no choice to make: skip the two extra syscalls per task. */
+    private static boolean bindsMemory(ChipletSettings settings, CpuSet memoryNodes)
+    {
+        return settings.bindMemory() && memoryNodes.size() > 1;
     }
 
     /** Plans {@code slots} task slots within the CPUs given to it, as at start. */

@@ -25,15 +25,15 @@ import static java.util.Objects.requireNonNull;
  * {@link UsableChiplets#pinUnit}): the whole chiplet under the chiplet policies, the planner's core under {@code wic},
  * the machine- or node-wide sets under {@code wim} and {@code win}.
  */
-record SlotTable(List<Slot> slots)
+public record SlotTable(List<Slot> slots)
 {
     /**
      * @param chiplet the chiplet holding all of {@code cpus}; empty when they span several
      * @param memoryNode the node to prefer for the task's memory; empty to leave its memory policy alone
      */
-    record Slot(CpuSet cpus, OptionalInt chiplet, OptionalInt memoryNode)
+    public record Slot(CpuSet cpus, OptionalInt chiplet, OptionalInt memoryNode)
     {
-        Slot
+        public Slot
         {
             requireNonNull(cpus, "cpus is null");
             requireNonNull(chiplet, "chiplet is null");
@@ -44,7 +44,7 @@ record SlotTable(List<Slot> slots)
         }
     }
 
-    SlotTable
+    public SlotTable
     {
         slots = List.copyOf(slots);
         if (slots.isEmpty()) {
@@ -91,12 +91,12 @@ record SlotTable(List<Slot> slots)
         return bindMemory && node >= 0 && usableNode.test(node) ? OptionalInt.of(node) : OptionalInt.empty();
     }
 
-    int size()
+    public int size()
     {
         return slots.size();
     }
 
-    Slot slot(int index)
+    public Slot slot(int index)
     {
         return slots.get(index);
     }

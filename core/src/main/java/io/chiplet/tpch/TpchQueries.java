@@ -1,33 +1,42 @@
-package io.chiplet.spark.tpch;
-
-import io.trino.tpch.TpchTable;
+package io.chiplet.tpch;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static java.util.Objects.requireNonNull;
+
 /**
- * The 22 TPC-H queries in Spark SQL, read from the {@code io.trino.tpch} jar (Trino's dialect, the specification's
- * substitution parameters) and adapted where Spark reads them differently. Every adaptation must find what it
- * rewrites, so a changed query text fails loudly instead of running something else.
+ * The 22 TPC-H queries, read from the {@code io.trino.tpch} jar (Trino's dialect, the specification's substitution
+ * parameters), each made one read-only statement (query 15's view becomes a common table expression) and adapted
+ * where Spark reads them differently. Every adaptation must find what it rewrites, so a changed query text fails
+ * loudly instead of running something else.
  */
 public final class TpchQueries
 {
     public static final int COUNT = 22;
 
-    private record Adaptation(int query, Pattern pattern, String replacement, String why) {}
+    /** The SQL dialect a query is written for. */
+    public enum Dialect
+    {
+        TRINO, SPARK
+    }
+
+    private record Adaptation(Set<Dialect> dialects, int query, Pattern pattern, String replacement, String why) {}
 
     private static final List<Adaptation> ADAPTATIONS = List.of(
-            new Adaptation(6, Pattern.compile("(?i)decimal\\s+'([0-9.]+)'"), "$1",
+            new Adaptation(EnumSet.of(Dialect.SPARK), 6, Pattern.compile("(?i)decimal\\s+'([0-9.]+)'"), "$1",
                     "Spark has no DECIMAL typed literal; a plain literal is already decimal"),
-            new Adaptation(15, Pattern.compile("(?is)^\\s*CREATE OR REPLACE VIEW (\\w+) AS\\s*(.*?);\\s*(SELECT.*)$"), "WITH $1 AS ($2) $3",
-                    "one statement: the view becomes a common table expression"));
+            new Adaptation(EnumSet.allOf(Dialect.class), 15, Pattern.compile("(?is)^\\s*CREATE OR REPLACE VIEW (\\w+) AS\\s*(.*?);\\s*(SELECT.*)$"),
+                    "WITH $1 AS ($2) $3", "one statement: the view becomes a common table expression"));
 
     private TpchQueries() {}
 
@@ -36,17 +45,18 @@ public final class TpchQueries
         return IntStream.rangeClosed(1, COUNT).boxed().toList();
     }
 
-    /** Query {@code number} (1 to 22) as one Spark SQL statement. */
-    public static String query(int number)
+    /** Query {@code number} (1 to 22) as one statement in {@code dialect}. */
+    public static String query(int number, Dialect dialect)
     {
+        requireNonNull(dialect, "dialect is null");
         String sql = resource("q%d.sql".formatted(number)).lines()
                 .filter(line -> !line.stripLeading().startsWith("--"))
                 .collect(Collectors.joining("\n"));
         for (Adaptation adaptation : ADAPTATIONS) {
-            if (adaptation.query() == number) {
+            if (adaptation.query() == number && adaptation.dialects().contains(dialect)) {
                 Matcher matcher = adaptation.pattern().matcher(sql);
                 if (!matcher.find()) {
-                    throw new IllegalStateException("TPC-H q%d no longer has what Spark needs adapted (%s): %s".formatted(number, adaptation.why(), adaptation.pattern()));
+                    throw new IllegalStateException("TPC-H q%d no longer has what %s needs adapted (%s): %s".formatted(number, dialect, adaptation.why(), adaptation.pattern()));
                 }
                 sql = matcher.replaceAll(adaptation.replacement());
             }
@@ -75,9 +85,11 @@ public final class TpchQueries
     private static String resource(String name)
     {
         String path = "io/trino/tpch/queries/" + name;
-        try (InputStream in = TpchTable.class.getClassLoader().getResourceAsStream(path)) {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        ClassLoader loader = context != null && context.getResource(path) != null ? context : TpchQueries.class.getClassLoader();
+        try (InputStream in = loader.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalArgumentException("no TPC-H resource " + path + " on the class path");
+                throw new IllegalArgumentException("no TPC-H resource " + path + " on the class path (it comes with io.trino.tpch:tpch)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

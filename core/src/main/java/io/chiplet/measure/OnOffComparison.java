@@ -1,17 +1,18 @@
-package io.chiplet.jmh.tpch;
+package io.chiplet.measure;
 
-import io.chiplet.jmh.report.Median;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The timings of one plugin on/off benchmark: every query's seconds per round, once with the plugin and once
- * without. Each query's time is its median over the rounds (robust to the one slow round a busy machine gives),
- * its ratio that median on over that median off, and the overall figure the geometric mean of the per-query
- * ratios, so that a long query weighs no more than a short one. Pure.
+ * without. Each query's time in a table is its median over the rounds (robust to the one slow round a busy machine
+ * gives). The overall figure pairs each query's on and off time of the same round and is the {@link PairedBootstrap}
+ * geometric mean of those pair ratios with its confidence interval, so that a long query weighs no more than a
+ * short one and a slow minute of the machine cancels within its pair. Pure.
  *
  * @param on per round, every query's seconds with the plugin
  * @param off per round, every query's seconds without it
@@ -66,9 +67,18 @@ public record OnOffComparison(List<Integer> queries, List<Map<Integer, Double>> 
         return medianOn(query) / medianOff(query);
     }
 
-    public double geometricMean()
+    /** Per query, its on/off pairs, one per round. */
+    public List<List<TimedPair>> pairs()
     {
-        return Math.exp(queries.stream().mapToDouble(query -> Math.log(ratio(query))).average().orElseThrow());
+        return queries.stream()
+                .map(query -> IntStream.range(0, rounds()).mapToObj(round -> new TimedPair(on.get(round).get(query), off.get(round).get(query))).toList())
+                .toList();
+    }
+
+    /** The paired geometric-mean ratio on over off with its bootstrap interval over queries and rounds. */
+    public RatioEstimate estimate(PairedBootstrap bootstrap)
+    {
+        return bootstrap.estimate(pairs());
     }
 
     private double median(List<Map<Integer, Double>> runs, int query)

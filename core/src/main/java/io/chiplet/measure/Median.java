@@ -1,4 +1,4 @@
-package io.chiplet.jmh.report;
+package io.chiplet.measure;
 
 import java.util.Arrays;
 

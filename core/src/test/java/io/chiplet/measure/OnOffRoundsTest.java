@@ -1,4 +1,4 @@
-package io.chiplet.jmh.tpch;
+package io.chiplet.measure;
 
 import org.junit.jupiter.api.Test;
 

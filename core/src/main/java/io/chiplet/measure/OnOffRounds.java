@@ -1,4 +1,4 @@
-package io.chiplet.jmh.tpch;
+package io.chiplet.measure;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,0 +1,7 @@
+/**
+ * The 22 TPC-H queries that {@code chiplet demo}, the jmh on/off benchmarks and the engines' tests run, each as one
+ * statement in the dialect of the engine that runs it. The texts come from the {@code io.trino.tpch} jar on the
+ * caller's class path (every caller has it: it also generates their data); core itself does not depend on it.
+ * Depends on nothing else of ours.
+ */
+package io.chiplet.tpch;

@@ -1,0 +1,108 @@
+package io.chiplet.spark.demo;
+
+import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.measure.RatioEstimate;
+import io.chiplet.placement.Advice;
+import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.Topology;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MachineShowcaseTest
+{
+    @Test
+    void showsTheDualEpycsChipletsSlotsAndTheDriversOwnSettingsThenThePapersFiguresAsTheirs()
+            throws Exception
+    {
+        String shown = show(BundledMachine.ALL.get(0), Map.of());
+
+        assertThat(shown)
+                .contains("Chiplets: 16 on 2 packages, 2 NUMA nodes, 256 CPUs")
+                .contains("  chiplet 15: package 1, NUMA node 1, L3 32 MiB, CPUs 120-127,248-255")
+                .contains("policy auto -> wicp-mixed")
+                // wicp-mixed deals the slots round-robin over the chiplets of both sockets, each slot on its whole chiplet
+                .contains("  16 slots (0, 16, 32, ..., 240) pinned to CPUs 0-7,128-135 (chiplet 0), memory preferred on NUMA node 0")
+                .contains("  16 slots (1, 17, 33, ..., 241) pinned to CPUs 64-71,192-199 (chiplet 8), memory preferred on NUMA node 1")
+                .contains("What the papers measured on this class of machine (their figures, not measured by this project or this demo):")
+                .contains("[Fogli, Zhao, Pietzuch, Bandle, Giceva, \"OLAP on Modern Chiplet-Based Processors\", PVLDB 17(11), 2024]");
+        // The settings are the driver's code's answer for that topology, not a copy of it.
+        for (Advice.Setting setting : MachineShowcase.driverSettings(read(BundledMachine.ALL.get(0)))) {
+            assertThat(shown).contains("  " + setting.key() + "=" + setting.value() + "  (" + setting.reason() + ")");
+        }
+        assertThat(shown).contains("spark.sql.shuffle.partitions=384");
+    }
+
+    @Test
+    void followsTheUsersPolicyAsThePluginWould()
+            throws Exception
+    {
+        String shown = show(BundledMachine.ALL.get(1), Map.of(ChipletSettings.POLICY, "wim"));
+
+        assertThat(shown)
+                .contains("Chiplets: 8 on 2 packages, 8 NUMA nodes, 224 CPUs")
+                .contains("policy wim -> wim")
+                .doesNotContain("(chiplet 0)");
+    }
+
+    @Test
+    void everyBundledMachineReadsAndNamesItsPapers()
+            throws Exception
+    {
+        for (BundledMachine machine : BundledMachine.ALL) {
+            String shown = show(machine, Map.of());
+            assertThat(shown).contains("== " + machine.title()).doesNotContain("L3 unknown");
+            assertThat(machine.studies()).isNotEmpty();
+            machine.studies().forEach(figure -> assertThat(shown).contains(figure.paper().title()).doesNotContain("seeds/"));
+        }
+        assertThat(show(BundledMachine.ALL.get(2), Map.of()))
+                .contains("Chiplets: 1 on 1 package, 1 NUMA node, 20 CPUs")
+                .contains("  performance cores: CPUs 0-11")
+                .contains("  efficiency cores: CPUs 12-19");
+    }
+
+    @Test
+    void shortensLongSlotLists()
+    {
+        assertThat(MachineShowcase.slotList(List.of(3))).isEqualTo("slot 3");
+        assertThat(MachineShowcase.slotList(List.of(0, 1, 2, 3))).isEqualTo("slots 0-3");
+        assertThat(MachineShowcase.slotList(List.of(0, 8, 16, 24, 32, 40))).isEqualTo("slots 0,8,16,24,32,40");
+        assertThat(MachineShowcase.slotList(List.of(0, 8, 16, 24, 32, 40, 48, 56))).isEqualTo("8 slots (0, 8, 16, ..., 56)");
+    }
+
+    @Test
+    void aRatioThatNoiseExplainsIsNeverPrintedAsAResult()
+    {
+        assertThat(ChipletDemo.verdict(new RatioEstimate(1.211, 0.95, 1.52, 0.95, 0.2, 22, 66, 10_000)))
+                .isEqualTo("No difference measurable on this machine: ratio 1.211, 95 % CI [0.950, 1.520].");
+        assertThat(ChipletDemo.verdict(new RatioEstimate(1.031, 1.012, 1.05, 0.95, 0.02, 22, 66, 10_000)))
+                .isEqualTo("With the plugin these queries took 3.1 % longer on this machine: ratio with / without 1.031, 95 % CI [1.012, 1.050].");
+        assertThat(ChipletDemo.verdict(new RatioEstimate(0.9, 0.85, 0.95, 0.95, 0.02, 22, 66, 10_000))).startsWith("With the plugin these queries took 10.0 % less time");
+        // One round pairs every query once, the plugin side first: the interval holds no noise of the order, so no result.
+        assertThat(ChipletDemo.verdict(new RatioEstimate(1.076, 1.024, 1.128, 0.95, 0, 22, 22, 10_000))).startsWith("Not measurable in one round: ratio 1.076");
+    }
+
+    private static String show(BundledMachine machine, Map<String, String> conf)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(conf)).settings();
+        new MachineShowcase(new PrintStream(bytes, true, StandardCharsets.UTF_8), settings).show(machine);
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Topology read(BundledMachine machine)
+            throws URISyntaxException
+    {
+        Path file = Path.of(MachineShowcase.class.getResource("machines/" + machine.resource()).toURI());
+        return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file));
+    }
+}
