@@ -22,18 +22,37 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class FfmSchedCalls
         implements SchedCalls
 {
-    private static final MethodHandle SCHED_SETAFFINITY = Downcalls.downcallWithErrno(
-            "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle SCHED_GETAFFINITY = Downcalls.downcallWithErrno(
-            "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    // Each downcall is linked on first use, in a holder class of its own: linking one spins a few classes (a tenth of
+    // a millisecond warm, several milliseconds at a JVM's start), and a short-lived JVM (the CLI) needs one or two.
+    private static final class SetAffinity
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    }
+
+    private static final class GetAffinity
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    }
+
     // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
-    private static final MethodHandle GETTID = Downcalls.downcallCritical(
-            "gettid", FunctionDescriptor.of(JAVA_INT));
+    private static final class Gettid
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallCritical("gettid", FunctionDescriptor.of(JAVA_INT));
+    }
+
     // getcpu is the vDSO's on x86-64 and never blocks either.
-    private static final MethodHandle GETCPU = Downcalls.downcallWithErrno(
-            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
-    private static final MethodHandle SCHED_GETCPU = Downcalls.downcallCritical(
-            "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    private static final class Getcpu
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
+    }
+
+    private static final class SchedGetcpu
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallCritical("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    }
 
     // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -44,7 +63,7 @@ public final class FfmSchedCalls
     public int gettid()
     {
         try {
-            return (int) GETTID.invokeExact();
+            return (int) Gettid.HANDLE.invokeExact();
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
@@ -55,7 +74,7 @@ public final class FfmSchedCalls
     public int currentCpu()
     {
         try {
-            return (int) SCHED_GETCPU.invokeExact();
+            return (int) SchedGetcpu.HANDLE.invokeExact();
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
@@ -67,7 +86,7 @@ public final class FfmSchedCalls
     {
         Scratch scratch = SCRATCH.get();
         try {
-            int result = (int) GETCPU.invokeExact(scratch.callState, scratch.cpu, scratch.node);
+            int result = (int) Getcpu.HANDLE.invokeExact(scratch.callState, scratch.cpu, scratch.node);
             Downcalls.check(result, scratch.callState, "getcpu");
         }
         catch (Throwable t) {
@@ -82,7 +101,7 @@ public final class FfmSchedCalls
         Scratch scratch = SCRATCH.get();
         long bytes = scratch.encode(cpus);
         try {
-            int result = (int) SCHED_SETAFFINITY.invokeExact(scratch.callState, tid, bytes, scratch.mask);
+            int result = (int) SetAffinity.HANDLE.invokeExact(scratch.callState, tid, bytes, scratch.mask);
             Downcalls.check(result, scratch.callState, "sched_setaffinity", "tid " + tid, "cpus " + cpus.toList());
         }
         catch (Throwable t) {
@@ -96,7 +115,7 @@ public final class FfmSchedCalls
         Scratch scratch = SCRATCH.get();
         int copied;
         try {
-            copied = (int) SCHED_GETAFFINITY.invokeExact(scratch.callState, tid, (long) MAX_MASK_BYTES, scratch.mask);
+            copied = (int) GetAffinity.HANDLE.invokeExact(scratch.callState, tid, (long) MAX_MASK_BYTES, scratch.mask);
             Downcalls.check(copied, scratch.callState, "sched_getaffinity", "tid " + tid, MAX_MASK_BYTES + " bytes");
         }
         catch (Throwable t) {
