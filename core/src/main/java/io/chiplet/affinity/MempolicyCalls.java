@@ -15,6 +15,18 @@ public interface MempolicyCalls
 
     MempolicySyscalls.Policy getMempolicy();
 
+    /**
+     * {@code set_mempolicy(mode, ...)} for the calling thread from the first {@code count} words of a node mask
+     * (bit {@code n % 64} of word {@code n / 64} is node {@code n}; none for {@code count} 0), nothing allocated.
+     */
+    void setMempolicy(int mode, long[] nodeWords, int count);
+
+    /**
+     * The calling thread's policy, nothing allocated: its nodes into {@code nodeWords} (at least
+     * {@link MempolicySyscalls#MAX_NODES} bits), its mode (with any mode flags) returned.
+     */
+    int getMempolicy(long[] nodeWords);
+
     MempolicySyscalls.Policy getMempolicy(long address);
 
     void mbind(long address, long length, int mode, BitSet nodes, int flags);

@@ -25,6 +25,18 @@ public interface SchedCalls
     /** {@code sched_getaffinity(tid, ...)}; {@code tid} 0 is the calling thread. */
     CpuSet getAffinity(int tid);
 
+    /**
+     * {@code sched_getaffinity(tid, ...)} into {@code words} (bit {@code c % 64} of word {@code c / 64} is CPU
+     * {@code c}, as {@code cpu_set_t}), nothing allocated; returns the words the kernel's mask takes, which
+     * {@link #setAffinity(int, long[], int)} gives back as they are.
+     *
+     * @throws IllegalArgumentException when {@code words} is shorter than the kernel's mask
+     */
+    int getAffinity(int tid, long[] words);
+
+    /** {@code sched_setaffinity(tid, ...)} from the first {@code count} of {@code words}, nothing allocated or converted. */
+    void setAffinity(int tid, long[] words, int count);
+
     /** The implementation for {@code path}, whatever path this JVM chose: benchmarks compare FFM with JNA. */
     static SchedCalls forPath(NativePath path)
     {

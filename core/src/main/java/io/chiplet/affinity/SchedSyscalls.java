@@ -79,6 +79,21 @@ public final class SchedSyscalls
         return CALLS.getAffinity(tid);
     }
 
+    /**
+     * {@code sched_getaffinity(tid, ...)} into {@code words} ({@code cpu_set_t} words, at least
+     * {@link #MAX_MASK_BYTES} / 8 of them), nothing allocated; returns the words the kernel's mask takes.
+     */
+    public static int getAffinity(int tid, long[] words)
+    {
+        return CALLS.getAffinity(tid, words);
+    }
+
+    /** {@code sched_setaffinity(tid, ...)} from the first {@code count} of {@code words}, nothing allocated. */
+    public static void setAffinity(int tid, long[] words, int count)
+    {
+        CALLS.setAffinity(tid, words, count);
+    }
+
     static RuntimeException rethrow(Throwable t)
     {
         if (t instanceof RuntimeException runtime) {

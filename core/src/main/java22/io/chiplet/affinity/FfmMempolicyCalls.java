@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
 import java.util.BitSet;
 
 import static io.chiplet.affinity.MempolicySyscalls.MAX_NODES;
@@ -53,6 +54,61 @@ public final class FfmMempolicyCalls
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    // Per-thread scratch for the allocation-free pair below: a thread-confined cache that lives as long as its thread.
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    @Override
+    public void setMempolicy(int mode, long[] nodeWords, int count)
+    {
+        Scratch scratch = SCRATCH.get();
+        MemorySegment mask = MemorySegment.NULL;
+        if (count > 0) {
+            mask = scratch.mask;
+            MemorySegment.copy(nodeWords, 0, mask, JAVA_LONG, 0, count);
+        }
+        try {
+            long result = (long) SYSCALL3.invokeExact(scratch.callState, SET_MEMPOLICY, (long) mode, mask, count == 0 ? 0L : (long) count * 64 + 1);
+            if (result < 0) {
+                Downcalls.check(result, scratch.callState, "set_mempolicy", modeName(mode), "nodes " + BitSet.valueOf(Arrays.copyOf(nodeWords, count)));
+            }
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public int getMempolicy(long[] nodeWords)
+    {
+        MempolicySyscalls.checkNodeWords(nodeWords);
+        Scratch scratch = SCRATCH.get();
+        try {
+            long result = (long) SYSCALL5.invokeExact(scratch.callState, GET_MEMPOLICY, scratch.mode, scratch.mask, (long) MAX_NODES + 1, 0L, 0L);
+            Downcalls.check(result, scratch.callState, "get_mempolicy");
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+        MemorySegment.copy(scratch.mask, JAVA_LONG, 0, nodeWords, 0, MAX_NODES / 64);
+        return scratch.mode.get(JAVA_INT, 0);
+    }
+
+    private static final class Scratch
+    {
+        private final MemorySegment callState;
+        private final MemorySegment mode;
+        private final MemorySegment mask;
+
+        Scratch()
+        {
+            // An automatic arena: freed when the thread (and with it this scratch) is gone.
+            Arena arena = Arena.ofAuto();
+            callState = Downcalls.allocateCallState(arena);
+            mode = arena.allocate(JAVA_INT);
+            mask = arena.allocate(MAX_NODES / 8, 8);
         }
     }
 

@@ -5,6 +5,7 @@ import io.chiplet.affinity.PinnedThread;
 import io.chiplet.affinity.SchedCalls;
 import io.chiplet.affinity.SchedSyscalls;
 import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.nativeio.NativePath;
 import io.chiplet.topology.CpuSet;
 import net.openhft.affinity.Affinity;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.BitSet;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,12 +45,21 @@ public class PinBenchmark
 
     private ThreadAffinity ffm;
     private ThreadAffinity openhftBackend;
+    // The binding API's targets, one per CPU, made once as a plugin makes its slots' targets when it plans.
+    private ThreadBinder.Target[] ffmTargets;
+    private ThreadBinder ffmBinder;
 
     @Setup
     public void setup()
     {
         ffm = ThreadAffinity.live("ffm");
         openhftBackend = ThreadAffinity.live("openhft");
+        ffmBinder = ThreadBinder.live("ffm");
+        CpuSet allowed = ffmBinder.allowed().allowed();
+        ffmTargets = new ThreadBinder.Target[allowed.last() + 1];
+        for (int cpu : allowed.toArray()) {
+            ffmTargets[cpu] = ffmBinder.target(CpuSet.of(cpu), Optional.empty());
+        }
         // Load OpenHFT's JNA library outside the measurement.
         Affinity.getAffinity();
     }
@@ -60,6 +71,16 @@ public class PinBenchmark
         try (PinnedThread pinned = ffm.pinCurrentThread(CpuSet.of(SchedSyscalls.currentCpu()))) {
             return pinned.previous();
         }
+    }
+
+    /**
+     * The binding API the plugins use, as the C baseline's round trip: the current CPU, then bind (read the mask, pin
+     * to that CPU) and restore, with the target made beforehand and nothing allocated. The figure held to 1.1x of C.
+     */
+    @Benchmark
+    public void ffmBindRestore()
+    {
+        ffmBinder.bindCurrentThread(ffmTargets[SchedSyscalls.currentCpu()]).restore();
     }
 
     /** The FFM boundary alone: the three syscalls and sched_getcpu, no checks. */

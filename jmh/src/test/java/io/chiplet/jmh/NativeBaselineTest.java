@@ -37,6 +37,24 @@ class NativeBaselineTest
     }
 
     @Test
+    void eachFfmFigureIsDividedByItsCCounterpart()
+    {
+        List<JmhResult> rows = new java.util.ArrayList<>(NativeBaseline.rows(List.of(
+                "pin_restore mean 2000.0 median 2000.0",
+                "sched_getcpu mean 4.0 median 4.0"), 1000));
+        rows.add(new JmhResult("io.chiplet.jmh.PinBenchmark.ffmBindRestore", "avgt", 1, java.util.Map.of(), 2100.0, 100.0, "ns/op", java.util.Map.of()));
+        rows.add(new JmhResult("io.chiplet.jmh.PinBenchmark.ffmSchedGetcpu", "avgt", 1, java.util.Map.of(), 5.0, 0.4, "ns/op", java.util.Map.of()));
+        // no C getcpu row: no ratio for ffmGetcpu
+        rows.add(new JmhResult("io.chiplet.jmh.PinBenchmark.ffmGetcpu", "avgt", 1, java.util.Map.of(), 50.0, 1.0, "ns/op", java.util.Map.of()));
+
+        List<JmhResult> ratios = NativeBaseline.ratios(rows);
+
+        assertThat(ratios).extracting(JmhResult::className, JmhResult::method, JmhResult::score, JmhResult::scoreError, JmhResult::unit).containsExactly(
+                tuple("FfmOverC", "bindRestore", 1.05, 0.05, "x"),
+                tuple("FfmOverC", "schedGetcpu", 1.25, 0.1, "x"));
+    }
+
+    @Test
     void outputWithoutMeasurementsIsAnError()
     {
         assertThatThrownBy(() -> NativeBaseline.rows(List.of("sched_setaffinity: Invalid argument"), 10))

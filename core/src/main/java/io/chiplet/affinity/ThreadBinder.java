@@ -1,0 +1,193 @@
+package io.chiplet.affinity;
+
+import io.chiplet.nativeio.Errno;
+import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.nativeio.NativeCallException;
+import io.chiplet.topology.CpuSet;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The binding API the engines' plugins use: binds the calling thread to CPUs and, optionally, a NUMA memory policy,
+ * and gives it back what it had. A {@link Target} is checked against the CPUs this process may use and put into the
+ * kernel's form once, when the plan is made; binding and restoring then pass those words to the syscalls as they are,
+ * and save the thread's own mask and policy into words its {@link BoundThread} keeps for the thread's life: nothing is
+ * allocated or converted per bind, so a pin and restore costs what its syscalls cost (docs/native.md).
+ *
+ * <p>A bind makes one call per part it changes and reads what it replaces first (two for the CPUs, two more with a
+ * memory policy); a restore one per part. A thread is bound to one target at a time.
+ */
+public final class ThreadBinder
+{
+    private final PinningBackend backend;
+    private final AllowedCpus allowed;
+    // One per thread, reused by each of its binds: a thread-confined cache, not shared state.
+    private final ThreadLocal<BoundThread> threads;
+
+    public ThreadBinder(PinningBackend backend, AllowedCpus allowed)
+    {
+        this.backend = requireNonNull(backend, "backend is null");
+        this.allowed = requireNonNull(allowed, "allowed is null");
+        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this.backend));
+    }
+
+    /** The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now. */
+    public static ThreadBinder live(String backend)
+    {
+        if (!NativeAccess.isLinux()) {
+            throw new UnsupportedOperationException("thread binding needs Linux; this is " + System.getProperty("os.name"));
+        }
+        return new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
+    }
+
+    public PinningBackend backend()
+    {
+        return backend;
+    }
+
+    public AllowedCpus allowed()
+    {
+        return allowed;
+    }
+
+    /**
+     * {@code cpus}, and {@code memory} when present, ready to bind threads to.
+     *
+     * @throws IllegalArgumentException naming the CPUs this process may not use
+     */
+    public Target target(CpuSet cpus, Optional<MemoryPolicy> memory)
+    {
+        requireNonNull(cpus, "cpus is null");
+        requireNonNull(memory, "memory is null");
+        allowed.check(cpus);
+        return new Target(cpus, memory);
+    }
+
+    /**
+     * Binds the calling thread to {@code target}; {@link BoundThread#restore()} (or {@code close}) gives it back its
+     * mask and memory policy of before. The result is this thread's own, the same object every time.
+     *
+     * @throws IllegalStateException when the thread is bound already (its previous binding was not restored)
+     * @throws IllegalArgumentException when the kernel refuses the CPUs (the allowed CPUs changed since the target was made)
+     */
+    public BoundThread bindCurrentThread(Target target)
+    {
+        requireNonNull(target, "target is null");
+        BoundThread thread = threads.get();
+        thread.bind(target);
+        return thread;
+    }
+
+    /** CPUs and an optional memory policy in the kernel's form. Immutable. */
+    public static final class Target
+    {
+        private final CpuSet cpus;
+        private final long[] cpuWords;
+        private final Optional<MemoryPolicy> memory;
+        private final int memoryMode;
+        private final long[] nodeWords;
+
+        private Target(CpuSet cpus, Optional<MemoryPolicy> memory)
+        {
+            this.cpus = cpus;
+            this.cpuWords = CpuMaskWords.of(cpus);
+            this.memory = memory;
+            this.memoryMode = memory.map(policy -> policy.mode().value()).orElse(0);
+            long[] nodes = new long[memory.map(policy -> policy.nodes().isEmpty() ? 0 : policy.nodes().last() / 64 + 1).orElse(0)];
+            memory.ifPresent(policy -> policy.nodes().forEach(node -> nodes[node >>> 6] |= 1L << (node & 63)));
+            this.nodeWords = nodes;
+        }
+
+        public CpuSet cpus()
+        {
+            return cpus;
+        }
+
+        public Optional<MemoryPolicy> memory()
+        {
+            return memory;
+        }
+
+        @Override
+        public String toString()
+        {
+            return "CPUs " + cpus.toList() + memory.map(policy -> ", memory " + policy).orElse("");
+        }
+    }
+
+    /**
+     * A thread's binding: what it had before (its mask and memory policy, in the kernel's form), restored by
+     * {@link #restore()}. Confined to its thread; restoring twice restores once.
+     */
+    public static final class BoundThread
+            implements AutoCloseable
+    {
+        private final PinningBackend backend;
+        private final long[] ownCpus = new long[CpuMaskWords.MAX_WORDS];
+        private final long[] ownNodes = new long[MempolicySyscalls.MAX_NODES / 64];
+        private int ownCpuWords;
+        private int ownMemoryMode;
+        private boolean memoryBound;
+        private boolean bound;
+
+        private BoundThread(PinningBackend backend)
+        {
+            this.backend = backend;
+        }
+
+        private void bind(Target target)
+        {
+            if (bound) {
+                throw new IllegalStateException("this thread is bound already: its previous binding was not restored");
+            }
+            try {
+                // tid 0: the calling thread, no lookup of its id.
+                ownCpuWords = backend.getAffinity(0, ownCpus);
+                backend.setAffinity(0, target.cpuWords, target.cpuWords.length);
+            }
+            catch (NativeCallException e) {
+                throw e.errno() == Errno.EINVAL
+                        ? new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this process now "
+                                + "(a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e)
+                        : e;
+            }
+            if (target.memory.isPresent()) {
+                try {
+                    ownMemoryMode = MempolicySyscalls.getMempolicy(ownNodes);
+                    MempolicySyscalls.setMempolicy(target.memoryMode, target.nodeWords, target.nodeWords.length);
+                }
+                catch (RuntimeException e) {
+                    backend.setAffinity(0, ownCpus, ownCpuWords);
+                    throw e;
+                }
+            }
+            memoryBound = target.memory.isPresent();
+            bound = true;
+        }
+
+        /** Gives the thread back the mask and memory policy it had before it was bound. */
+        public void restore()
+        {
+            if (!bound) {
+                return;
+            }
+            bound = false;
+            try {
+                if (memoryBound) {
+                    MempolicySyscalls.setMempolicy(ownMemoryMode, ownNodes, ownNodes.length);
+                }
+            }
+            finally {
+                backend.setAffinity(0, ownCpus, ownCpuWords);
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            restore();
+        }
+    }
+}
