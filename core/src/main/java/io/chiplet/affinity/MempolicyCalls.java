@@ -1,5 +1,6 @@
 package io.chiplet.affinity;
 
+import java.lang.invoke.MethodHandles;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 
@@ -9,7 +10,7 @@ import java.util.BitSet;
  * The NUMA memory-policy syscall family as one native path implements it. {@link MempolicySyscalls} is the entry
  * point everything else uses, and checks the arguments.
  */
-public interface MempolicyCalls
+interface MempolicyCalls
 {
     void setMempolicy(int mode, BitSet nodes);
 
@@ -36,6 +37,6 @@ public interface MempolicyCalls
     /** The implementation for {@code path}, whatever path this JVM chose. */
     static MempolicyCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, MempolicyCalls.class, "io.chiplet.affinity.FfmMempolicyCalls", JnaMempolicyCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), MempolicyCalls.class, "io.chiplet.affinity.FfmMempolicyCalls", JnaMempolicyCalls::new);
     }
 }

@@ -1,5 +1,6 @@
 package io.chiplet.affinity;
 
+import java.lang.invoke.MethodHandles;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 import io.chiplet.topology.CpuSet;
@@ -8,7 +9,7 @@ import io.chiplet.topology.CpuSet;
  * The scheduler syscall family ({@code sched_setaffinity}, {@code sched_getaffinity}, {@code gettid},
  * {@code getcpu}) as one native path implements it. {@link SchedSyscalls} is the entry point everything else uses.
  */
-public interface SchedCalls
+interface SchedCalls
 {
     /** The calling thread's Linux thread id, asked of the kernel. */
     int gettid();
@@ -40,7 +41,7 @@ public interface SchedCalls
     /** The implementation for {@code path}, whatever path this JVM chose: benchmarks compare FFM with JNA. */
     static SchedCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, SchedCalls.class, "io.chiplet.affinity.FfmSchedCalls", JnaSchedCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), SchedCalls.class, "io.chiplet.affinity.FfmSchedCalls", JnaSchedCalls::new);
     }
 
     /** Bytes of the largest mask: {@link CpuSet#MAX_CPUS} bits. */

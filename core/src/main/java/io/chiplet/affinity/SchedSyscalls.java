@@ -16,7 +16,7 @@ import java.lang.invoke.MethodType;
  * {@link CpuSet#MAX_CPUS} bits, which the kernel accepts whatever its {@code nr_cpu_ids}; writes pass only as many
  * 64-bit words as the highest CPU needs (the kernel zero-fills the rest).
  */
-public final class SchedSyscalls
+final class SchedSyscalls
 {
     /** Bytes of the largest mask: {@link CpuSet#MAX_CPUS} bits. */
     public static final int MAX_MASK_BYTES = SchedCalls.MAX_MASK_BYTES;

@@ -1,5 +1,6 @@
 package io.chiplet.nativeio;
 
+import java.lang.invoke.MethodHandles;
 import java.util.List;
 
 /**
@@ -45,6 +46,6 @@ public interface ExecCalls
     /** The implementation for {@code path}. */
     static ExecCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, ExecCalls.class, "io.chiplet.nativeio.FfmExecCalls", JnaExecCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), ExecCalls.class, "io.chiplet.nativeio.FfmExecCalls", JnaExecCalls::new);
     }
 }

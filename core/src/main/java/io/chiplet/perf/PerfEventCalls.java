@@ -1,5 +1,6 @@
 package io.chiplet.perf;
 
+import java.lang.invoke.MethodHandles;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 
@@ -17,6 +18,6 @@ public interface PerfEventCalls
     /** The implementation for {@code path}, whatever path this JVM chose. */
     static PerfEventCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, PerfEventCalls.class, "io.chiplet.perf.FfmPerfEventCalls", JnaPerfEventCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), PerfEventCalls.class, "io.chiplet.perf.FfmPerfEventCalls", JnaPerfEventCalls::new);
     }
 }

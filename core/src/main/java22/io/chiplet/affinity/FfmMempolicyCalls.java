@@ -21,7 +21,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** {@link MempolicyCalls} through the JDK's FFM API (JDK 22+) and {@code syscall(2)}. */
-public final class FfmMempolicyCalls
+final class FfmMempolicyCalls
         implements MempolicyCalls
 {
     private static final LinuxSyscallNumbers NUMBERS = LinuxSyscallNumbers.current();
@@ -41,7 +41,7 @@ public final class FfmMempolicyCalls
             Linker.Option.firstVariadicArg(1));
     private static final MethodHandle GETPAGESIZE = Downcalls.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
 
-    public FfmMempolicyCalls() {}
+    FfmMempolicyCalls() {}
 
     @Override
     public void setMempolicy(int mode, BitSet nodes)

@@ -19,7 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code getcpu}). Each thread keeps one scratch area (mask and errno capture) so the pin and read paths allocate
  * nothing.
  */
-public final class FfmSchedCalls
+final class FfmSchedCalls
         implements SchedCalls
 {
     // Each downcall is linked on first use, in a holder class of its own: linking one spins a few classes (a tenth of
@@ -60,7 +60,7 @@ public final class FfmSchedCalls
     // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-    public FfmSchedCalls() {}
+    FfmSchedCalls() {}
 
     @Override
     public int gettid()

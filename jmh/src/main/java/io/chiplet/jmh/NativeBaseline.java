@@ -102,32 +102,37 @@ final class NativeBaseline
     /** The report's class for the FFM over C ratios: {@code FfmOverC.bindRestore}. */
     static final String RATIO_PREFIX = "c.FfmOverC.";
 
-    /** Each FFM figure of the pin benchmark over the C baseline of the same calls, as the goal reads them. */
+    /**
+     * Each FFM figure of the pin benchmark over its C counterpart in the same JMH run (PinBenchmark's {@code c*}
+     * benchmarks call this baseline compiled as a library), as the issue's goal reads them.
+     */
     private static final Map<String, String> RATIOS = Map.of(
-            "bindRestore", "PinBenchmark.ffmBindRestore/pin_restore",
-            "rawPinRestore", "PinBenchmark.ffmRawPinRestore/pin_restore",
-            "pinRestore", "PinBenchmark.ffmPinRestore/pin_restore",
-            "schedGetcpu", "PinBenchmark.ffmSchedGetcpu/sched_getcpu",
-            "getcpu", "PinBenchmark.ffmGetcpu/getcpu");
+            "bindRestore", "ffmBindRestore/cPinRestore",
+            "pinRestore", "ffmPinRestore/cPinRestore",
+            "schedGetcpu", "ffmSchedGetcpu/cSchedGetcpu");
 
     /**
-     * One row per FFM figure that has its C counterpart among {@code rows}: the FFM mean over the C one (unit
-     * {@code x}, 1.0 is the syscalls' own cost), with the FFM row's error scaled alike; sorted by name.
+     * One row per FFM figure of {@code PinBenchmark} whose C counterpart ran too: the FFM mean over the C one (unit
+     * {@code x}; 1.0 is the syscalls' own cost), with the FFM row's error scaled alike; sorted by name.
      */
     static List<JmhResult> ratios(List<JmhResult> rows)
     {
         List<JmhResult> ratios = new ArrayList<>();
         RATIOS.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
             String[] pair = entry.getValue().split("/");
-            Optional<JmhResult> ffm = rows.stream().filter(row -> row.benchmark().endsWith("." + pair[0])).findFirst();
-            Optional<JmhResult> c = rows.stream().filter(row -> row.benchmark().equals(BENCHMARK_PREFIX + pair[1])).findFirst();
+            Optional<JmhResult> ffm = pinRow(rows, pair[0]);
+            Optional<JmhResult> c = pinRow(rows, pair[1]);
             if (ffm.isPresent() && c.isPresent() && c.get().score() > 0) {
-                double ratio = ffm.get().score() / c.get().score();
-                ratios.add(new JmhResult(RATIO_PREFIX + entry.getKey(), "avgt", 1, Map.of("of", pair[0] + " / PinBaselineC." + pair[1]), ratio,
-                        ffm.get().scoreError() / c.get().score(), "x", Map.of()));
+                ratios.add(new JmhResult(RATIO_PREFIX + entry.getKey(), "avgt", 1, Map.of("of", pair[0] + " / " + pair[1]),
+                        ffm.get().score() / c.get().score(), ffm.get().scoreError() / c.get().score(), "x", Map.of()));
             }
         });
         return ratios;
+    }
+
+    private static Optional<JmhResult> pinRow(List<JmhResult> rows, String method)
+    {
+        return rows.stream().filter(row -> row.className().equals("PinBenchmark") && row.method().equals(method)).findFirst();
     }
 
     private static List<String> execute(List<String> command)
