@@ -12,6 +12,7 @@ import io.chiplet.placement.Policy;
 import io.chiplet.affinity.PinnedThread;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
+import io.chiplet.nativeio.ProcessReplacement;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.topology.Chiplet;

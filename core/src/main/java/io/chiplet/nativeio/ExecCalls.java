@@ -12,7 +12,7 @@ import java.util.List;
  * process id, the calling thread's CPU affinity and memory policy, and every descriptor not marked close-on-exec,
  * with the POSIX record locks held through them: what {@code taskset} and {@code numactl} rely on.
  */
-public interface ExecCalls
+interface ExecCalls
 {
     int F_GETFD = 1;
     int F_SETFD = 2;

@@ -5,7 +5,7 @@ import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 
 /** The perf_event syscall family as one native path implements it; {@link PerfEventSyscalls} is the entry point. */
-public interface PerfEventCalls
+interface PerfEventCalls
 {
     int perfEventOpen(PerfEventAttr attr, int pid, int cpu, int groupFd);
 
