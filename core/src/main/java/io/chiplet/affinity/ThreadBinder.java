@@ -30,7 +30,7 @@ public final class ThreadBinder
     {
         this.backend = requireNonNull(backend, "backend is null");
         this.allowed = requireNonNull(allowed, "allowed is null");
-        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this.backend));
+        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this.backend, 0));
     }
 
     /** The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now. */
@@ -80,6 +80,24 @@ public final class ThreadBinder
         return thread;
     }
 
+    /**
+     * Another thread of this process, by Linux thread id, to bind and restore from whichever thread manages it (Trino's
+     * placement agent places the query threads it finds). Keep the result for as long as the thread is managed: each
+     * bind reuses it. Only its CPUs can be bound this way: a memory policy applies to the calling thread only.
+     *
+     * @throws IllegalArgumentException when {@code tid} is not a thread of this process
+     */
+    public BoundThread thread(int tid)
+    {
+        if (tid <= 0) {
+            throw new IllegalArgumentException("expected a Linux thread id above 0 but found " + tid);
+        }
+        if (!ThreadId.isThreadOfThisProcess(tid)) {
+            throw new IllegalArgumentException("thread " + tid + " is not a thread of this process (no /proc/self/task/" + tid + ")");
+        }
+        return new BoundThread(backend, tid);
+    }
+
     /** CPUs and an optional memory policy in the kernel's form. Immutable. */
     public static final class Target
     {
@@ -119,12 +137,15 @@ public final class ThreadBinder
 
     /**
      * A thread's binding: what it had before (its mask and memory policy, in the kernel's form), restored by
-     * {@link #restore()}. Confined to its thread; restoring twice restores once.
+     * {@link #restore()}. The calling thread's ({@link #bindCurrentThread}) is confined to it; another thread's
+     * ({@link #thread}) to the thread that manages it. Restoring twice restores once.
      */
     public static final class BoundThread
             implements AutoCloseable
     {
         private final PinningBackend backend;
+        // what the syscalls are given: the thread's id, or 0 for the calling thread
+        private final int tid;
         private final long[] ownCpus = new long[CpuMaskWords.MAX_WORDS];
         private final long[] ownNodes = new long[MempolicySyscalls.MAX_NODES / 64];
         private int ownCpuWords;
@@ -132,26 +153,39 @@ public final class ThreadBinder
         private boolean memoryBound;
         private boolean bound;
 
-        private BoundThread(PinningBackend backend)
+        private BoundThread(PinningBackend backend, int tid)
         {
             this.backend = backend;
+            this.tid = tid;
         }
 
-        private void bind(Target target)
+        /**
+         * Binds this thread to {@code target}, as {@link ThreadBinder#bindCurrentThread} does.
+         *
+         * @throws IllegalArgumentException when {@code target} has a memory policy and this is not the calling thread's
+         *         binding, or the kernel refuses the CPUs ({@code ESRCH}: the thread has ended)
+         */
+        public void bind(Target target)
         {
+            requireNonNull(target, "target is null");
             if (bound) {
-                throw new IllegalStateException("this thread is bound already: its previous binding was not restored");
+                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is bound already: its previous binding was not restored");
+            }
+            if (tid != 0 && target.memory.isPresent()) {
+                throw new IllegalArgumentException("a memory policy binds the calling thread only, not thread " + tid);
             }
             try {
                 // tid 0: the calling thread, no lookup of its id.
-                ownCpuWords = backend.getAffinity(0, ownCpus);
-                backend.setAffinity(0, target.cpuWords, target.cpuWords.length);
+                ownCpuWords = backend.getAffinity(tid, ownCpus);
+                backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
             }
             catch (NativeCallException e) {
-                throw e.errno() == Errno.EINVAL
-                        ? new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this process now "
-                                + "(a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e)
-                        : e;
+                throw switch (e.errno()) {
+                    case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
+                            + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
+                    case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
+                    default -> e;
+                };
             }
             if (target.memory.isPresent()) {
                 try {
@@ -159,7 +193,7 @@ public final class ThreadBinder
                     MempolicySyscalls.setMempolicy(target.memoryMode, target.nodeWords, target.nodeWords.length);
                 }
                 catch (RuntimeException e) {
-                    backend.setAffinity(0, ownCpus, ownCpuWords);
+                    backend.setAffinity(tid, ownCpus, ownCpuWords);
                     throw e;
                 }
             }
@@ -180,7 +214,15 @@ public final class ThreadBinder
                 }
             }
             finally {
-                backend.setAffinity(0, ownCpus, ownCpuWords);
+                try {
+                    backend.setAffinity(tid, ownCpus, ownCpuWords);
+                }
+                catch (NativeCallException e) {
+                    // A managed thread that has ended has nothing left to restore.
+                    if (tid == 0 || e.errno() != Errno.ESRCH) {
+                        throw e;
+                    }
+                }
             }
         }
 

@@ -88,6 +88,37 @@ class ThreadBinderTest
     }
 
     @Test
+    void bindsAnotherThreadByTidAndRestoresIt()
+            throws Exception
+    {
+        ThreadBinder binder = ThreadBinder.live("ffm");
+        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        CompletableFuture<Integer> tid = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        Thread worker = Thread.ofPlatform().start(() -> {
+            tid.complete(ThreadId.current());
+            release.join();
+        });
+        try {
+            int id = tid.get(30, TimeUnit.SECONDS);
+            CpuSet before = ThreadId.cpusAllowed(id).orElseThrow();
+            ThreadBinder.BoundThread bound = binder.thread(id);
+            bound.bind(target);
+            assertThat(ThreadId.cpusAllowed(id)).contains(CPU_1);
+            assertThatThrownBy(() -> binder.thread(id).bind(binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("calling thread only");
+            bound.restore();
+            assertThat(ThreadId.cpusAllowed(id)).contains(before);
+        }
+        finally {
+            release.complete(null);
+            worker.join();
+        }
+        assertThatThrownBy(() -> binder.thread(Integer.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a thread of this process");
+    }
+
+    @Test
     void aSecondBindBeforeARestoreIsRefused()
             throws Exception
     {
