@@ -1,7 +1,6 @@
 package io.chiplet.affinity;
 
 import io.chiplet.nativeio.Errno;
-import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.CpuSet;
 
@@ -36,10 +35,8 @@ public final class ThreadBinder
     /** The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now. */
     public static ThreadBinder live(String backend)
     {
-        if (!NativeAccess.isLinux()) {
-            throw new UnsupportedOperationException("thread binding needs Linux; this is " + System.getProperty("os.name"));
-        }
-        return new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
+        ThreadAffinity affinity = ThreadAffinity.live(backend);
+        return new ThreadBinder(affinity.backend(), affinity.allowed());
     }
 
     public PinningBackend backend()
