@@ -3,6 +3,8 @@
  * One round trip = sched_getcpu, sched_getaffinity, sched_setaffinity to that one CPU, sched_setaffinity back,
  * exactly the steps of PinBenchmark.ffmRawPinRestore. Also getcpu and sched_getcpu alone.
  *
+ * Also built as a library for PinBenchmark's same-run C rows (pin_restore_n, sched_getcpu_n below).
+ *
  * Usage: pin_baseline [iterations]. Prints "<name> mean <ns/op> median <ns/op>". Operations are timed in batches; the
  * median batch is robust to the preemptions a shared machine adds, the mean matches JMH's average time.
  */
@@ -79,6 +81,27 @@ static void measure(const char *name, void (*op)(void), long iterations, long ba
     free(times);
 }
 
+/*
+ * Built with -shared -DPIN_BASELINE_LIBRARY, PinBenchmark calls these through FFM in the same JMH run as the Java paths
+ * (cPinRestore, cSchedGetcpu): n operations per call, so the one downcall is spread over them.
+ */
+long pin_restore_n(long n)
+{
+    for (long i = 0; i < n; i++) {
+        pin_restore();
+    }
+    return n;
+}
+
+long sched_getcpu_n(long n)
+{
+    for (long i = 0; i < n; i++) {
+        sched_get_cpu();
+    }
+    return sink;
+}
+
+#ifndef PIN_BASELINE_LIBRARY
 int main(int argc, char **argv)
 {
     long iterations = argc > 1 ? atol(argv[1]) : 1000000;
@@ -87,3 +110,4 @@ int main(int argc, char **argv)
     measure("sched_getcpu", sched_get_cpu, iterations, 1000);
     return 0;
 }
+#endif

@@ -33,4 +33,16 @@ final class FfmPinningBackend
     {
         SchedSyscalls.setAffinity(tid, cpus);
     }
+
+    @Override
+    public int getAffinity(int tid, long[] words)
+    {
+        return SchedSyscalls.getAffinity(tid, words);
+    }
+
+    @Override
+    public void setAffinity(int tid, long[] words, int count)
+    {
+        SchedSyscalls.setAffinity(tid, words, count);
+    }
 }

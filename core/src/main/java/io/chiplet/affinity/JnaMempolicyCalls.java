@@ -5,6 +5,7 @@ import com.sun.jna.Native;
 import io.chiplet.nativeio.JnaLibc;
 import io.chiplet.nativeio.LinuxSyscallNumbers;
 
+import java.util.Arrays;
 import java.util.BitSet;
 
 import static io.chiplet.affinity.MempolicySyscalls.MAX_NODES;
@@ -46,6 +47,34 @@ final class JnaMempolicyCalls
         catch (LastErrorException e) {
             throw JnaLibc.failure(e, "set_mempolicy", modeName(mode), "nodes " + nodes, "via jna");
         }
+    }
+
+    @Override
+    public void setMempolicy(int mode, long[] nodeWords, int count)
+    {
+        try {
+            syscallSetMempolicy(SET_MEMPOLICY, mode, count == 0 ? null : nodeWords, count == 0 ? 0 : (long) count * 64 + 1);
+        }
+        catch (LastErrorException e) {
+            throw JnaLibc.failure(e, "set_mempolicy", modeName(mode), "nodes " + BitSet.valueOf(Arrays.copyOf(nodeWords, count)), "via jna");
+        }
+    }
+
+    // A thread-confined mode cell per thread, so that reading a policy into the caller's words allocates nothing.
+    private static final ThreadLocal<int[]> MODE = ThreadLocal.withInitial(() -> new int[1]);
+
+    @Override
+    public int getMempolicy(long[] nodeWords)
+    {
+        MempolicySyscalls.checkNodeWords(nodeWords);
+        int[] mode = MODE.get();
+        try {
+            syscallGetMempolicy(GET_MEMPOLICY, mode, nodeWords, (long) MAX_NODES + 1, 0, 0);
+        }
+        catch (LastErrorException e) {
+            throw JnaLibc.failure(e, "get_mempolicy", "via jna");
+        }
+        return mode[0];
     }
 
     @Override

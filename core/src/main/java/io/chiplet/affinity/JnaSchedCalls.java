@@ -88,6 +88,47 @@ final class JnaSchedCalls
     }
 
     @Override
+    public int getAffinity(int tid, long[] words)
+    {
+        int count = KernelMask.WORDS;
+        if (words.length < count) {
+            throw new IllegalArgumentException("a mask of " + words.length + " words is shorter than the kernel's " + count);
+        }
+        try {
+            sched_getaffinity(tid, (long) count * 8, words);
+        }
+        catch (LastErrorException e) {
+            throw JnaLibc.failure(e, "sched_getaffinity", "tid " + tid, count * 8 + " bytes", "via jna");
+        }
+        return count;
+    }
+
+    @Override
+    public void setAffinity(int tid, long[] words, int count)
+    {
+        try {
+            sched_setaffinity(tid, (long) count * 8, words);
+        }
+        catch (LastErrorException e) {
+            throw JnaLibc.failure(e, "sched_setaffinity", "tid " + tid, "cpus " + CpuMaskWords.toCpuSet(words, count).toList(), "via jna");
+        }
+    }
+
+    // The kernel's mask width, found once by asking (see CpuMaskWords.kernelWords).
+    private static final class KernelMask
+    {
+        static final int WORDS = CpuMaskWords.kernelWords(bytes -> {
+            try {
+                sched_getaffinity(0, bytes, MASK.get());
+                return 0;
+            }
+            catch (LastErrorException e) {
+                return e.getErrorCode();
+            }
+        });
+    }
+
+    @Override
     public CpuSet getAffinity(int tid)
     {
         long[] mask = MASK.get();

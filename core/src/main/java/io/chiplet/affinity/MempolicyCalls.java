@@ -1,5 +1,6 @@
 package io.chiplet.affinity;
 
+import java.lang.invoke.MethodHandles;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 
@@ -9,11 +10,23 @@ import java.util.BitSet;
  * The NUMA memory-policy syscall family as one native path implements it. {@link MempolicySyscalls} is the entry
  * point everything else uses, and checks the arguments.
  */
-public interface MempolicyCalls
+interface MempolicyCalls
 {
     void setMempolicy(int mode, BitSet nodes);
 
     MempolicySyscalls.Policy getMempolicy();
+
+    /**
+     * {@code set_mempolicy(mode, ...)} for the calling thread from the first {@code count} words of a node mask
+     * (bit {@code n % 64} of word {@code n / 64} is node {@code n}; none for {@code count} 0), nothing allocated.
+     */
+    void setMempolicy(int mode, long[] nodeWords, int count);
+
+    /**
+     * The calling thread's policy, nothing allocated: its nodes into {@code nodeWords} (at least
+     * {@link MempolicySyscalls#MAX_NODES} bits), its mode (with any mode flags) returned.
+     */
+    int getMempolicy(long[] nodeWords);
 
     MempolicySyscalls.Policy getMempolicy(long address);
 
@@ -24,6 +37,6 @@ public interface MempolicyCalls
     /** The implementation for {@code path}, whatever path this JVM chose. */
     static MempolicyCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, MempolicyCalls.class, "io.chiplet.affinity.FfmMempolicyCalls", JnaMempolicyCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), MempolicyCalls.class, "io.chiplet.affinity.FfmMempolicyCalls", JnaMempolicyCalls::new);
     }
 }

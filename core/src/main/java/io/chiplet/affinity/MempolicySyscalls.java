@@ -67,6 +67,18 @@ public final class MempolicySyscalls
         CALLS.setMempolicy(mode, nodes);
     }
 
+    /** {@code set_mempolicy(mode, ...)} from the first {@code count} words of a node mask; nothing allocated. */
+    public static void setMempolicy(int mode, long[] nodeWords, int count)
+    {
+        CALLS.setMempolicy(mode, nodeWords, count);
+    }
+
+    /** The calling thread's policy: nodes into {@code nodeWords} ({@link #MAX_NODES} bits), mode and flags returned. */
+    public static int getMempolicy(long[] nodeWords)
+    {
+        return CALLS.getMempolicy(nodeWords);
+    }
+
     /** {@code get_mempolicy(&mode, mask, MAX_NODES + 1, NULL, 0)}: the calling thread's policy. */
     public static Policy getMempolicy()
     {
@@ -118,6 +130,13 @@ public final class MempolicySyscalls
     {
         if (nodes.length() > MAX_NODES) {
             throw new IllegalArgumentException("NUMA node " + (nodes.length() - 1) + " exceeds the maximum of " + (MAX_NODES - 1));
+        }
+    }
+
+    static void checkNodeWords(long[] nodeWords)
+    {
+        if (nodeWords.length < MAX_NODES / 64) {
+            throw new IllegalArgumentException("a node mask of " + nodeWords.length + " words is shorter than the " + MAX_NODES / 64 + " get_mempolicy fills");
         }
     }
 

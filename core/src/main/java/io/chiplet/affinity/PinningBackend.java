@@ -26,6 +26,24 @@ public interface PinningBackend
     void setAffinity(int tid, CpuSet cpus);
 
     /**
+     * The affinity of thread {@code tid} into {@code words} ({@code cpu_set_t} words, room for
+     * {@link CpuSet#MAX_CPUS}); returns the words used. The {@code ffm} backend allocates nothing; this default goes
+     * through {@link #getAffinity(int)}.
+     */
+    default int getAffinity(int tid, long[] words)
+    {
+        long[] mask = CpuMaskWords.of(getAffinity(tid));
+        System.arraycopy(mask, 0, words, 0, mask.length);
+        return mask.length;
+    }
+
+    /** Sets the affinity of thread {@code tid} from the first {@code count} of {@code words}; as above. */
+    default void setAffinity(int tid, long[] words, int count)
+    {
+        setAffinity(tid, CpuMaskWords.toCpuSet(words, count));
+    }
+
+    /**
      * The backend a configuration string names.
      *
      * @throws IllegalArgumentException naming the value and the accepted ones

@@ -16,7 +16,7 @@ import java.lang.invoke.MethodType;
  * {@link CpuSet#MAX_CPUS} bits, which the kernel accepts whatever its {@code nr_cpu_ids}; writes pass only as many
  * 64-bit words as the highest CPU needs (the kernel zero-fills the rest).
  */
-public final class SchedSyscalls
+final class SchedSyscalls
 {
     /** Bytes of the largest mask: {@link CpuSet#MAX_CPUS} bits. */
     public static final int MAX_MASK_BYTES = SchedCalls.MAX_MASK_BYTES;
@@ -77,6 +77,21 @@ public final class SchedSyscalls
     public static CpuSet getAffinity(int tid)
     {
         return CALLS.getAffinity(tid);
+    }
+
+    /**
+     * {@code sched_getaffinity(tid, ...)} into {@code words} ({@code cpu_set_t} words, at least
+     * {@link #MAX_MASK_BYTES} / 8 of them), nothing allocated; returns the words the kernel's mask takes.
+     */
+    public static int getAffinity(int tid, long[] words)
+    {
+        return CALLS.getAffinity(tid, words);
+    }
+
+    /** {@code sched_setaffinity(tid, ...)} from the first {@code count} of {@code words}, nothing allocated. */
+    public static void setAffinity(int tid, long[] words, int count)
+    {
+        CALLS.setAffinity(tid, words, count);
     }
 
     static RuntimeException rethrow(Throwable t)

@@ -8,6 +8,10 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -21,21 +25,26 @@ import java.util.concurrent.Callable;
         name = "chiplet",
         mixinStandardHelpOptions = true,
         versionProvider = ChipletCli.Version.class,
-        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.",
-        subcommands = {
-                CommandLine.HelpCommand.class,
-                TopologyCommand.class,
-                CountersCommand.class,
-                ExecCommand.class,
-                PlanCommand.class,
-                AdviseCommand.class,
-                DoctorCommand.class,
-        })
+        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.")
 public final class ChipletCli
         implements Callable<Integer>
 {
     static final int USAGE_ERROR = 2;
     static final int RUNTIME_ERROR = 1;
+
+    /**
+     * The subcommands by name, in the order the usage lists them. Not in the {@code @Command} annotation: picocli
+     * builds the model of every annotated subcommand by reflection (a tenth of a second at start-up), so a run builds
+     * only the one it was asked for, and all of them where it shows the usage or cannot tell.
+     */
+    private static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
+            CommandLine.HelpCommand.class,
+            TopologyCommand.class,
+            CountersCommand.class,
+            ExecCommand.class,
+            PlanCommand.class,
+            AdviseCommand.class,
+            DoctorCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -47,21 +56,47 @@ public final class ChipletCli
 
     public static int run(String... args)
     {
-        return commandLine().execute(args);
+        return commandLine(CommandLine.defaultFactory(), args.length == 0 ? Optional.empty() : Optional.of(args[0])).execute(args);
     }
 
+    /** The command line with every subcommand. */
     public static CommandLine commandLine()
     {
         return commandLine(CommandLine.defaultFactory());
     }
 
-    /** The configured command line; {@code factory} creates the subcommands (tests hand in fakes). */
+    /** The configured command line with every subcommand; {@code factory} creates them (tests hand in fakes). */
     static CommandLine commandLine(CommandLine.IFactory factory)
     {
+        return commandLine(factory, Optional.empty());
+    }
+
+    /**
+     * The configured command line for arguments that start with {@code first}: only that subcommand where it names
+     * one other than {@code help}, every subcommand otherwise (usage, {@code help}, a misspelt name picocli suggests
+     * the right one for).
+     */
+    static CommandLine commandLine(CommandLine.IFactory factory, Optional<String> first)
+    {
         CommandLine commandLine = new CommandLine(new ChipletCli(), factory);
+        Optional<Class<?>> only = first.filter(name -> !name.equals("help")).map(SUBCOMMANDS::get);
+        for (Map.Entry<String, Class<?>> subcommand : SUBCOMMANDS.entrySet()) {
+            if (only.isEmpty() || only.get() == subcommand.getValue()) {
+                commandLine.addSubcommand(subcommand.getKey(), subcommand.getValue());
+            }
+        }
         commandLine.setParameterExceptionHandler(ChipletCli::usageError);
         commandLine.setExecutionExceptionHandler(ChipletCli::runtimeError);
         return commandLine;
+    }
+
+    private static Map<String, Class<?>> subcommands(Class<?>... types)
+    {
+        Map<String, Class<?>> byName = new LinkedHashMap<>();
+        for (Class<?> type : types) {
+            byName.put(type.getAnnotation(Command.class).name(), type);
+        }
+        return Collections.unmodifiableMap(byName);
     }
 
     /** {@code chiplet} alone: show what there is to run. */

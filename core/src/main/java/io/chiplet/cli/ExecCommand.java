@@ -5,24 +5,24 @@ import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.CpuNodes;
 import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.affinity.PinningBackend;
+import io.chiplet.affinity.ThreadBinder;
+import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.nativeio.Errno;
+import io.chiplet.nativeio.NativeCallException;
+import io.chiplet.nativeio.ProcessReplacement;
 import io.chiplet.placement.Assignment;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
-import io.chiplet.affinity.PinnedThread;
-import io.chiplet.nativeio.Errno;
-import io.chiplet.nativeio.NativeCallException;
-import io.chiplet.affinity.PinningBackend;
-import io.chiplet.affinity.ThreadAffinity;
-import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.CpuSet;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
+import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletMemory;
+import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
-import io.chiplet.discovery.TopologyDiscovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -150,12 +150,12 @@ public final class ExecCommand
 
     private int run()
     {
-        ThreadAffinity affinity = new ThreadAffinity(PinningBackend.fromName(backend), AllowedCpus.live());
+        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
         if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {
             throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
         }
         if (target.cpus != null) {
-            return launch(affinity, parseCpus(target.cpus), Optional.empty(), List.of());
+            return launch(binder, parseCpus(target.cpus), Optional.empty(), List.of());
         }
         if (target.chiplets != null) {
             Topology topology = topology();
@@ -167,20 +167,20 @@ public final class ExecCommand
                 cpus = cpus.union(chiplet.cpus());
                 nodes.add(memoryNode(topology, chiplet.id(), chiplet.numaNode()));
             }
-            return launch(affinity, cpus, Optional.of(nodes), List.of());
+            return launch(binder, cpus, Optional.of(nodes), List.of());
         }
         switch (target.policy.strip().toLowerCase(Locale.ROOT)) {
             case "wim":
-                return launch(affinity, affinity.allowed().allowed(), Optional.empty(), List.of());
+                return launch(binder, binder.allowed().allowed(), Optional.empty(), List.of());
             case "wicp-local":
-                return launchOnLeasedChiplet(affinity);
+                return launchOnLeasedChiplet(binder);
             default:
-                return launchPlanned(affinity, target.policy);
+                return launchPlanned(binder, target.policy);
         }
     }
 
     /** Any other policy places the command as the planner places a single worker (win: one node, wic: one core, ...). */
-    private int launchPlanned(ThreadAffinity affinity, String policyName)
+    private int launchPlanned(ThreadBinder binder, String policyName)
     {
         Policy policy;
         try {
@@ -190,21 +190,21 @@ public final class ExecCommand
             throw new IllegalArgumentException("--policy " + policyName + ": " + e.getMessage(), e);
         }
         Topology topology = topology();
-        Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(affinity.allowed().allowed()))
+        Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(binder.allowed().allowed()))
                 .assignments().get(0);
         int node = assignment.chiplet().isPresent() ? memoryNode(topology, assignment.chiplet().getAsInt(), assignment.numaNode()) : assignment.numaNode();
-        return launch(affinity, assignment.cpus(), Optional.of(List.of(node)), List.of());
+        return launch(binder, assignment.cpus(), Optional.of(List.of(node)), List.of());
     }
 
-    private int launchOnLeasedChiplet(ThreadAffinity affinity)
+    private int launchOnLeasedChiplet(ThreadBinder binder)
     {
         Topology topology = topology();
         // Only chiplets this process may run on all of: a lease on a chiplet outside the cpuset would be useless.
         List<Chiplet> usable = topology.chiplets().stream()
-                .filter(chiplet -> affinity.allowed().allowed().containsAll(chiplet.cpus()))
+                .filter(chiplet -> binder.allowed().allowed().containsAll(chiplet.cpus()))
                 .toList();
         if (usable.isEmpty()) {
-            throw new IllegalArgumentException("--policy wicp-local: no chiplet lies wholly within the CPUs allowed here (" + affinity.allowed().allowed().toList() + ")");
+            throw new IllegalArgumentException("--policy wicp-local: no chiplet lies wholly within the CPUs allowed here (" + binder.allowed().allowed().toList() + ")");
         }
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(ChipletLeases::defaultDirectory);
         // Closed only when the launch fails: on success the process becomes the command and keeps the lock file open.
@@ -214,7 +214,7 @@ public final class ExecCommand
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
-            return launch(affinity, lease.chiplet().cpus(), Optional.of(List.of(memoryNode(topology, lease.chiplet().id(), lease.chiplet().numaNode()))),
+            return launch(binder, lease.chiplet().cpus(), Optional.of(List.of(memoryNode(topology, lease.chiplet().id(), lease.chiplet().numaNode()))),
                     List.of(leases.lockFile(lease.chiplet().id())));
         }
     }
@@ -241,7 +241,7 @@ public final class ExecCommand
     }
 
     /** Binds this thread, then replaces the process with the command; returns only when that fails. */
-    private int launch(ThreadAffinity affinity, CpuSet cpus, Optional<List<Integer>> chipletNodes, List<Path> keepOpen)
+    private int launch(ThreadBinder binder, CpuSet cpus, Optional<List<Integer>> chipletNodes, List<Path> keepOpen)
     {
         Optional<MemoryPolicy> memory = Optional.empty();
         if (membind) {
@@ -253,9 +253,7 @@ public final class ExecCommand
             memory = Optional.of(MemoryPolicy.bind(nodes));
         }
         // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
-        @SuppressWarnings("unused")
-        PinnedThread pinned = affinity.pinCurrentThread(cpus);
-        memory.ifPresent(MemoryPolicy::applyToCurrentThread);
+        binder.bindCurrentThread(binder.target(cpus, memory));
         int errno = ProcessReplacement.replaceWith(command, keepOpen);
         String program = command.get(0);
         err.println("chiplet exec: cannot run " + program + ": " + Errno.describe(errno) + " (" + Errno.name(errno) + ")");

@@ -1,5 +1,6 @@
 package io.chiplet.nativeio;
 
+import java.lang.invoke.MethodHandles;
 import java.util.List;
 
 /**
@@ -11,7 +12,7 @@ import java.util.List;
  * process id, the calling thread's CPU affinity and memory policy, and every descriptor not marked close-on-exec,
  * with the POSIX record locks held through them: what {@code taskset} and {@code numactl} rely on.
  */
-public interface ExecCalls
+interface ExecCalls
 {
     int F_GETFD = 1;
     int F_SETFD = 2;
@@ -45,6 +46,6 @@ public interface ExecCalls
     /** The implementation for {@code path}. */
     static ExecCalls forPath(NativePath path)
     {
-        return NativeAccess.implementation(path, ExecCalls.class, "io.chiplet.nativeio.FfmExecCalls", JnaExecCalls::new);
+        return NativeAccess.implementation(path, MethodHandles.lookup(), ExecCalls.class, "io.chiplet.nativeio.FfmExecCalls", JnaExecCalls::new);
     }
 }

@@ -3,7 +3,7 @@ package io.chiplet.nativeio;
 import java.util.List;
 
 /** The entry point of the {@link ExecCalls} family, on the native path this JVM chose ({@link NativeAccess}). */
-public final class ExecSyscalls
+final class ExecSyscalls
 {
     private static final ExecCalls CALLS = ExecCalls.forPath(NativeAccess.path());
 

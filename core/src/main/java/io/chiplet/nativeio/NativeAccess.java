@@ -1,6 +1,7 @@
 package io.chiplet.nativeio;
 
-import java.lang.reflect.InvocationTargetException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Proxy;
 import java.util.Locale;
 import java.util.Optional;
@@ -87,33 +88,44 @@ public final class NativeAccess
     /**
      * The implementation of syscall family {@code type} for this JVM's path: {@code ffmClass} (loaded by name, see the
      * class comment) on FFM, {@code jna} on JNA; on neither, or when the chosen one fails to initialise, one whose
-     * every method throws {@link UnsupportedOperationException} saying why. Never throws.
+     * every method throws {@link UnsupportedOperationException} saying why. Never throws. {@code family} is the
+     * family's own lookup ({@code MethodHandles.lookup()} in its package), so that its implementations can stay
+     * package-private behind its entry point.
      */
-    public static <T> T implementation(Class<T> type, String ffmClass, Supplier<? extends T> jna)
+    public static <T> T implementation(MethodHandles.Lookup family, Class<T> type, String ffmClass, Supplier<? extends T> jna)
     {
+        return implementation(PATH, family, type, ffmClass, jna);
+    }
+
+    /** As {@link #implementation(MethodHandles.Lookup, Class, String, Supplier)} for a given path: benchmarks and tests compare both on one JVM. */
+    public static <T> T implementation(NativePath path, MethodHandles.Lookup family, Class<T> type, String ffmClass, Supplier<? extends T> jna)
+    {
+        requireNonNull(family, "family is null");
         requireNonNull(type, "type is null");
         requireNonNull(ffmClass, "ffmClass is null");
         requireNonNull(jna, "jna is null");
-        return implementation(PATH, type, ffmClass, jna);
-    }
-
-    /** As {@link #implementation(Class, String, Supplier)} for a given path: benchmarks compare both on one JVM. */
-    public static <T> T implementation(NativePath path, Class<T> type, String ffmClass, Supplier<? extends T> jna)
-    {
         try {
             switch (path.kind()) {
                 case FFM:
-                    return type.cast(Class.forName(ffmClass, true, type.getClassLoader()).getDeclaredConstructor().newInstance());
+                    Class<?> implementation = family.findClass(ffmClass);
+                    return type.cast(family.findConstructor(implementation, MethodType.methodType(void.class)).invoke());
                 case JNA:
                     return jna.get();
                 default:
                     return unavailable(type, path.reason());
             }
         }
-        catch (InvocationTargetException e) {
+        catch (ExceptionInInitializerError e) {
             return unavailable(type, path.kind().label() + " failed to initialise: " + describe(e.getCause()));
         }
         catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return unavailable(type, path.kind().label() + " failed to initialise: " + describe(e));
+        }
+        catch (Error e) {
+            throw e;
+        }
+        catch (Throwable e) {
+            // a checked exception from the constructor
             return unavailable(type, path.kind().label() + " failed to initialise: " + describe(e));
         }
     }

@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  *
  * <p>Constants follow {@code include/uapi/linux/perf_event.h}.
  */
-public final class PerfEventSyscalls
+final class PerfEventSyscalls
 {
     public static final int PERF_TYPE_HARDWARE = 0;
     public static final int PERF_TYPE_SOFTWARE = 1;

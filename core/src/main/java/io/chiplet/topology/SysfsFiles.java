@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * {@link #read} answers empty and the caller decides whether the fact was optional.
  *
  * <p>One discovery opens hundreds of files, and per file the system calls and what java.nio does around them are
- * the whole cost. So an instance made by {@link #open} reads through a {@link DirectoryReader} where the JVM allows
+ * the whole cost. So an instance made by {@link #openNative} reads through a {@link DirectoryReader} where the JVM allows
  * native calls: {@code openat} relative to the root, or to the CPU directory for the files under it (most of them),
  * then {@code read} and {@code close}. Where it does not, and for any file the native read fails on other than by its
  * absence, java.nio reads the file into one buffer kept for the life of this object, and reports what went wrong.
@@ -57,8 +57,6 @@ final class SysfsFiles
     /** Most bytes read from one procfs or cgroup table ({@code mountinfo}, {@code status}). */
     static final int MAX_TABLE_BYTES = 1 << 20;
 
-    private static final Path LIVE_ROOT = Path.of("/");
-
     /** Passed as a set: the varargs form of {@code FileChannel.open} builds a new {@code HashSet} on every call. */
     private static final Set<OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
 
@@ -81,17 +79,21 @@ final class SysfsFiles
     }
 
     /**
-     * Reads the live machine ({@code root} is {@code /}) through {@link DirectoryReader}s where native calls are
-     * allowed, else as {@link #SysfsFiles(Path)}; close it. A snapshot from another machine is read through java.nio
-     * only, which checks each file is a regular file before opening it: a FIFO there would block the open, and a
-     * link to a device would never end. The kernel's own sysfs and procfs hold neither.
+     * Reads {@code root} through java.nio, as {@link #SysfsFiles(Path)}; close it. Not through {@link #openNative}, even
+     * for the live machine: a discovery runs once or twice in a JVM's life, and in a fresh JVM linking the native
+     * reader's downcalls costs tens of milliseconds, against about 1.5 µs saved per file (1.3 ms for the 836 files of
+     * a 256-CPU machine; docs/native.md, start-up). java.nio checks each file is a regular file before opening it:
+     * a snapshot's FIFO would block the open, and a link to a device would never end.
      */
     static SysfsFiles open(Path root)
     {
-        return root.toAbsolutePath().normalize().equals(LIVE_ROOT) ? openNative(root) : new SysfsFiles(root);
+        return new SysfsFiles(root);
     }
 
-    /** Reads through {@link DirectoryReader}s where native calls are allowed, whatever the root; for trusted trees only. */
+    /**
+     * Reads through {@link DirectoryReader}s where native calls are allowed, whatever the root; for trusted trees only,
+     * and for JVMs that discover again and again (benchmarks), where the linking is paid once.
+     */
     static SysfsFiles openNative(Path root)
     {
         Optional<DirectoryReader> rootReader = DirectoryReader.open(root);

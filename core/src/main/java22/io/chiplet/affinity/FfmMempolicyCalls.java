@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
 import java.util.BitSet;
 
 import static io.chiplet.affinity.MempolicySyscalls.MAX_NODES;
@@ -20,7 +21,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** {@link MempolicyCalls} through the JDK's FFM API (JDK 22+) and {@code syscall(2)}. */
-public final class FfmMempolicyCalls
+final class FfmMempolicyCalls
         implements MempolicyCalls
 {
     private static final LinuxSyscallNumbers NUMBERS = LinuxSyscallNumbers.current();
@@ -29,18 +30,35 @@ public final class FfmMempolicyCalls
     private static final long MBIND = LinuxSyscallNumbers.orInvalid(NUMBERS.mbind());
 
     // syscall(long number, ...): every argument after the number is variadic; passed as longs, as the kernel reads them.
-    private static final MethodHandle SYSCALL3 = Downcalls.downcallWithErrno("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SYSCALL5 = Downcalls.downcallWithErrno("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SYSCALL6 = Downcalls.downcallWithErrno("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle GETPAGESIZE = Downcalls.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
+    // Each shape is linked on first use, in a holder class of its own: linking is most of a short-lived JVM's cost of
+    // a call (chiplet exec --membind needs only set_mempolicy).
+    private static final class Syscall3
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1));
+    }
 
-    public FfmMempolicyCalls() {}
+    private static final class Syscall5
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class Syscall6
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class Getpagesize
+    {
+        static final MethodHandle HANDLE = Downcalls.downcall("getpagesize", FunctionDescriptor.of(JAVA_INT));
+    }
+
+    FfmMempolicyCalls() {}
 
     @Override
     public void setMempolicy(int mode, BitSet nodes)
@@ -48,11 +66,66 @@ public final class FfmMempolicyCalls
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Downcalls.allocateCallState(arena);
             long[] words = nodes.toLongArray();
-            long result = (long) SYSCALL3.invokeExact(callState, SET_MEMPOLICY, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words));
+            long result = (long) Syscall3.HANDLE.invokeExact(callState, SET_MEMPOLICY, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words));
             Downcalls.check(result, callState, "set_mempolicy", modeName(mode), "nodes " + nodes);
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    // Per-thread scratch for the allocation-free pair below: a thread-confined cache that lives as long as its thread.
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    @Override
+    public void setMempolicy(int mode, long[] nodeWords, int count)
+    {
+        Scratch scratch = SCRATCH.get();
+        MemorySegment mask = MemorySegment.NULL;
+        if (count > 0) {
+            mask = scratch.mask;
+            MemorySegment.copy(nodeWords, 0, mask, JAVA_LONG, 0, count);
+        }
+        try {
+            long result = (long) Syscall3.HANDLE.invokeExact(scratch.callState, SET_MEMPOLICY, (long) mode, mask, count == 0 ? 0L : (long) count * 64 + 1);
+            if (result < 0) {
+                Downcalls.check(result, scratch.callState, "set_mempolicy", modeName(mode), "nodes " + BitSet.valueOf(Arrays.copyOf(nodeWords, count)));
+            }
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    @Override
+    public int getMempolicy(long[] nodeWords)
+    {
+        MempolicySyscalls.checkNodeWords(nodeWords);
+        Scratch scratch = SCRATCH.get();
+        try {
+            long result = (long) Syscall5.HANDLE.invokeExact(scratch.callState, GET_MEMPOLICY, scratch.mode, scratch.mask, (long) MAX_NODES + 1, 0L, 0L);
+            Downcalls.check(result, scratch.callState, "get_mempolicy");
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+        MemorySegment.copy(scratch.mask, JAVA_LONG, 0, nodeWords, 0, MAX_NODES / 64);
+        return scratch.mode.get(JAVA_INT, 0);
+    }
+
+    private static final class Scratch
+    {
+        private final MemorySegment callState;
+        private final MemorySegment mode;
+        private final MemorySegment mask;
+
+        Scratch()
+        {
+            // An automatic arena: freed when the thread (and with it this scratch) is gone.
+            Arena arena = Arena.ofAuto();
+            callState = Downcalls.allocateCallState(arena);
+            mode = arena.allocate(JAVA_INT);
+            mask = arena.allocate(MAX_NODES / 8, 8);
         }
     }
 
@@ -74,7 +147,7 @@ public final class FfmMempolicyCalls
             MemorySegment callState = Downcalls.allocateCallState(arena);
             MemorySegment mode = arena.allocate(JAVA_INT);
             MemorySegment mask = arena.allocate(MAX_NODES / 8, 8);
-            long result = (long) SYSCALL5.invokeExact(callState, GET_MEMPOLICY, mode, mask, (long) MAX_NODES + 1, address, (long) flags);
+            long result = (long) Syscall5.HANDLE.invokeExact(callState, GET_MEMPOLICY, mode, mask, (long) MAX_NODES + 1, address, (long) flags);
             Downcalls.check(result, callState, "get_mempolicy", "addr 0x" + Long.toHexString(address), "flags " + flags);
             return new MempolicySyscalls.Policy(modeOf(mode.get(JAVA_INT, 0)), BitSet.valueOf(mask.toArray(JAVA_BYTE)));
         }
@@ -89,7 +162,7 @@ public final class FfmMempolicyCalls
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Downcalls.allocateCallState(arena);
             long[] words = nodes.toLongArray();
-            long result = (long) SYSCALL6.invokeExact(callState, MBIND, address, length, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words),
+            long result = (long) Syscall6.HANDLE.invokeExact(callState, MBIND, address, length, (long) mode, encode(arena, words), MempolicySyscalls.maxnode(words),
                     (long) flags);
             Downcalls.check(result, callState, "mbind", "addr 0x" + Long.toHexString(address), length + " bytes", modeName(mode), "nodes " + nodes,
                     "flags " + flags);
@@ -103,7 +176,7 @@ public final class FfmMempolicyCalls
     public long pageSize()
     {
         try {
-            return (int) GETPAGESIZE.invokeExact();
+            return (int) Getpagesize.HANDLE.invokeExact();
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);

@@ -19,32 +19,54 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code getcpu}). Each thread keeps one scratch area (mask and errno capture) so the pin and read paths allocate
  * nothing.
  */
-public final class FfmSchedCalls
+final class FfmSchedCalls
         implements SchedCalls
 {
-    private static final MethodHandle SCHED_SETAFFINITY = Downcalls.downcallWithErrno(
-            "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle SCHED_GETAFFINITY = Downcalls.downcallWithErrno(
-            "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    // Each downcall is linked on first use, in a holder class of its own: linking one spins a few classes (a tenth of
+    // a millisecond warm, several milliseconds at a JVM's start), and a short-lived JVM (the CLI) needs one or two.
+    private static final class SetAffinity
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    }
+
+    // sched_getaffinity copies a mask out under a lock held for nanoseconds and never blocks: a critical call, which skips
+    // the thread-state transitions (a third of what FFM adds to a bind and restore). Not sched_setaffinity: it may have
+    // to wait for the thread to move to an allowed CPU, and a critical call would hold up a safepoint meanwhile.
+    private static final class GetAffinity
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "sched_getaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.critical(false));
+    }
+
     // gettid (a syscall that returns at once) and sched_getcpu (rseq or vDSO, no syscall) never block: critical calls.
-    private static final MethodHandle GETTID = Downcalls.downcallCritical(
-            "gettid", FunctionDescriptor.of(JAVA_INT));
+    private static final class Gettid
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallCritical("gettid", FunctionDescriptor.of(JAVA_INT));
+    }
+
     // getcpu is the vDSO's on x86-64 and never blocks either.
-    private static final MethodHandle GETCPU = Downcalls.downcallWithErrno(
-            "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
-    private static final MethodHandle SCHED_GETCPU = Downcalls.downcallCritical(
-            "sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    private static final class Getcpu
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallWithErrno(
+                "getcpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.critical(false));
+    }
+
+    private static final class SchedGetcpu
+    {
+        static final MethodHandle HANDLE = Downcalls.downcallCritical("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    }
 
     // Per-thread scratch: a thread-confined cache, not shared state; it lives as long as its thread.
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-    public FfmSchedCalls() {}
+    FfmSchedCalls() {}
 
     @Override
     public int gettid()
     {
         try {
-            return (int) GETTID.invokeExact();
+            return (int) Gettid.HANDLE.invokeExact();
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
@@ -55,7 +77,7 @@ public final class FfmSchedCalls
     public int currentCpu()
     {
         try {
-            return (int) SCHED_GETCPU.invokeExact();
+            return (int) SchedGetcpu.HANDLE.invokeExact();
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
@@ -67,7 +89,7 @@ public final class FfmSchedCalls
     {
         Scratch scratch = SCRATCH.get();
         try {
-            int result = (int) GETCPU.invokeExact(scratch.callState, scratch.cpu, scratch.node);
+            int result = (int) Getcpu.HANDLE.invokeExact(scratch.callState, scratch.cpu, scratch.node);
             Downcalls.check(result, scratch.callState, "getcpu");
         }
         catch (Throwable t) {
@@ -82,7 +104,7 @@ public final class FfmSchedCalls
         Scratch scratch = SCRATCH.get();
         long bytes = scratch.encode(cpus);
         try {
-            int result = (int) SCHED_SETAFFINITY.invokeExact(scratch.callState, tid, bytes, scratch.mask);
+            int result = (int) SetAffinity.HANDLE.invokeExact(scratch.callState, tid, bytes, scratch.mask);
             Downcalls.check(result, scratch.callState, "sched_setaffinity", "tid " + tid, "cpus " + cpus.toList());
         }
         catch (Throwable t) {
@@ -94,15 +116,68 @@ public final class FfmSchedCalls
     public CpuSet getAffinity(int tid)
     {
         Scratch scratch = SCRATCH.get();
-        int copied;
+        int count = KernelMask.WORDS;
         try {
-            copied = (int) SCHED_GETAFFINITY.invokeExact(scratch.callState, tid, (long) MAX_MASK_BYTES, scratch.mask);
-            Downcalls.check(copied, scratch.callState, "sched_getaffinity", "tid " + tid, MAX_MASK_BYTES + " bytes");
+            int result = (int) GetAffinity.HANDLE.invokeExact(scratch.callState, tid, (long) count * 8, scratch.mask);
+            Downcalls.check(result, scratch.callState, "sched_getaffinity", "tid " + tid, count * 8 + " bytes");
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
         }
-        return scratch.decode();
+        return scratch.decode(count);
+    }
+
+    @Override
+    public int getAffinity(int tid, long[] words)
+    {
+        int count = KernelMask.WORDS;
+        if (words.length < count) {
+            throw new IllegalArgumentException("a mask of " + words.length + " words is shorter than the kernel's " + count);
+        }
+        Scratch scratch = SCRATCH.get();
+        try {
+            int result = (int) GetAffinity.HANDLE.invokeExact(scratch.callState, tid, (long) count * 8, scratch.mask);
+            Downcalls.check(result, scratch.callState, "sched_getaffinity", "tid " + tid, count * 8 + " bytes");
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+        scratch.written(count);
+        MemorySegment.copy(scratch.mask, JAVA_LONG, 0, words, 0, count);
+        return count;
+    }
+
+    @Override
+    public void setAffinity(int tid, long[] words, int count)
+    {
+        Scratch scratch = SCRATCH.get();
+        MemorySegment.copy(words, 0, scratch.mask, JAVA_LONG, 0, count);
+        scratch.written(count);
+        try {
+            int result = (int) SetAffinity.HANDLE.invokeExact(scratch.callState, tid, (long) count * 8, scratch.mask);
+            if (result < 0) {
+                Downcalls.check(result, scratch.callState, "sched_setaffinity", "tid " + tid, "cpus " + CpuMaskWords.toCpuSet(words, count).toList());
+            }
+        }
+        catch (Throwable t) {
+            throw SchedSyscalls.rethrow(t);
+        }
+    }
+
+    // The kernel's mask width, found once by asking (see CpuMaskWords.kernelWords).
+    private static final class KernelMask
+    {
+        static final int WORDS = CpuMaskWords.kernelWords(bytes -> {
+            Scratch scratch = SCRATCH.get();
+            try {
+                int result = (int) GetAffinity.HANDLE.invokeExact(scratch.callState, 0, bytes, scratch.mask);
+                scratch.written(MAX_MASK_BYTES / 8);
+                return result < 0 ? Downcalls.errno(scratch.callState) : 0;
+            }
+            catch (Throwable t) {
+                throw SchedSyscalls.rethrow(t);
+            }
+        });
     }
 
     private static final class Scratch
@@ -137,11 +212,17 @@ public final class FfmSchedCalls
             return (long) words * 8;
         }
 
-        /** Reads the mask the glibc wrapper filled: it returns 0, not the kernel's byte count, and zeroes the rest. */
-        CpuSet decode()
+        /** Words from the start of the mask that a call may have written, which the next encode clears. */
+        void written(int words)
         {
-            dirtyWords = MAX_MASK_BYTES / 8;
-            int words = MAX_MASK_BYTES / 8;
+            dirtyWords = Math.max(dirtyWords, words);
+        }
+
+        /** Reads the first {@code count} words of the mask the glibc wrapper filled (it returns 0, not the kernel's byte count). */
+        CpuSet decode(int count)
+        {
+            written(count);
+            int words = count;
             while (words > 0 && mask.getAtIndex(JAVA_LONG, words - 1) == 0) {
                 words--;
             }

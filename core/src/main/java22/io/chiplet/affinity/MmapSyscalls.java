@@ -17,7 +17,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code mbind} decides where its pages land (an {@link Arena} zeroes what it allocates, touching every page on
  * the allocating thread's node before any policy could apply).
  */
-public final class MmapSyscalls
+final class MmapSyscalls
 {
     private static final int PROT_READ = 0x1;
     private static final int PROT_WRITE = 0x2;

@@ -10,7 +10,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /** {@link ExecCalls} through the JDK's FFM API (JDK 22+). */
-public final class FfmExecCalls
+final class FfmExecCalls
         implements ExecCalls
 {
     private static final MethodHandle FCNTL = Downcalls.variadicDowncallWithErrno(
@@ -20,7 +20,7 @@ public final class FfmExecCalls
     private static final MethodHandle EXECVP = Downcalls.downcallWithErrno(
             "execvp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    public FfmExecCalls() {}
+    FfmExecCalls() {}
 
     @Override
     public void setCloseOnExec(int fd, boolean closeOnExec)

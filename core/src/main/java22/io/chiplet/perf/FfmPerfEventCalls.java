@@ -17,7 +17,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** {@link PerfEventCalls} through the JDK's FFM API (JDK 22+). */
-public final class FfmPerfEventCalls
+final class FfmPerfEventCalls
         implements PerfEventCalls
 {
     private static final long PERF_EVENT_OPEN = LinuxSyscallNumbers.orInvalid(LinuxSyscallNumbers.current().perfEventOpen());
@@ -42,7 +42,7 @@ public final class FfmPerfEventCalls
     // Per-thread scratch for the read that runs every few milliseconds: a thread-confined cache, not shared state.
     private static final ThreadLocal<ReadScratch> READ_SCRATCH = ThreadLocal.withInitial(ReadScratch::new);
 
-    public FfmPerfEventCalls() {}
+    FfmPerfEventCalls() {}
 
     @Override
     public int perfEventOpen(PerfEventAttr attr, int pid, int cpu, int groupFd)

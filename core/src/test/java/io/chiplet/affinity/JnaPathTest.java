@@ -3,8 +3,6 @@ package io.chiplet.affinity;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.nativeio.NativePath;
-import io.chiplet.perf.PerfEventCalls;
-import io.chiplet.perf.PerfEventSyscalls;
 import io.chiplet.topology.CpuSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,34 +90,5 @@ class JnaPathTest
         worker.start();
         worker.join();
         assertThat(jna.pageSize()).isEqualTo(ffm.pageSize());
-    }
-
-    @Test
-    void perfEventsOpenReadAndClose()
-    {
-        PerfEventCalls jna = PerfEventCalls.forPath(JNA);
-        int fd;
-        try {
-            fd = jna.perfEventOpen(PerfEventSyscalls.counterAttr(PerfEventSyscalls.PERF_TYPE_SOFTWARE, PerfEventSyscalls.PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0,
-                    PerfEventSyscalls.ATTR_FLAG_EXCLUDE_KERNEL | PerfEventSyscalls.ATTR_FLAG_EXCLUDE_HV), 0, -1, -1);
-        }
-        catch (NativeCallException e) {
-            assumeTrue(false, "perf_event_open refused here (" + e.getMessage() + ")");
-            return;
-        }
-        try {
-            long[] value = new long[1];
-            long spin = 0;
-            for (int i = 0; i < 1_000_000; i++) {
-                spin += i ^ spin;
-            }
-            assertThat(jna.read(fd, value)).isEqualTo(8);
-            assertThat(value[0]).as("task clock after %d", spin).isPositive();
-        }
-        finally {
-            jna.close(fd);
-        }
-        assertThatThrownBy(() -> jna.close(fd))
-                .isInstanceOfSatisfying(NativeCallException.class, e -> assertThat(e.errnoName()).isEqualTo("EBADF"));
     }
 }

@@ -151,7 +151,7 @@ class CountersCommandTest
 
     private int run(String... args)
     {
-        CommandLine commandLine = new CommandLine(new ChipletCli());
+        CommandLine commandLine = ChipletCli.commandLine();
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         return commandLine.execute(args);

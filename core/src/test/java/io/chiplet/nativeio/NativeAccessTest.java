@@ -67,7 +67,7 @@ class NativeAccessTest
     @Test
     void anFfmClassThatFailsToLoadFallsBackToUnavailable()
     {
-        Runnable family = NativeAccess.implementation(new NativePath(NativePath.Kind.FFM, "test"), Runnable.class, "io.chiplet.nativeio.NoSuchClass", () -> () -> {});
+        Runnable family = NativeAccess.implementation(new NativePath(NativePath.Kind.FFM, "test"), java.lang.invoke.MethodHandles.lookup(), Runnable.class, "io.chiplet.nativeio.NoSuchClass", () -> () -> {});
         assertThatThrownBy(family::run)
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("ffm failed to initialise: ClassNotFoundException");

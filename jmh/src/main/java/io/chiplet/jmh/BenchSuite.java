@@ -144,6 +144,7 @@ public final class BenchSuite
         }
         rows.addAll(NativeBaseline.run(compiler.get(), arguments.root().resolve("jmh/src/main/c/pin_baseline.c"), arguments.root().resolve("jmh/target"),
                 arguments.quick() ? 100_000 : 1_000_000, arguments.quick() ? 1 : 3));
+        rows.addAll(NativeBaseline.ratios(rows));
         return ", C baseline `PinBaselineC` (`jmh/src/main/c/pin_baseline.c`, " + compiler.get().getFileName() + " -O2)";
     }
 

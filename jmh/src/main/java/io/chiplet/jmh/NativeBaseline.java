@@ -99,6 +99,42 @@ final class NativeBaseline
                 .toList();
     }
 
+    /** The report's class for the FFM over C ratios: {@code FfmOverC.bindRestore}. */
+    static final String RATIO_PREFIX = "c.FfmOverC.";
+
+    /**
+     * Each FFM figure of the pin benchmark over its C counterpart in the same JMH run (PinBenchmark's {@code c*}
+     * benchmarks call this baseline compiled as a library), as the issue's goal reads them.
+     */
+    private static final Map<String, String> RATIOS = Map.of(
+            "bindRestore", "ffmBindRestore/cPinRestore",
+            "pinRestore", "ffmPinRestore/cPinRestore",
+            "schedGetcpu", "ffmSchedGetcpu/cSchedGetcpu");
+
+    /**
+     * One row per FFM figure of {@code PinBenchmark} whose C counterpart ran too: the FFM mean over the C one (unit
+     * {@code x}; 1.0 is the syscalls' own cost), with the FFM row's error scaled alike; sorted by name.
+     */
+    static List<JmhResult> ratios(List<JmhResult> rows)
+    {
+        List<JmhResult> ratios = new ArrayList<>();
+        RATIOS.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
+            String[] pair = entry.getValue().split("/");
+            Optional<JmhResult> ffm = pinRow(rows, pair[0]);
+            Optional<JmhResult> c = pinRow(rows, pair[1]);
+            if (ffm.isPresent() && c.isPresent() && c.get().score() > 0) {
+                ratios.add(new JmhResult(RATIO_PREFIX + entry.getKey(), "avgt", 1, Map.of("of", pair[0] + " / " + pair[1]),
+                        ffm.get().score() / c.get().score(), ffm.get().scoreError() / c.get().score(), "x", Map.of()));
+            }
+        });
+        return ratios;
+    }
+
+    private static Optional<JmhResult> pinRow(List<JmhResult> rows, String method)
+    {
+        return rows.stream().filter(row -> row.className().equals("PinBenchmark") && row.method().equals(method)).findFirst();
+    }
+
     private static List<String> execute(List<String> command)
             throws IOException
     {

@@ -2,10 +2,8 @@ package io.chiplet.jmh;
 
 import io.chiplet.affinity.CpuLocation;
 import io.chiplet.affinity.PinnedThread;
-import io.chiplet.affinity.SchedCalls;
-import io.chiplet.affinity.SchedSyscalls;
 import io.chiplet.affinity.ThreadAffinity;
-import io.chiplet.nativeio.NativePath;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 import net.openhft.affinity.Affinity;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -13,19 +11,31 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.BitSet;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Pin-and-restore round trips of the calling thread, and {@code getcpu}, through the FFM boundary, through our JNA
- * path (JDK 17 and 21), through OpenHFT
- * Java-Thread-Affinity (JNA), to compare with the bare syscalls in C ({@code jmh/native-baseline.sh}).
+ * Pin-and-restore round trips of the calling thread, and {@code getcpu}, through the binding API on the FFM path,
+ * through the older {@code ThreadAffinity} API, through OpenHFT Java-Thread-Affinity (JNA), and through the bare
+ * syscalls in C in the same run ({@link #cPinRestore}); {@link PinJnaBenchmark} is the JNA path (JDK 17 and 21).
  *
  * <p>Every round trip does the same four steps as the C baseline: read the current CPU, read the mask, pin to that
  * one CPU, restore the mask. Pinning to the CPU the thread is on means no migration: the figures are the cost of
@@ -39,16 +49,23 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class PinBenchmark
 {
-    private static final SchedCalls JNA = SchedCalls.forPath(new NativePath(NativePath.Kind.JNA, "benchmark"));
-
     private ThreadAffinity ffm;
     private ThreadAffinity openhftBackend;
+    // The binding API's targets, one per CPU, made once as a plugin makes its slots' targets when it plans.
+    private ThreadBinder.Target[] ffmTargets;
+    private ThreadBinder ffmBinder;
 
     @Setup
     public void setup()
     {
         ffm = ThreadAffinity.live("ffm");
         openhftBackend = ThreadAffinity.live("openhft");
+        ffmBinder = ThreadBinder.live("ffm");
+        CpuSet allowed = ffmBinder.allowed().allowed();
+        ffmTargets = new ThreadBinder.Target[allowed.last() + 1];
+        for (int cpu : allowed.toArray()) {
+            ffmTargets[cpu] = ffmBinder.target(CpuSet.of(cpu), Optional.empty());
+        }
         // Load OpenHFT's JNA library outside the measurement.
         Affinity.getAffinity();
     }
@@ -57,36 +74,77 @@ public class PinBenchmark
     @Benchmark
     public CpuSet ffmPinRestore()
     {
-        try (PinnedThread pinned = ffm.pinCurrentThread(CpuSet.of(SchedSyscalls.currentCpu()))) {
+        try (PinnedThread pinned = ffm.pinCurrentThread(CpuSet.of(CpuLocation.currentCpu()))) {
             return pinned.previous();
         }
     }
 
-    /** The FFM boundary alone: the three syscalls and sched_getcpu, no checks. */
+    /**
+     * The binding API the plugins use, as the C baseline's round trip: the current CPU, then bind (read the mask, pin
+     * to that CPU) and restore, with the target made beforehand and nothing allocated. The figure held to 1.1x of C.
+     */
     @Benchmark
-    public CpuSet ffmRawPinRestore()
+    public void ffmBindRestore()
     {
-        CpuSet previous = SchedSyscalls.getAffinity(0);
-        SchedSyscalls.setAffinity(0, CpuSet.of(SchedSyscalls.currentCpu()));
-        SchedSyscalls.setAffinity(0, previous);
-        return previous;
+        ffmBinder.bindCurrentThread(ffmTargets[CpuLocation.currentCpu()]).restore();
     }
 
-    /** The JNA path (what JDK 17 and 21 use) alone: the same calls as {@link #ffmRawPinRestore}, through direct mapping. */
+    /** Round trips per call into the C baseline: one downcall spread over 100 round trips of about 2 µs. */
+    static final int C_PIN_BATCH = 100;
+    /** sched_getcpu calls per call into the C baseline. */
+    static final int C_GETCPU_BATCH = 10_000;
+
+    /**
+     * The C baseline's round trip ({@code pin_restore} in {@code jmh/src/main/c/pin_baseline.c}), in this run: the same
+     * load, the same forks and iterations as the Java paths, so their ratio is not the noise between two runs.
+     */
     @Benchmark
-    public CpuSet jnaRawPinRestore()
+    @OperationsPerInvocation(C_PIN_BATCH)
+    public long cPinRestore(CBaseline c)
+            throws Throwable
     {
-        CpuSet previous = JNA.getAffinity(0);
-        JNA.setAffinity(0, CpuSet.of(JNA.currentCpu()));
-        JNA.setAffinity(0, previous);
-        return previous;
+        return (long) c.pinRestoreN.invokeExact((long) C_PIN_BATCH);
     }
 
-    /** sched_getcpu through the JNA path. */
+    /** sched_getcpu from C, in this run. */
     @Benchmark
-    public int jnaSchedGetcpu()
+    @OperationsPerInvocation(C_GETCPU_BATCH)
+    public long cSchedGetcpu(CBaseline c)
+            throws Throwable
     {
-        return JNA.currentCpu();
+        return (long) c.schedGetcpuN.invokeExact((long) C_GETCPU_BATCH);
+    }
+
+    /**
+     * The C baseline as a library: {@code jmh/src/main/c/pin_baseline.c} (under the working directory, the project's
+     * root, as {@code chiplet bench} runs) compiled with the first C compiler on {@code PATH}. Without one the C
+     * benchmarks fail in their setup, saying so, and the others run.
+     */
+    @State(Scope.Benchmark)
+    public static class CBaseline
+    {
+        MethodHandle pinRestoreN;
+        MethodHandle schedGetcpuN;
+
+        @Setup
+        public void compile()
+                throws IOException, InterruptedException
+        {
+            Path source = Path.of("jmh/src/main/c/pin_baseline.c").toAbsolutePath();
+            Path compiler = NativeBaseline.compiler(Optional.ofNullable(System.getenv("PATH")).orElse(""))
+                    .orElseThrow(() -> new IllegalStateException("no C compiler (cc, gcc or clang) on PATH for the C baseline"));
+            Path library = Files.createTempDirectory("chiplet-pin-baseline").resolve("libpin_baseline.so");
+            Process process = new ProcessBuilder(compiler.toString(), "-O2", "-shared", "-fPIC", "-DPIN_BASELINE_LIBRARY", "-o", library.toString(),
+                    source.toString()).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("compiling " + source + " failed: " + output);
+            }
+            SymbolLookup baseline = SymbolLookup.libraryLookup(library, Arena.global());
+            FunctionDescriptor longOfLong = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
+            pinRestoreN = Linker.nativeLinker().downcallHandle(baseline.find("pin_restore_n").orElseThrow(), longOfLong);
+            schedGetcpuN = Linker.nativeLinker().downcallHandle(baseline.find("sched_getcpu_n").orElseThrow(), longOfLong);
+        }
     }
 
     /** OpenHFT's own API, as its users call it. */
@@ -105,7 +163,7 @@ public class PinBenchmark
     @Benchmark
     public CpuSet openhftBackendPinRestore()
     {
-        try (PinnedThread pinned = openhftBackend.pinCurrentThread(CpuSet.of(SchedSyscalls.currentCpu()))) {
+        try (PinnedThread pinned = openhftBackend.pinCurrentThread(CpuSet.of(CpuLocation.currentCpu()))) {
             return pinned.previous();
         }
     }
@@ -114,14 +172,14 @@ public class PinBenchmark
     @Benchmark
     public CpuLocation ffmGetcpu()
     {
-        return SchedSyscalls.getcpu();
+        return CpuLocation.current();
     }
 
     /** sched_getcpu through FFM (glibc answers from rseq or the vDSO, no syscall). */
     @Benchmark
     public int ffmSchedGetcpu()
     {
-        return SchedSyscalls.currentCpu();
+        return CpuLocation.currentCpu();
     }
 
     @Benchmark

@@ -37,6 +37,30 @@ class NativeBaselineTest
     }
 
     @Test
+    void eachFfmFigureIsDividedByItsCCounterpartOfTheSameRun()
+    {
+        List<JmhResult> rows = List.of(
+                pinRow("cPinRestore", 2000.0, 20.0),
+                pinRow("cSchedGetcpu", 4.0, 0.1),
+                pinRow("ffmBindRestore", 2100.0, 100.0),
+                pinRow("ffmSchedGetcpu", 5.0, 0.4),
+                // no C counterpart: no ratio
+                pinRow("ffmGetcpu", 50.0, 1.0));
+
+        List<JmhResult> ratios = NativeBaseline.ratios(rows);
+
+        assertThat(ratios).extracting(JmhResult::className, JmhResult::method, JmhResult::score, JmhResult::scoreError, JmhResult::unit).containsExactly(
+                tuple("FfmOverC", "bindRestore", 1.05, 0.05, "x"),
+                tuple("FfmOverC", "schedGetcpu", 1.25, 0.1, "x"));
+        assertThat(NativeBaseline.ratios(List.of(pinRow("ffmBindRestore", 2100.0, 100.0)))).isEmpty();
+    }
+
+    private static JmhResult pinRow(String method, double score, double error)
+    {
+        return new JmhResult("io.chiplet.jmh.PinBenchmark." + method, "avgt", 1, java.util.Map.of(), score, error, "ns/op", java.util.Map.of());
+    }
+
+    @Test
     void outputWithoutMeasurementsIsAnError()
     {
         assertThatThrownBy(() -> NativeBaseline.rows(List.of("sched_setaffinity: Invalid argument"), 10))

@@ -1,7 +1,5 @@
-package io.chiplet.cli;
+package io.chiplet.nativeio;
 
-import io.chiplet.nativeio.ExecSyscalls;
-import io.chiplet.nativeio.NativeCallException;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -17,7 +15,7 @@ import java.util.stream.Collectors;
  * descriptors the program should have survive (0, 1, 2 and the named files), its signal mask is empty, buffered
  * output is flushed first. The caller's thread affinity and memory policy carry over.
  */
-final class ProcessReplacement
+public final class ProcessReplacement
 {
     private static final Path OWN_DESCRIPTORS = Path.of("/proc/self/fd");
 
@@ -28,7 +26,7 @@ final class ProcessReplacement
      * (lease lock files, whose locks the program then holds). Returns only when {@code execvp} fails, with its errno;
      * the JVM is then still whole and may report it.
      */
-    static int replaceWith(List<String> command, List<Path> keepOpen)
+    public static int replaceWith(List<String> command, List<Path> keepOpen)
     {
         // /proc/self/fd links name real paths: compare real paths (a lease directory under a symlinked /tmp).
         Set<Path> kept = keepOpen.stream().map(ProcessReplacement::realPath).collect(Collectors.toSet());
