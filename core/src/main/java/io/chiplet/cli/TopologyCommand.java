@@ -44,7 +44,7 @@ public final class TopologyCommand
 
     @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0",
             description = "Split every chiplet into virtual chiplets of N cores, for large monolithic L3 parts "
-                    + "(Graviton 3, Sapphire Rapids without SNC; the seeds used 4). Default: 0 (off).")
+                    + "(Graviton 3, Sapphire Rapids without SNC; the chiplet OLAP study used 4). Default: 0 (off).")
     private int virtualChipletCores;
 
     private final Function<DiscoveryOptions, Topology> discovery;

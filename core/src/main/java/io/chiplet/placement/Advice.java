@@ -11,7 +11,7 @@ import java.util.OptionalLong;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Engine settings for one machine, each with the one-line reason behind it. The seeds' best deployment is one worker
+ * Engine settings for one machine, each with the one-line reason behind it. The chiplet OLAP study's (Fogli et al., PVLDB 2024) best deployment is one worker
  * per chiplet (study §4.2: WICP speeds SparkSQL up 3.41x and Presto 3.40x over WIM on EPYC Milan; §4.5.1: the gain
  * peaks when workers equal chiplets), so that is the default worker count.
  */
@@ -55,7 +55,7 @@ public final class Advice
         }
         int workers = workersPerHost.orElse(chiplets);
         String workersReason = workersPerHost.isPresent()
-                ? "as given; " + (workers == chiplets ? "one per chiplet, the seeds' best" : chiplets + " chiplets would give one per chiplet, the seeds' best (study §4.2, §4.5.1)")
+                ? "as given; " + (workers == chiplets ? "one per chiplet, the OLAP study's best" : chiplets + " chiplets would give one per chiplet, the OLAP study's best (Fogli et al., PVLDB 2024, §4.2, §4.5.1)")
                 : "one per chiplet (" + chiplets + "): WICP, 3.41x SparkSQL and 3.40x Presto over one worker per machine on EPYC Milan (study §4.2)";
         int coresPerWorker = Math.max(1, cores / workers);
         Policy policy = workers > 1 ? Policy.WICP_MIXED : Policy.AUTO;

@@ -7,7 +7,7 @@ import io.chiplet.topology.Topology;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Routing of work on hybrid parts, after the heterogeneity-aware strategy of {@code ../shared/seeds/004_*}: compute-bound
+ * Routing of work on hybrid parts, after the heterogeneity-aware strategy of Schuhknecht and Islam, "Inter-Query Parallelism on Heterogeneous Multi-Core CPUs": compute-bound
  * and random-access work prefers performance cores (sorting and random copies run markedly faster there), sequential
  * scans are bandwidth-bound and run about as fast on efficiency cores. When no core of the preferred kind is free the
  * work goes to the other kind; when neither is free it queues for the preferred one. Pure: busy counts in, route out.

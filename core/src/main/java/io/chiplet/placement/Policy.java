@@ -7,8 +7,8 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Deployment policies, named as in the chiplet OLAP study ({@code ../shared/seeds/000_*}, §3.2 and §4.4), plus the
- * cache-conscious choice between its two WICP forms and CHARM's adaptive spread ({@code ../shared/seeds/001_*}).
+ * Deployment policies, named as in the chiplet OLAP study (Fogli et al., "OLAP on Modern Chiplet-Based Processors", PVLDB 17(11), 2024, §3.2 and §4.4), plus the
+ * cache-conscious choice between its two WICP forms and CHARM's adaptive spread (Fogli et al., "CHARM: Chiplet Heterogeneity-Aware Runtime Mapping System", EuroSys 2026).
  */
 public enum Policy
 {

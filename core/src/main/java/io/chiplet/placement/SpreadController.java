@@ -5,7 +5,7 @@ import java.util.Arrays;
 import static java.util.Objects.requireNonNull;
 
 /**
- * CHARM's Chiplet Scheduling Policy (Algorithm 1 of {@code ../shared/seeds/001_*}) for many workers, with two
+ * CHARM's Chiplet Scheduling Policy (Algorithm 1 of Fogli et al., "CHARM: Chiplet Heterogeneity-Aware Runtime Mapping System", EuroSys 2026) for many workers, with two
  * guards the paper lacks.
  *
  * <p>Each worker has a spread (chiplets it may use, {@code 1..maxSpread}, starting at 1). Once per interval (the

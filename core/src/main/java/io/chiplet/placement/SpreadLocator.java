@@ -9,7 +9,7 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * CHARM's Update Task Location (Algorithm 2 of {@code ../shared/seeds/001_*}), generalised.
+ * CHARM's Update Task Location (Algorithm 2 of Fogli et al., "CHARM: Chiplet Heterogeneity-Aware Runtime Mapping System", EuroSys 2026), generalised.
  *
  * <p>A worker at spread {@code s} shares its chiplet with at most {@code cores/s} workers, so a chiplet's worth of
  * workers spans {@code s} chiplets and each has {@code s} cores' share of L3 (Algorithm 2, lines 5-6). The paper's form

@@ -2,11 +2,16 @@ package io.chiplet.cli;
 
 import picocli.CommandLine;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +37,10 @@ public final class AdviseRun
         return MACHINES;
     }
 
-    /** The file of a test resource such as {@code /hwloc-xml/AMD-Zen3-2xEpyc-7763.xml}. */
+    /**
+     * The file of a test resource such as {@code /hwloc-xml/AMD-Zen3-2xEpyc-7763.xml}: the resource itself when it is a
+     * file, else (read from core's test jar by the plugins' tests) a copy in a temporary file.
+     */
     public static Path fixture(String resource)
     {
         URL url = AdviseRun.class.getResource(resource);
@@ -40,10 +48,22 @@ public final class AdviseRun
             throw new IllegalArgumentException("no test resource " + resource + " on the class path (core's test jar)");
         }
         try {
-            return Path.of(url.toURI());
+            if (url.getProtocol().equals("file")) {
+                return Path.of(url.toURI());
+            }
+            String name = resource.substring(resource.lastIndexOf('/') + 1);
+            Path copy = Files.createTempFile("chiplet-fixture-", "-" + name);
+            copy.toFile().deleteOnExit();
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return copy;
         }
         catch (URISyntaxException e) {
             throw new IllegalStateException(e);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot copy test resource " + resource + " to a temporary file", e);
         }
     }
 
