@@ -35,6 +35,31 @@ final class CpuMaskWords
         return CpuSet.fromBitSet(BitSet.valueOf(Arrays.copyOf(words, count)));
     }
 
+    /** Whether the first {@code aCount} words of {@code a} and {@code bCount} of {@code b} hold the same CPUs. */
+    static boolean same(long[] a, int aCount, long[] b, int bCount)
+    {
+        for (int i = 0; i < Math.max(aCount, bCount); i++) {
+            if ((i < aCount ? a[i] : 0) != (i < bCount ? b[i] : 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The CPUs of both masks into {@code into}, nothing allocated; returns the words written, 0 when no CPU is in both.
+     */
+    static int intersect(long[] a, int aCount, long[] b, int bCount, long[] into)
+    {
+        int count = Math.min(aCount, bCount);
+        long any = 0;
+        for (int i = 0; i < count; i++) {
+            into[i] = a[i] & b[i];
+            any |= into[i];
+        }
+        return any == 0 ? 0 : count;
+    }
+
     /**
      * The words of the kernel's CPU mask ({@code nr_cpu_ids} bits rounded up to words), found by asking:
      * {@code sched_getaffinity} refuses ({@code EINVAL}) a buffer narrower than that and copies no more than that into

@@ -16,20 +16,34 @@ import static java.util.Objects.requireNonNull;
  * allocated or converted per bind, so a pin and restore costs what its syscalls cost (docs/native.md).
  *
  * <p>A bind makes one call per part it changes and reads what it replaces first (two for the CPUs, two more with a
- * memory policy); a restore one per part. A thread is bound to one target at a time.
+ * memory policy); a restore one per part. A bind to the CPUs the thread has already sets none. A thread is bound to
+ * one target at a time.
+ *
+ * <p>A binder {@link #keepingOwnState() keeping each thread's own state} reads it at the thread's first bind only: for
+ * threads only it changes between binds (an engine's task threads), where reading again per bind would be two
+ * syscalls for no information. When the process's allowed CPUs change, {@link #follow} has threads restored within
+ * the new ones (and their kept masks read again at their next bind).
  */
 public final class ThreadBinder
 {
     private final PinningBackend backend;
-    private final AllowedCpus allowed;
+    private final boolean keepOwn;
+    // The allowed CPUs as of the latest cpuset change: targets are checked against them, threads restored within them.
+    private volatile Limit limit;
     // One per thread, reused by each of its binds: a thread-confined cache, not shared state.
     private final ThreadLocal<BoundThread> threads;
 
     public ThreadBinder(PinningBackend backend, AllowedCpus allowed)
     {
+        this(backend, new Limit(requireNonNull(allowed, "allowed is null"), null, 0), false);
+    }
+
+    private ThreadBinder(PinningBackend backend, Limit limit, boolean keepOwn)
+    {
         this.backend = requireNonNull(backend, "backend is null");
-        this.allowed = requireNonNull(allowed, "allowed is null");
-        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this.backend, 0));
+        this.limit = limit;
+        this.keepOwn = keepOwn;
+        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this, 0));
     }
 
     /** The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now. */
@@ -39,14 +53,27 @@ public final class ThreadBinder
         return new ThreadBinder(affinity.backend(), affinity.allowed());
     }
 
+    /**
+     * A binder with this one's backend and allowed CPUs that reads a calling thread's own mask and memory policy at its
+     * first bind only and keeps them (its mask again after a {@link #follow}), for threads nothing else changes
+     * between binds: an engine's task threads, which the plugin restores at each task's end. A mask changed from
+     * outside between two binds ({@code taskset -p} on one thread) is not noticed: the next restore gives back the
+     * kept one. Another thread's binding ({@link #thread}) reads per bind as ever.
+     */
+    public ThreadBinder keepingOwnState()
+    {
+        return new ThreadBinder(backend, limit, true);
+    }
+
     public PinningBackend backend()
     {
         return backend;
     }
 
+    /** The CPUs targets are checked against: as at start, or as the latest {@link #follow} gave them. */
     public AllowedCpus allowed()
     {
-        return allowed;
+        return limit.allowed;
     }
 
     /**
@@ -58,8 +85,53 @@ public final class ThreadBinder
     {
         requireNonNull(cpus, "cpus is null");
         requireNonNull(memory, "memory is null");
-        allowed.check(cpus);
+        limit.allowed.check(cpus);
         return new Target(cpus, memory);
+    }
+
+    /**
+     * The process's allowed CPUs changed to {@code nowAllowed} (a cgroup cpuset rewritten, {@code taskset} of the
+     * process): later targets are checked against them, every restore from now on gives a thread its own mask within
+     * them (or all of them where none of its own is left; the kernel refuses a mask with no allowed CPU), and kept
+     * masks are read again at each thread's next bind. Running threads stay where they are: {@link #move} them.
+     *
+     * @throws IllegalArgumentException when {@code nowAllowed} is empty
+     */
+    public synchronized void follow(CpuSet nowAllowed)
+    {
+        requireNonNull(nowAllowed, "nowAllowed is null");
+        if (nowAllowed.isEmpty()) {
+            throw new IllegalArgumentException("the allowed CPUs cannot become empty");
+        }
+        Limit before = limit;
+        AllowedCpus allowed = new AllowedCpus(before.allowed.present(), before.allowed.online(), nowAllowed);
+        limit = new Limit(allowed, CpuMaskWords.of(nowAllowed), before.generation + 1);
+    }
+
+    /**
+     * Moves thread {@code tid} of this process, bound by itself, to {@code target}'s CPUs (a running task's thread to
+     * its slot's CPUs after {@link #follow}); its binding still restores what the thread had before it. One call,
+     * CPUs only.
+     *
+     * @return false when the thread has ended
+     * @throws IllegalArgumentException when the kernel refuses the CPUs
+     */
+    public boolean move(int tid, Target target)
+    {
+        requireNonNull(target, "target is null");
+        if (tid <= 0) {
+            throw new IllegalArgumentException("expected a Linux thread id above 0 but found " + tid);
+        }
+        try {
+            backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
+            return true;
+        }
+        catch (NativeCallException e) {
+            if (e.errno() == Errno.ESRCH) {
+                return false;
+            }
+            throw explain(e, tid, target);
+        }
     }
 
     /**
@@ -78,6 +150,15 @@ public final class ThreadBinder
     }
 
     /**
+     * The calling thread's binding, bound or not: the object {@link #bindCurrentThread} binds, for an adapter that
+     * keeps it with the thread.
+     */
+    public BoundThread currentThread()
+    {
+        return threads.get();
+    }
+
+    /**
      * Another thread of this process, by Linux thread id, to bind and restore from whichever thread manages it (Trino's
      * placement agent places the query threads it finds). Keep the result for as long as the thread is managed: each
      * bind reuses it. Only its CPUs can be bound this way: a memory policy applies to the calling thread only.
@@ -92,8 +173,24 @@ public final class ThreadBinder
         if (!ThreadId.isThreadOfThisProcess(tid)) {
             throw new IllegalArgumentException("thread " + tid + " is not a thread of this process (no /proc/self/task/" + tid + ")");
         }
-        return new BoundThread(backend, tid);
+        return new BoundThread(this, tid);
     }
+
+    private static RuntimeException explain(NativeCallException e, int tid, Target target)
+    {
+        return switch (e.errno()) {
+            case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
+                    + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
+            case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
+            default -> e;
+        };
+    }
+
+    /**
+     * The allowed CPUs as of a cpuset change, in the kernel's form ({@code null} before the first: restores need no
+     * limit), and how many changes there were.
+     */
+    private record Limit(AllowedCpus allowed, long[] words, int generation) {}
 
     /** CPUs and an optional memory policy in the kernel's form. Immutable. */
     public static final class Target
@@ -140,20 +237,42 @@ public final class ThreadBinder
     public static final class BoundThread
             implements AutoCloseable
     {
-        private final PinningBackend backend;
+        private final ThreadBinder binder;
         // what the syscalls are given: the thread's id, or 0 for the calling thread
         private final int tid;
+        // the calling thread's Linux id, asked when first wanted (a pin needs none)
+        private int threadId;
         private final long[] ownCpus = new long[CpuMaskWords.MAX_WORDS];
+        private final long[] restoreCpus = new long[CpuMaskWords.MAX_WORDS];
         private final long[] ownNodes = new long[MempolicySyscalls.MAX_NODES / 64];
         private int ownCpuWords;
+        // the limit generation ownCpus was read under; -1 before the first read
+        private int ownGeneration = -1;
+        private boolean ownMemoryRead;
         private int ownMemoryMode;
+        private boolean pinned;
         private boolean memoryBound;
         private boolean bound;
 
-        private BoundThread(PinningBackend backend, int tid)
+        private BoundThread(ThreadBinder binder, int tid)
         {
-            this.backend = backend;
+            this.binder = binder;
             this.tid = tid;
+            this.threadId = tid;
+        }
+
+        /** The bound thread's Linux thread id (an engine's adaptive controller watches its counters); ask it on that thread. */
+        public int tid()
+        {
+            if (threadId == 0) {
+                threadId = binder.backend.currentThreadId();
+            }
+            return threadId;
+        }
+
+        public boolean isBound()
+        {
+            return bound;
         }
 
         /**
@@ -171,26 +290,36 @@ public final class ThreadBinder
             if (tid != 0 && target.memory.isPresent()) {
                 throw new IllegalArgumentException("a memory policy binds the calling thread only, not thread " + tid);
             }
+            boolean keep = binder.keepOwn && tid == 0;
+            int generation = binder.limit.generation;
+            PinningBackend backend = binder.backend;
             try {
-                // tid 0: the calling thread, no lookup of its id.
-                ownCpuWords = backend.getAffinity(tid, ownCpus);
-                backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
+                if (!keep || ownGeneration != generation) {
+                    // tid 0: the calling thread, no lookup of its id.
+                    ownCpuWords = backend.getAffinity(tid, ownCpus);
+                    ownGeneration = generation;
+                }
+                // A target that is the thread's whole mask already (one chiplet on the machine) needs no call.
+                pinned = !CpuMaskWords.same(target.cpuWords, target.cpuWords.length, ownCpus, ownCpuWords);
+                if (pinned) {
+                    backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
+                }
             }
             catch (NativeCallException e) {
-                throw switch (e.errno()) {
-                    case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
-                            + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
-                    case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
-                    default -> e;
-                };
+                throw explain(e, tid, target);
             }
             if (target.memory.isPresent()) {
                 try {
-                    ownMemoryMode = MempolicySyscalls.getMempolicy(ownNodes);
+                    if (!keep || !ownMemoryRead) {
+                        ownMemoryMode = MempolicySyscalls.getMempolicy(ownNodes);
+                        ownMemoryRead = true;
+                    }
                     MempolicySyscalls.setMempolicy(target.memoryMode, target.nodeWords, target.nodeWords.length);
                 }
                 catch (RuntimeException e) {
-                    backend.setAffinity(tid, ownCpus, ownCpuWords);
+                    if (pinned) {
+                        restoreCpus();
+                    }
                     throw e;
                 }
             }
@@ -198,7 +327,36 @@ public final class ThreadBinder
             bound = true;
         }
 
-        /** Gives the thread back the mask and memory policy it had before it was bound. */
+        /**
+         * Moves this bound thread to {@code target}'s CPUs: one call; {@link #restore()} still gives back what it had
+         * before its bind (Trino's agent moves a placed thread to another chiplet).
+         *
+         * @throws IllegalStateException when the thread is not bound
+         * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
+         *         ({@code ESRCH}: the thread has ended)
+         */
+        public void rebind(Target target)
+        {
+            requireNonNull(target, "target is null");
+            if (!bound) {
+                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is not bound: bind it first");
+            }
+            if (target.memory.isPresent()) {
+                throw new IllegalArgumentException("a rebind moves the CPUs only, not the memory policy");
+            }
+            try {
+                binder.backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
+            }
+            catch (NativeCallException e) {
+                throw explain(e, tid, target);
+            }
+            pinned = true;
+        }
+
+        /**
+         * Gives the thread back the mask and memory policy it had before it was bound; after a {@link #follow}, its
+         * mask within the CPUs allowed now.
+         */
         public void restore()
         {
             if (!bound) {
@@ -207,18 +365,37 @@ public final class ThreadBinder
             bound = false;
             try {
                 if (memoryBound) {
+                    memoryBound = false;
                     MempolicySyscalls.setMempolicy(ownMemoryMode, ownNodes, ownNodes.length);
                 }
             }
             finally {
-                try {
-                    backend.setAffinity(tid, ownCpus, ownCpuWords);
+                // Moved by a cpuset change since its bind: its mask is no longer the one it was bound to.
+                if (pinned || ownGeneration != binder.limit.generation) {
+                    pinned = false;
+                    restoreCpus();
                 }
-                catch (NativeCallException e) {
-                    // A managed thread that has ended has nothing left to restore.
-                    if (tid == 0 || e.errno() != Errno.ESRCH) {
-                        throw e;
-                    }
+            }
+        }
+
+        private void restoreCpus()
+        {
+            long[] words = ownCpus;
+            int count = ownCpuWords;
+            long[] limitWords = binder.limit.words;
+            if (limitWords != null) {
+                // Its own mask within what the process may use now, or all of that where none of its own is left.
+                count = CpuMaskWords.intersect(ownCpus, ownCpuWords, limitWords, limitWords.length, restoreCpus);
+                words = count == 0 ? limitWords : restoreCpus;
+                count = count == 0 ? limitWords.length : count;
+            }
+            try {
+                binder.backend.setAffinity(tid, words, count);
+            }
+            catch (NativeCallException e) {
+                // A managed thread that has ended has nothing left to restore.
+                if (tid == 0 || e.errno() != Errno.ESRCH) {
+                    throw e;
                 }
             }
         }
