@@ -1,6 +1,6 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PlacementPlanner;
@@ -67,17 +67,19 @@ public final class PinnedTaskPlacement
     }
 
     /**
-     * A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) resolved once, and on a
-     * hybrid part each slot's CPUs of each core class ({@code null} where the slot has none of that class).
+     * A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) and binding target resolved
+     * once, and on a hybrid part each slot's target on the CPUs of each core class ({@code null} where the slot has
+     * none of that class).
      */
-    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, CpuSet[][] classCpus) {}
+    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, ThreadBinder.Target[] slotTargets,
+            ThreadBinder.Target[][] classTargets) {}
 
     /**
      * @param stage the task's stage
      * @param coreClass the {@link HybridRouting.CoreClass} ordinal the task was routed to, -1 when not routed
      * @param slotCpus the CPUs the task's thread was bound to
      */
-    record Placed(int slot, int group, int stage, int coreClass, OptionalInt chiplet, CpuSet slotCpus, ThreadBinder.Binding binding)
+    record Placed(int slot, int group, int stage, int coreClass, OptionalInt chiplet, CpuSet slotCpus, TaskThreadBinder.Binding binding)
             implements Handle
     {
         @Override
@@ -87,7 +89,7 @@ public final class PinnedTaskPlacement
         }
     }
 
-    private final ThreadBinder binder;
+    private final TaskThreadBinder binder;
     private final Selection selection;
     private final Map<Object, Integer> groups = new HashMap<>();
     // Guarded by themselves (busySlot is the lock): the only state the hooks write together.
@@ -109,7 +111,7 @@ public final class PinnedTaskPlacement
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
-    PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, ThreadBinder binder)
+    PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
     {
         requireNonNull(table, "table is null");
         this.selection = requireNonNull(selection, "selection is null");
@@ -141,10 +143,9 @@ public final class PinnedTaskPlacement
         boolean bindMemory = bindsMemory(settings, memoryNodes);
         ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
         SlotTable table = SlotTable.of(plan, topology, bindMemory, memory, memoryNodes::contains);
-        ThreadAffinity affinity = ThreadAffinity.live(settings.pinningBackend().configName());
         List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
         PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
-                new LiveThreadBinder(affinity, memoryNodes.isEmpty() ? 0 : memoryNodes.last()));
+                new LiveTaskThreadBinder(ThreadBinder.live(settings.pinningBackend().configName())));
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
                 bindMemory ? "preferred on each slot's " + (memory.kind() == MemoryKind.DRAM ? "NUMA node" : memory.kind().jsonName() + " node: " + memory.describe()) : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
@@ -250,17 +251,16 @@ public final class PinnedTaskPlacement
             busyGroup[group]++;
             if (current.routing.isPresent()) {
                 int routed = current.routing.get().route(kinds.of(task.stageId()), busyClass[0], busyClass[1]).coreClass().ordinal();
-                if (current.classCpus[slot][routed] != null) {
+                if (current.classTargets[slot][routed] != null) {
                     coreClass = routed;
                     busyClass[coreClass]++;
                 }
             }
         }
-        SlotTable.Slot chosen = current.table.slot(slot);
-        CpuSet cpus = coreClass < 0 ? chosen.cpus() : current.classCpus[slot][coreClass];
-        ThreadBinder.Binding binding;
+        ThreadBinder.Target target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
+        TaskThreadBinder.Binding binding;
         try {
-            binding = binder.bind(cpus, chosen.memoryNode());
+            binding = binder.bind(target);
         }
         catch (RuntimeException | Error e) {
             release(slot, group, coreClass);
@@ -269,7 +269,7 @@ public final class PinnedTaskPlacement
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Placed(slot, group, task.stageId(), coreClass, chosen.chiplet(), cpus, binding);
+        return new Placed(slot, group, task.stageId(), coreClass, current.table.slot(slot).chiplet(), target.cpus(), binding);
     }
 
     @Override
@@ -325,20 +325,23 @@ public final class PinnedTaskPlacement
     @Override
     public void allowedCpusChanged(CpuSet nowAllowed)
     {
+        // First, so that the new plan's targets are checked against the CPUs allowed now.
+        binder.follow(nowAllowed);
         SlotTable table = replan.apply(nowAllowed);
         Optional<HybridRouting> routing = routingFor.map(route -> route.apply(nowAllowed));
-        layout = layout(checkSize(table), routing.filter(HybridRouting::isHybrid));
-        Map<Integer, CpuSet> running = new HashMap<>();
+        Layout next = layout(checkSize(table), routing.filter(HybridRouting::isHybrid));
+        layout = next;
+        int moved = 0;
         synchronized (busySlot) {
             for (int slot = 0; slot < busySlot.length; slot++) {
                 int tid = slotTid.get(slot);
                 if (busySlot[slot] > 0 && tid != 0) {
-                    running.put(tid, table.slot(slot).cpus());
+                    binder.move(tid, next.slotTargets[slot]);
+                    moved++;
                 }
             }
-            binder.follow(nowAllowed, running);
         }
-        log.info("Chiplet task placement: slots now {}; {} running task threads moved", describe(table), running.size());
+        log.info("Chiplet task placement: slots now {}; {} running task threads moved", describe(table), moved);
     }
 
     /** Where later tasks go; running tasks stay where they are. The table must have one entry per slot. */
@@ -380,22 +383,23 @@ public final class PinnedTaskPlacement
     private Layout layout(SlotTable table, Optional<HybridRouting> routing)
     {
         int[] groupOfSlot = new int[table.size()];
-        CpuSet[][] classCpus = new CpuSet[table.size()][];
+        ThreadBinder.Target[] slotTargets = new ThreadBinder.Target[table.size()];
+        ThreadBinder.Target[][] classTargets = new ThreadBinder.Target[table.size()][];
         for (int slot = 0; slot < table.size(); slot++) {
-            binder.check(table.slot(slot).cpus());
+            SlotTable.Slot entry = table.slot(slot);
+            slotTargets[slot] = binder.target(entry.cpus(), entry.memoryNode());
             Integer group = groups.get(groupKey(table.slot(slot)));
             if (group == null) {
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");
             }
             groupOfSlot[slot] = group;
-            classCpus[slot] = new CpuSet[HybridRouting.CoreClass.values().length];
-            CpuSet slotCpus = table.slot(slot).cpus();
+            classTargets[slot] = new ThreadBinder.Target[HybridRouting.CoreClass.values().length];
             for (HybridRouting.CoreClass coreClass : HybridRouting.CoreClass.values()) {
-                CpuSet cpus = routing.map(route -> route.cpus(coreClass).intersect(slotCpus)).orElse(CpuSet.empty());
-                classCpus[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : cpus;
+                CpuSet cpus = routing.map(route -> route.cpus(coreClass).intersect(entry.cpus())).orElse(CpuSet.empty());
+                classTargets[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : binder.target(cpus, entry.memoryNode());
             }
         }
-        return new Layout(table, groupOfSlot, routing, classCpus);
+        return new Layout(table, groupOfSlot, routing, slotTargets, classTargets);
     }
 
     private static Object groupKey(SlotTable.Slot slot)

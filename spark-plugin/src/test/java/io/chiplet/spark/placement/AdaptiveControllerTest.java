@@ -31,7 +31,7 @@ class AdaptiveControllerTest
     private static final Topology TOPOLOGY = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32L << 20, 2);
     private static final int SLOTS = 4;
 
-    private final FakeThreadBinder binder = new FakeThreadBinder(CpuSet.range(0, 7));
+    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(CpuSet.range(0, 7));
     private final AtomicLong remoteEvents = new AtomicLong();
     private final AtomicInteger opened = new AtomicInteger();
     private final AtomicInteger closed = new AtomicInteger();

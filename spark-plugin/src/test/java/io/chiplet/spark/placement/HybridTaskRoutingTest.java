@@ -26,7 +26,7 @@ class HybridTaskRoutingTest
     private static final CpuSet EFFICIENCY = CpuSet.range(12, 19);
     private static final int SLOTS = 20;
 
-    private final FakeThreadBinder binder = new FakeThreadBinder(LAPTOP.allowed());
+    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(LAPTOP.allowed());
 
     @Test
     void theSnapshotIsHybrid()
@@ -64,7 +64,7 @@ class HybridTaskRoutingTest
         assertThat(placement.onTaskStart(task(2, 10)).cpus()).contains(EFFICIENCY);
         // The thread's mask is restored exactly at each end.
         placement.onTaskEnd(first);
-        assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus).allSatisfy(cpus -> assertThat(cpus).isIn(PERFORMANCE, EFFICIENCY));
+        assertThat(binder.bound()).extracting(FakeTaskThreadBinder.Bound::cpus).allSatisfy(cpus -> assertThat(cpus).isIn(PERFORMANCE, EFFICIENCY));
     }
 
     @Test

@@ -35,7 +35,7 @@ class PinnedTaskPlacementTest
     private static final Topology TWO_NODES = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32 * MIB, 2);
     private static final CpuSet ALL = CpuSet.range(0, 7);
 
-    private final FakeThreadBinder binder = new FakeThreadBinder(ALL);
+    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(ALL);
 
     @Test
     void concurrentTasksSpreadEvenlyOverTheChiplets()
@@ -100,7 +100,7 @@ class PinnedTaskPlacementTest
             chiplets.add(placement.onTaskStart(task(task)).chiplet().getAsInt());
         }
         assertThat(chiplets).containsExactly(0, 0, 0, 0, 1);
-        assertThat(binder.bound()).extracting(FakeThreadBinder.Bound::cpus)
+        assertThat(binder.bound()).extracting(FakeTaskThreadBinder.Bound::cpus)
                 .containsExactly(CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(0, 3), CpuSet.range(4, 7));
     }
 

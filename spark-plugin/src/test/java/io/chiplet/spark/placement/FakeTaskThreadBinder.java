@@ -1,5 +1,8 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinningBackend;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 
 import java.util.ArrayList;
@@ -7,11 +10,11 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Binds nothing: keeps each thread's "mask" and "memory node" in fields, as the kernel would per thread, so tests
+ * Binds nothing: makes targets through core's {@link ThreadBinder} (checked against the CPUs allowed, as live) and keeps each thread's "mask" and "memory node" in fields, as the kernel would per thread, so tests
  * check what a placement set and that it undid exactly that.
  */
-final class FakeThreadBinder
-        implements ThreadBinder
+final class FakeTaskThreadBinder
+        implements TaskThreadBinder
 {
     record Bound(Thread thread, CpuSet cpus, OptionalInt memoryNode) {}
 
@@ -21,14 +24,27 @@ final class FakeThreadBinder
     private int restored;
     private RuntimeException failNext;
 
-    FakeThreadBinder(CpuSet initialMask)
+    // Makes and checks targets only: its backend is never called.
+    private final ThreadBinder targets;
+
+    /** @param initialMask each thread's mask before its first task, and the CPUs the process may use */
+    FakeTaskThreadBinder(CpuSet initialMask)
     {
         this.mask = ThreadLocal.withInitial(() -> initialMask);
+        this.targets = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(initialMask, initialMask, initialMask));
     }
 
     @Override
-    public synchronized Binding bind(CpuSet cpus, OptionalInt memoryNode)
+    public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
     {
+        return targets.target(cpus, TaskThreadBinder.preferred(memoryNode));
+    }
+
+    @Override
+    public synchronized Binding bind(ThreadBinder.Target target)
+    {
+        CpuSet cpus = target.cpus();
+        OptionalInt memoryNode = target.memory().map(policy -> OptionalInt.of(policy.nodes().first())).orElse(OptionalInt.empty());
         if (failNext != null) {
             RuntimeException failure = failNext;
             failNext = null;
@@ -58,7 +74,7 @@ final class FakeThreadBinder
                 }
                 mask.set(previousMask);
                 memory.set(previousMemory);
-                synchronized (FakeThreadBinder.this) {
+                synchronized (FakeTaskThreadBinder.this) {
                     restored++;
                 }
             }
@@ -69,13 +85,19 @@ final class FakeThreadBinder
     private CpuSet limit = CpuSet.empty();
 
     @Override
-    public synchronized void follow(CpuSet nowAllowed, java.util.Map<Integer, CpuSet> runningThreads)
+    public synchronized void follow(CpuSet nowAllowed)
     {
         limit = nowAllowed;
-        followed.putAll(runningThreads);
+        targets.follow(nowAllowed);
     }
 
-    /** The threads {@link #follow} moved, with their new CPUs. */
+    @Override
+    public synchronized void move(int tid, ThreadBinder.Target target)
+    {
+        followed.put(tid, target.cpus());
+    }
+
+    /** The threads {@link #move} moved after a cpuset change, with their new CPUs. */
     synchronized java.util.Map<Integer, CpuSet> followed()
     {
         return java.util.Map.copyOf(followed);
