@@ -3,7 +3,7 @@ package io.chiplet.trino.connector;
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.Policy;
@@ -121,7 +121,7 @@ public final class NodeRuntime
 
     private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
+        ThreadBinder binder = ThreadBinder.live("ffm");
         // A snapshot may describe another machine: only CPUs the kernel lets this process use are ever handed out.
         CpuSet processCpus = AllowedCpusTracker.readLive();
         List<Chiplet> usable = UsableChiplets.of(topology, processCpus).chiplets();
@@ -141,7 +141,7 @@ public final class NodeRuntime
             CpuSet allowed = leased.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union).intersect(processCpus);
             ThreadPlacement placement = new ThreadPlacement(topology, config.policy(), allowed);
             log.info("Chiplet placement on node {}: {}", node, CpusetAlignment.of(topology, processCpus).describe());
-            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveThreadControl(affinity), config.adaptiveInterval(),
+            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveThreadControl(binder), config.adaptiveInterval(),
                     config.remoteAccessThreshold(), List.of(leased, leases));
             checkMemoryLocality(node, config, topology, leased.chiplets());
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.

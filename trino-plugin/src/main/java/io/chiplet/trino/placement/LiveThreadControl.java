@@ -1,7 +1,6 @@
 package io.chiplet.trino.placement;
 
-import io.chiplet.affinity.PinnedThread;
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.RemoteAccessSignal;
@@ -14,36 +13,54 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The live machine: threads from {@code /proc/self/task/<tid>/comm}, pins through {@link ThreadAffinity} (which
- * checks every CPU against what the kernel lets this process use), signals through {@link RemoteAccessRate}.
+ * The live machine: threads from {@code /proc/self/task/<tid>/comm}, pins through core's {@link ThreadBinder} (whose
+ * targets check every CPU against what the kernel lets this process use), signals through {@link RemoteAccessRate}.
+ *
+ * <p>Each managed thread has one {@link ThreadBinder.BoundThread}, kept until the thread ends: its first pin reads the
+ * mask it had and sets the new one, a move to other CPUs is one call, and its restore gives back the mask of before
+ * the first pin. Targets are made once per CPU set. The agent calls from its one thread at a time.
  */
 public final class LiveThreadControl
         implements ThreadControl
 {
     private static final Path TASKS = Path.of("/proc/self/task");
 
-    private final ThreadAffinity affinity;
-    private final ThreadSignals signals;
+    // A few distinct CPU sets (a chiplet's, a group of chiplets'): far more means the placement is not what we think.
+    private static final int MAX_TARGETS = 1024;
 
-    public LiveThreadControl(ThreadAffinity affinity)
+    private final ThreadBinder binder;
+    private final ThreadSignals signals;
+    // Guarded by this: the managed threads' bindings by tid, and the targets made so far by CPU set.
+    private final Map<Integer, ThreadBinder.BoundThread> bindings = new HashMap<>();
+    private final Map<CpuSet, ThreadBinder.Target> targets = new HashMap<>();
+
+    public LiveThreadControl(ThreadBinder binder)
     {
-        this.affinity = requireNonNull(affinity, "affinity is null");
+        this.binder = requireNonNull(binder, "binder is null");
         this.signals = ThreadSignals.live();
     }
 
     @Override
-    public List<NativeThread> threads()
+    public synchronized List<NativeThread> threads()
     {
         List<NativeThread> threads = new ArrayList<>();
+        Set<Integer> alive = new HashSet<>();
         for (int tid : ThreadId.threadsOfThisProcess()) {
+            alive.add(tid);
             comm(tid).ifPresent(name -> threads.add(new NativeThread(tid, name)));
         }
+        // Ended threads have nothing to restore; their ids may come back as new threads.
+        bindings.keySet().retainAll(alive);
         return List.copyOf(threads);
     }
 
@@ -66,19 +83,51 @@ public final class LiveThreadControl
     }
 
     @Override
-    public Optional<Restore> pin(int tid, CpuSet cpus)
+    public synchronized Optional<Restore> pin(int tid, CpuSet cpus)
     {
-        PinnedThread pinned;
+        ThreadBinder.Target target = target(cpus);
+        ThreadBinder.BoundThread thread;
         try {
-            pinned = affinity.pinThread(tid, cpus);
+            thread = bindings.get(tid);
+            if (thread == null) {
+                thread = binder.thread(tid);
+                bindings.put(tid, thread);
+            }
+            if (thread.isBound()) {
+                thread.rebind(target);
+            }
+            else {
+                thread.bind(target);
+            }
         }
         catch (IllegalArgumentException e) {
             if (!ThreadId.isThreadOfThisProcess(tid)) {
+                // Ended since the listing (ESRCH).
+                bindings.remove(tid);
                 return Optional.empty();
             }
             throw e;
         }
-        return Optional.of(pinned::close);
+        ThreadBinder.BoundThread bound = thread;
+        return Optional.of(() -> restore(bound));
+    }
+
+    private synchronized void restore(ThreadBinder.BoundThread thread)
+    {
+        thread.restore();
+    }
+
+    private ThreadBinder.Target target(CpuSet cpus)
+    {
+        ThreadBinder.Target target = targets.get(cpus);
+        if (target == null) {
+            if (targets.size() >= MAX_TARGETS) {
+                targets.clear();
+            }
+            target = binder.target(cpus, Optional.empty());
+            targets.put(cpus, target);
+        }
+        return target;
     }
 
     @Override
