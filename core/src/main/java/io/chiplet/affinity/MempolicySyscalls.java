@@ -12,7 +12,7 @@ import java.util.BitSet;
  * <p>Node masks are {@code unsigned long} bit arrays of {@link #MAX_NODES} bits. The kernel reads
  * {@code maxnode - 1} bits (a historical off-by-one every caller must repeat), hence {@code MAX_NODES + 1}.
  */
-public final class MempolicySyscalls
+final class MempolicySyscalls
 {
     /** The kernel's largest {@code MAX_NUMNODES} (NODES_SHIFT 10). */
     public static final int MAX_NODES = 1024;
