@@ -104,7 +104,9 @@ final class FfmMempolicyCalls
         Scratch scratch = SCRATCH.get();
         try {
             long result = (long) Syscall5.HANDLE.invokeExact(scratch.callState, GET_MEMPOLICY, scratch.mode, scratch.mask, (long) MAX_NODES + 1, 0L, 0L);
-            Downcalls.check(result, scratch.callState, "get_mempolicy");
+            if (result < 0) {
+                Downcalls.check(result, scratch.callState, "get_mempolicy");
+            }
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);

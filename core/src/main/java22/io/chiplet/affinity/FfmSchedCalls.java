@@ -137,7 +137,10 @@ final class FfmSchedCalls
         Scratch scratch = SCRATCH.get();
         try {
             int result = (int) GetAffinity.HANDLE.invokeExact(scratch.callState, tid, (long) count * 8, scratch.mask);
-            Downcalls.check(result, scratch.callState, "sched_getaffinity", "tid " + tid, count * 8 + " bytes");
+            // Only on failure: the message's strings and varargs array would be a per-bind allocation.
+            if (result < 0) {
+                Downcalls.check(result, scratch.callState, "sched_getaffinity", "tid " + tid, count * 8 + " bytes");
+            }
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);
