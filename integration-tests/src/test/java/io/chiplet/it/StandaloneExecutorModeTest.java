@@ -103,9 +103,10 @@ class StandaloneExecutorModeTest
             for (long pid : List.of(first, second)) {
                 assertThat(commandLine(pid)).as("process %d holding a lease", pid).contains("org.apache.spark.executor.CoarseGrainedExecutorBackend");
             }
-            // Every thread of each executor, not just its main thread, runs only on its own chiplet's CPU.
-            assertThat(threadMasks(first)).as("threads of executor %d", first).containsOnly(CpuSet.of(0));
-            assertThat(threadMasks(second)).as("threads of executor %d", second).containsOnly(CpuSet.of(1));
+            // Every thread of each executor, not just its main thread, runs only on its own chiplet's CPU. An executor
+            // takes its lease before it binds its threads: wait for the binding, not just the lease.
+            assertThat(awaitBound(first, CpuSet.of(0))).as("threads of executor %d", first).containsOnly(CpuSet.of(0));
+            assertThat(awaitBound(second, CpuSet.of(1))).as("threads of executor %d", second).containsOnly(CpuSet.of(1));
             assertThat(CpuSet.of(0).intersects(CpuSet.of(1))).isFalse();
 
             TpchTables.register(spark, SCALE);
@@ -172,6 +173,19 @@ class StandaloneExecutorModeTest
             holders = ownerSlotHolders(leaseDir);
         }
         return holders;
+    }
+
+    /** The thread masks of executor {@code pid} once all are {@code cpus}, or as they are after 60 s. */
+    private static List<CpuSet> awaitBound(long pid, CpuSet cpus)
+            throws IOException, InterruptedException
+    {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<CpuSet> masks = threadMasks(pid);
+        while (!masks.stream().allMatch(cpus::equals) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            masks = threadMasks(pid);
+        }
+        return masks;
     }
 
     private static void awaitNoLeases(Path leaseDir)
