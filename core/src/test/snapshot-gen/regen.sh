@@ -16,7 +16,17 @@ trap 'rm -rf "$work"' EXIT
 for tarball in "$out"/*.tar.bz2; do
     name=$(basename "$tarball" .tar.bz2)
     tar -xjf "$tarball" -C "$work"
-    HWLOC_COMPONENTS=-x86 HWLOC_FSROOT="$work/$name" \
-        lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml"
+    case "$name" in
+    gpu-coherent-memory)
+        # hwloc drops a GPU's memory node unless asked to keep it; we keep it, so compare with the reading that does
+        HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1 HWLOC_COMPONENTS=linux,stop HWLOC_FSROOT="$work/$name" \
+            lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml" ;;
+    ia64-montecito)
+        HWLOC_COMPONENTS=linux,stop HWLOC_FSROOT="$work/$name" \
+            lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml" ;;
+    *)
+        HWLOC_COMPONENTS=-x86 HWLOC_FSROOT="$work/$name" \
+            lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml" ;;
+    esac
 done
 python3 "$here/summarize_xml.py" "$out"/*.lstopo.xml

@@ -247,6 +247,123 @@ def arm_midr_only():
     return t
 
 
+def rewrite_masks(tree, nbits):
+    """Rewrites every cpumask file over nbits bits: kernels without CPUMASK_OFFSTACK print masks over NR_CPUS
+    bits (nr_cpumask_bits), not nr_cpu_ids."""
+    rx = re.compile(r"/(thread_siblings|core_siblings|shared_cpu_map|cpumap|local_cpus)$")
+    for path in [p for p in tree.files if rx.search(p)]:
+        value = int(tree.files[path].decode("ascii").strip().replace(",", ""), 16)
+        tree.write(path, cpumask({bit for bit in range(nbits) if value >> bit & 1}, nbits))
+
+
+def gpu_coherent_memory():
+    """POWER9 PowerNV with an NVLink2 GPU whose memory the kernel onlines as a CPU-less NUMA node (an AC922-like
+    layout, cut down): 2 chips (chip-ids 0 and 8, nodes 0 and 8) of 4 SMT4 cores, 4.14 kernel (no package_cpus,
+    core_cpus, die or cluster files), per-core L2 and L3 as that kernel reports them; a Tesla V100 at PCI
+    0004:04:00.0 behind chip 0 whose 16 GiB is node 252 (empty cpulist, ZONE_MOVABLE so not in has_normal_memory).
+    The NVIDIA driver names the node in /proc/driver/nvidia/gpus/0004:04:00.0/numa_status; the GPU's PCI device
+    gives its local CPUs (local_cpus, local_cpulist). hwloc drops node 252 unless HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1,
+    and then calls it GPUMemory local to chip 0."""
+    cpus = []
+    num = 0
+    for chip in (0, 8):
+        for slot in (0, 1, 4, 5):
+            core_id = chip * 256 + slot * 4
+            for thread in range(4):
+                caches = [Cache(1, "Data", 32, 8, ("L1d", core_id), line=128),
+                          Cache(1, "Instruction", 32, 8, ("L1i", core_id), line=128),
+                          Cache(2, "Unified", 512, 8, ("L2", core_id), line=128),
+                          Cache(3, "Unified", 10240, 20, ("L3", core_id), line=128)]
+                cpus.append(Cpu(num, chip, core_id, caches=caches, max_khz=3800000, min_khz=2300000))
+                num += 1
+    gpu_kb = 16 * g.GiB_KB - 253_952
+    nodes = OrderedDict([(0, (set(range(16)), 256 * g.GiB_KB - 1_900_000)), (8, (set(range(16, 32)), 256 * g.GiB_KB - 600_000)),
+                         (252, (set(), gpu_kb))])
+    distances = [[10, 40, 80], [40, 10, 80], [80, 80, 10]]
+
+    def info(m, c):
+        return "processor\t: %d\ncpu\t\t: POWER9, altivec supported\nclock\t\t: 3800.000000MHz\nrevision\t: 2.2 (pvr 004e 1202)\n\n" % c.num
+    m = Machine("gpu-coherent-memory", "ppc64le", cpus, nodes, distances, info, kernel="4.14.0-115.el7a.ppc64le",
+                kernel_max=2047, cpu0_online_file=True, die_files=False, hugepages=False,
+                cpufreq_driver="powernv-cpufreq")
+    t = g.render(m)
+    drop(t, r"/topology/(package_cpus|core_cpus)")
+    drop(t, r"/cache/index\d/id$")
+    n = m.nr_cpu_ids
+    t.write(NODE + "/has_normal_memory", "0,8")
+    t.write("proc/cpuinfo", t.files["proc/cpuinfo"].decode("ascii").rstrip("\n") + "\n\n"
+            "timebase\t: 512000000\nplatform\t: PowerNV\nmodel\t\t: 8335-GTH\nmachine\t\t: PowerNV 8335-GTH\n"
+            "firmware\t: OPAL\nMMU\t\t: Radix\n")
+    t.write("proc/hwloc-nofile-info", t.files["proc/hwloc-nofile-info"].decode("ascii").replace("PageSize: 4096", "PageSize: 65536"))
+    bus = "0004:04:00.0"
+    gpu = "proc/driver/nvidia/gpus/" + bus
+    # nv-procfs.c: the node, its state, and the memory blocks the driver onlined
+    t.write(gpu + "/numa_status", "Node: 252\nStatus: online\nMemory block size: 0x10000000\n")
+    t.write(gpu + "/information", "Model: \t\t Tesla V100-SXM2-16GB\nIRQ:   \t\t 475\nGPU UUID: \t GPU-4c1e0f4a-6a2b-7d1c-2b8e-5f0e1a2b3c4d\n"
+            "Video BIOS: \t 88.00.80.00.01\nBus Type: \t PCIe\nDMA Size: \t 47 bits\nDMA Mask: \t 0x7fffffffffff\n"
+            "Bus Location: \t %s\nDevice Minor: \t 0\nBlacklisted:\t No" % bus)
+    t.write("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX ppc64le Kernel Module  418.67  Sat Apr  6 03:07:24 CDT 2019\n"
+            "GCC version:  gcc version 4.8.5 20150623 (Red Hat 4.8.5-36) (GCC)")
+    device = "sys/devices/pci0004:00/0004:00:00.0/0004:01:00.0/0004:02:08.0/" + bus
+    t.link("sys/bus/pci/devices/" + bus, "../../../devices/pci0004:00/0004:00:00.0/0004:01:00.0/0004:02:08.0/" + bus)
+    t.write(device + "/local_cpus", cpumask(range(16), n))
+    t.write(device + "/local_cpulist", cpulist(range(16)))
+    t.write(device + "/numa_node", "0")
+    t.write(device + "/vendor", "0x10de")
+    t.write(device + "/device", "0x1db1")
+    t.write(device + "/class", "0x030200")
+    return t
+
+
+def ia64_montecito():
+    """HP Integrity rx3600-like: 2 Dual-Core Itanium 2 9050 (Montecito) sockets, 2 cores each, 2 threads per core,
+    one NUMA node; Debian 6 kernel 2.6.32 (ia64, NR_CPUS 64, no CPUMASK_OFFSTACK, so masks are 64 bits wide).
+    Caches per core: L1d and L1i 16K, L2d 256K, L2i 1M, L3 12M (arch/ia64/kernel/topology.c: index order L1d, L1i,
+    L2d, L2i, L3; level, type, size, coherency_line_size, ways_of_associativity, number_of_sets and shared_cpu_map
+    only, no shared_cpu_list, id or physical_line_partition). Firmware without PAL_CACHE_SHARED_INFO leaves every
+    shared_cpu_map empty (all zeros); hwloc then takes the core's CPUs (thread_siblings). topology/ has
+    physical_package_id, core_id, core_siblings[_list], thread_siblings[_list] only. CPUs are numbered first
+    threads first: 0-3 are thread 0 of socket 0 core 0, socket 0 core 1, socket 1 core 0, socket 1 core 1; 4-7
+    their second threads (an assumption: the MADT order varies by firmware)."""
+    cpus = []
+    for thread in range(2):
+        for socket in range(2):
+            for core in range(2):
+                num = thread * 4 + socket * 2 + core
+                key = (socket, core)
+                caches = [Cache(1, "Data", 16, 4, ("L1d", key)), Cache(1, "Instruction", 16, 4, ("L1i", key)),
+                          Cache(2, "Data", 256, 8, ("L2d", key), line=128), Cache(2, "Instruction", 1024, 8, ("L2i", key), line=128),
+                          Cache(3, "Unified", 12288, 12, ("L3", key), line=128)]
+                cpus.append(Cpu(num, socket, core, caches=caches))
+    nodes = OrderedDict([(0, (set(range(8)), 16 * g.GiB_KB - 420_000))])
+
+    def info(m, c):
+        return ("processor  : %d\nvendor     : GenuineIntel\narch       : IA-64\nfamily     : 32\nmodel      : 0\n"
+                "model name : Dual-Core Intel(R) Itanium(R) 2 Processor 9050\nrevision   : 7\narchrev    : 0\n"
+                "features   : branchlong, 16-byte atomic ops\ncpu number : 0\ncpu regs   : 4\ncpu MHz    : 1598.000\n"
+                "itc MHz    : 399.000000\nBogoMIPS   : 3186.68\nsiblings   : 4\nphysical id: %d\ncore id    : %d\n"
+                "thread id  : %d\n\n" % (c.num, c.package, c.core_id, c.num // 4))
+    m = Machine("ia64-montecito", "ia64", cpus, nodes, [[10]], info, kernel="2.6.32-5-mckinley",
+                kernel_max=63, cpu0_online_file=False, die_files=False, hugepages=False, cpufreq_driver="none")
+    t = g.render(m)
+    drop(t, r"/topology/(package_cpus|core_cpus)")
+    drop(t, r"/cache/index\d/shared_cpu_list$")
+    for path in [p for p in t.files if p.endswith("/shared_cpu_map")]:
+        t.write(path, cpumask(set(), 64))
+    rewrite_masks(t, 64)
+    t.write("proc/self/status", t.files["proc/self/status"].decode("ascii").replace(
+        "Cpus_allowed:\tff\n", "Cpus_allowed:\t%s\n" % cpumask(range(8), 64)))
+    t.write("proc/version", "Linux version 2.6.32-5-mckinley (Debian 2.6.32-48squeeze6) (dannf@debian.org) "
+            "(gcc version 4.3.5 (Debian 4.3.5-4) ) #1 SMP Mon Feb 25 00:27:24 UTC 2013")
+    # no cgroup hierarchy mounted on this 2.6.32 system: no cgroup2 line, an empty /proc/self/cgroup
+    t.write("proc/mounts", "\n".join(line for line in t.files["proc/mounts"].decode("ascii").splitlines() if "cgroup" not in line and "bpf" not in line))
+    t.write("proc/self/mountinfo", "\n".join(line for line in t.files["proc/self/mountinfo"].decode("ascii").splitlines() if "cgroup" not in line))
+    t.files["proc/self/cgroup"] = b""
+    t.write("proc/self/cpuset", "/")
+    t.write("proc/hwloc-nofile-info", t.files["proc/hwloc-nofile-info"].decode("ascii").replace("PageSize: 4096", "PageSize: 16384"))
+    return t
+
+
 VARIANTS = OrderedDict([
     ("old-kernel-masks-only", old_kernel_masks_only),
     ("trailing-nul", trailing_nul),
@@ -258,6 +375,8 @@ VARIANTS = OrderedDict([
     ("s390-books-drawers", s390_books_drawers),
     ("power8", power8),
     ("arm-midr-only", arm_midr_only),
+    ("gpu-coherent-memory", gpu_coherent_memory),
+    ("ia64-montecito", ia64_montecito),
 ])
 
 

@@ -43,9 +43,13 @@ final class SysfsCacheReader
     List<Cache> read(CpuSet online, List<Core> cores)
     {
         BitSet firstThreads = new BitSet();
+        Map<Integer, CpuSet> coreOf = new HashMap<>();
         for (Core core : cores) {
             firstThreads.set(core.firstCpu());
+            core.cpus().stream().forEach(cpu -> coreOf.put(cpu, core.cpus()));
         }
+        // cache directories whose list of sharing CPUs is empty, each then taken as its core's
+        List<String> emptyLists = new ArrayList<>();
         BitSet onlineBits = online.toBitSet();
         List<CacheIndex> layout = new ArrayList<>();
         List<BitSet> coveredByIndex = new ArrayList<>();
@@ -107,6 +111,12 @@ final class SysfsCacheReader
                     unknowns.add("CPUs sharing " + dir + ": no shared_cpu_list or shared_cpu_map; assuming CPU " + cpu + " alone");
                 }
                 BitSet shared = list.map(CpuSet::toBitSet).orElseGet(BitSet::new);
+                if (list.isPresent() && shared.isEmpty()) {
+                    // IA-64 firmware without PAL_CACHE_SHARED_INFO leaves every shared_cpu_map empty; hwloc then takes
+                    // the cache as private to the core (its thread siblings), and so do we
+                    emptyLists.add(dir);
+                    shared = coreOf.getOrDefault(cpu, CpuSet.of(cpu)).toBitSet();
+                }
                 shared.and(onlineBits);
                 shared.set(reader);
                 Optional<Long> size = unknowns.degrade("cache " + dir, () -> files.read(dir + "size").map(text -> parseSize(dir + "size", text)).orElse(0L));
@@ -123,6 +133,10 @@ final class SysfsCacheReader
                     readFrom.putIfAbsent(cache, dir);
                 }
             }
+        }
+        if (!emptyLists.isEmpty()) {
+            unknowns.add("CPUs sharing caches: " + emptyLists.size() + " cache directories list no CPU (" + emptyLists.get(0)
+                    + "shared_cpu_map is empty, as IA-64 firmware without cache-sharing information leaves it); each is taken as private to its core, as hwloc takes it");
         }
         if (!withoutCaches.isEmpty()) {
             unknowns.add("caches of CPUs " + CpuSet.fromBitSet(withoutCaches) + ": no " + CPU_DIR + "cpuN/cache directory");

@@ -15,12 +15,20 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Reads {@code sys/devices/system/node/}: each NUMA node's CPUs, memory and distances, and for CPU-less nodes the
- * CPUs they are local to and their kind of memory (HMAT initiators and bandwidths, memory tiers). Part of one
- * {@link SysfsTopologyReader} discovery.
+ * CPUs they are local to and their kind of memory (HMAT initiators and bandwidths, memory tiers; a GPU's memory
+ * where the NVIDIA driver names the node). Part of one {@link SysfsTopologyReader} discovery.
  */
 final class SysfsNumaReader
 {
     static final String NODE_DIR = "sys/devices/system/node/";
+
+    /** One directory per GPU the NVIDIA driver drives, named by its PCI address; {@code numa_status} names its memory's node. */
+    static final String NVIDIA_GPUS = "proc/driver/nvidia/gpus/";
+
+    static final String PCI_DEVICES = "sys/bus/pci/devices/";
+
+    /** A PCI address as the kernel names devices: domain, bus, device, function ({@code 0004:04:00.0}). */
+    private static final java.util.regex.Pattern PCI_ADDRESS = java.util.regex.Pattern.compile("[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
 
     private final SysfsFiles files;
     private final Unknowns unknowns;
@@ -53,7 +61,7 @@ final class SysfsNumaReader
             TreeMap<Integer, Integer> distances = unknowns.degrade("NUMA distances", () -> distances(dir + "distance", ids)).orElseGet(TreeMap::new);
             nodes.add(new NumaNode(id, cpus, memory.flatMap(value -> value).map(OptionalLong::of).orElse(OptionalLong.empty()), distances));
         }
-        return withLocality(withoutContradictions(nodes));
+        return withLocality(withoutContradictions(nodes), online);
     }
 
     /**
@@ -88,8 +96,14 @@ final class SysfsNumaReader
                 .toList();
     }
 
-    /** Gives CPU-less nodes the CPUs they are local to and every node a kind of memory. */
-    private List<NumaNode> withLocality(List<NumaNode> nodes)
+    /**
+     * Gives CPU-less nodes the CPUs they are local to and every node a kind of memory. A node the NVIDIA driver names
+     * as a GPU's memory is {@link MemoryKind#GPU}, local to the CPUs of the GPU's PCI device ({@code local_cpus}),
+     * else to what the other CPU-less nodes are local to. hwloc drops such a node unless
+     * {@code HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1}, and then reads it the same way; here it is kept, to be reported:
+     * memory binding never chooses GPU memory ({@link ChipletMemory}).
+     */
+    private List<NumaNode> withLocality(List<NumaNode> nodes, CpuSet online)
     {
         if (nodes.stream().allMatch(NumaNode::hasCpus)) {
             return List.copyOf(nodes);
@@ -97,6 +111,7 @@ final class SysfsNumaReader
         Map<Integer, NumaNode> byId = new TreeMap<>();
         nodes.forEach(node -> byId.put(node.id(), node));
         Map<Integer, Integer> tierOf = unknowns.degrade("memory tiers", this::memoryTiers).orElse(Map.of());
+        Map<Integer, String> gpuOf = unknowns.degrade("GPU memory nodes", this::gpuMemoryNodes).orElse(Map.of());
         List<NumaNode> result = new ArrayList<>(nodes.size());
         for (NumaNode node : nodes) {
             if (node.hasCpus()) {
@@ -104,17 +119,74 @@ final class SysfsNumaReader
                 continue;
             }
             String dir = NODE_DIR + "node" + node.id() + "/";
-            List<Integer> initiators = unknowns.degrade("locality of NUMA node " + node.id(), () -> nodeLinks(dir + "access0/initiators")).orElse(List.of());
-            CpuSet local = initiators.stream().map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
+            Optional<String> gpu = Optional.ofNullable(gpuOf.get(node.id()));
+            CpuSet local = gpu.map(bus -> gpuLocalCpus(node, bus).intersect(online)).orElse(CpuSet.empty());
+            List<Integer> initiators = List.of();
+            if (local.isEmpty()) {
+                initiators = unknowns.degrade("locality of NUMA node " + node.id(), () -> nodeLinks(dir + "access0/initiators")).orElse(List.of());
+                local = initiators.stream().map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
+            }
             if (local.isEmpty()) {
                 local = nearestCpus(node, nodes);
                 if (local.isEmpty()) {
                     unknowns.add("locality of NUMA node " + node.id() + ": it has no CPUs, no " + dir + "access0/initiators and no distances; local to no CPU");
                 }
             }
-            result.add(node.withLocality(local, memoryKind(node, dir, initiators, byId, tierOf)));
+            result.add(node.withLocality(local, gpu.isPresent() ? MemoryKind.GPU : memoryKind(node, dir, initiators, byId, tierOf)));
         }
         return List.copyOf(result);
+    }
+
+    /**
+     * Node id to the PCI address of the NVIDIA GPU whose memory it is: each {@code proc/driver/nvidia/gpus/ADDRESS/numa_status}
+     * holding a line {@code Node: N} (POWER9 with NVLink2, Grace Hopper). A broken {@code numa_status} is unknown,
+     * naming it; the other GPUs are still read.
+     */
+    private Map<Integer, String> gpuMemoryNodes()
+    {
+        Map<Integer, String> gpuOf = new TreeMap<>();
+        for (String address : files.entries(NVIDIA_GPUS)) {
+            if (!PCI_ADDRESS.matcher(address).matches()) {
+                unknowns.add("GPU memory: " + NVIDIA_GPUS + " holds " + FileText.quote(address) + ", which is no PCI address (like 0004:04:00.0); skipped");
+                continue;
+            }
+            String file = NVIDIA_GPUS + address + "/numa_status";
+            unknowns.degrade("GPU memory of " + address, () -> files.read(file).flatMap(text -> numaStatusNode(file, text)))
+                    .flatMap(node -> node)
+                    .ifPresent(node -> gpuOf.putIfAbsent(node, address));
+        }
+        return gpuOf;
+    }
+
+    /**
+     * The node a {@code numa_status} names in its line {@code Node: N}; empty without that line or for a negative
+     * node (the driver's "none"). hwloc takes {@code atoi} of what follows, so garbage there would make node 0 GPU
+     * memory; here it is an error naming the file.
+     */
+    static Optional<Integer> numaStatusNode(String file, String text)
+    {
+        int at = text.indexOf("Node:");
+        if (at < 0) {
+            return Optional.empty();
+        }
+        int end = at;
+        while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\0') {
+            end++;
+        }
+        String value = text.substring(at + "Node:".length(), end).strip();
+        int node = SysfsFiles.parseInt(file, value);
+        return node < 0 ? Optional.empty() : Optional.of(node);
+    }
+
+    /** The CPUs local to the GPU at PCI {@code address}; empty (and said so) when its device files are missing or broken. */
+    private CpuSet gpuLocalCpus(NumaNode node, String address)
+    {
+        String device = PCI_DEVICES + address + "/";
+        Optional<Optional<CpuSet>> read = unknowns.degrade("locality of GPU memory node " + node.id(), () -> files.readCpus(device, "local_cpulist", "local_cpus"));
+        if (read.isPresent() && read.get().isEmpty()) {
+            unknowns.add("locality of GPU memory node " + node.id() + ": " + device + "local_cpus is missing; taken from initiators or distances");
+        }
+        return read.flatMap(cpus -> cpus).orElse(CpuSet.empty());
     }
 
     /** The CPUs of the nodes with CPUs nearest to {@code node} by SLIT distance; empty without distances. */

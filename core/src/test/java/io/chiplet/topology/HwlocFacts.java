@@ -28,6 +28,8 @@ import java.util.TreeMap;
  * @param packages package os_index to its CPUs
  * @param numaNodes NUMA node os_index to its CPUs
  * @param numaMemory NUMA node os_index to its local memory in bytes
+ * @param numaSubtypes NUMA node os_index to hwloc's subtype of its memory ({@code GPUMemory}; hwloc 2.9's Linux
+ *         backend names no other), for the nodes that have one
  * @param l3s L3 caches, by first CPU
  * @param cores cores' CPU sets, by first CPU
  * @param kinds kinds of core, most performant first (the XML lists them least performant first)
@@ -39,6 +41,7 @@ record HwlocFacts(
         Map<Integer, CpuSet> packages,
         Map<Integer, CpuSet> numaNodes,
         Map<Integer, Long> numaMemory,
+        Map<Integer, String> numaSubtypes,
         List<L3> l3s,
         List<CpuSet> cores,
         List<CpuSet> kinds)
@@ -61,6 +64,7 @@ record HwlocFacts(
             Map<Integer, CpuSet> packages = new TreeMap<>();
             Map<Integer, CpuSet> nodes = new TreeMap<>();
             Map<Integer, Long> memory = new TreeMap<>();
+            Map<Integer, String> subtypes = new TreeMap<>();
             List<L3> l3s = new ArrayList<>();
             List<CpuSet> cores = new ArrayList<>();
             NodeList objects = document.getElementsByTagName("object");
@@ -77,6 +81,9 @@ record HwlocFacts(
                     case "NUMANode" -> {
                         int id = Integer.parseInt(object.getAttribute("os_index"));
                         nodes.put(id, cpus);
+                        if (object.hasAttribute("subtype")) {
+                            subtypes.put(id, object.getAttribute("subtype"));
+                        }
                         if (object.hasAttribute("local_memory")) {
                             memory.put(id, Long.parseLong(object.getAttribute("local_memory")));
                         }
@@ -98,7 +105,7 @@ record HwlocFacts(
             if (online == null) {
                 throw new IllegalArgumentException(xml + " has no Machine object");
             }
-            return new HwlocFacts(online, complete, allowed, packages, nodes, memory, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
+            return new HwlocFacts(online, complete, allowed, packages, nodes, memory, subtypes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
         }
         catch (Exception e) {
             throw new IllegalStateException("cannot read hwloc XML " + xml, e);

@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every snapshot under {@code snapshots/} that has hwloc's reading beside it must read the same through
- * {@link SysfsTopologyReader}: online, present and allowed CPUs, packages, NUMA nodes and their memory, L3 instances and sizes,
- * cores, and kinds of core in hwloc's rank order.
+ * {@link SysfsTopologyReader}: online, present and allowed CPUs, packages, NUMA nodes, their memory and the kind hwloc
+ * names (GPU memory), L3 instances and sizes, cores, and kinds of core in hwloc's rank order.
  */
 class SysfsMatchesHwlocTest
 {
@@ -60,7 +60,28 @@ class SysfsMatchesHwlocTest
                 "l3-overlap",
                 "s390-books-drawers",
                 "power8",
-                "arm-midr-only");
+                "arm-midr-only",
+                "gpu-coherent-memory",
+                "ia64-montecito");
+    }
+
+    /**
+     * Snapshots whose reading was taken with {@code HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1} (see snapshot-gen/regen.sh). By
+     * default hwloc drops the NUMA node an NVIDIA GPU's {@code numa_status} names; we keep it (kind GPU, reported, never
+     * bound to), which is what hwloc reads when asked to keep it: so these compare with that reading, not the default one.
+     */
+    static final Map<String, String> READ_KEEPING_GPU_MEMORY = Map.of(
+            "gpu-coherent-memory", "node 252 is a Tesla V100's memory (proc/driver/nvidia/gpus/0004:04:00.0/numa_status)");
+
+    @Test
+    void gpuMemorySnapshotsAreComparedWithTheReadingThatKeepsGpuMemory()
+    {
+        for (String name : READ_KEEPING_GPU_MEMORY.keySet()) {
+            // a default reading (HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES unset) would have no GPUMemory node at all
+            assertThat(HwlocFacts.parse(Snapshots.hwlocReading(name)).numaSubtypes()).as(name + ": " + READ_KEEPING_GPU_MEMORY.get(name))
+                    .containsValue("GPUMemory");
+        }
+        assertThat(snapshots()).containsAll(READ_KEEPING_GPU_MEMORY.keySet());
     }
 
     /**
@@ -90,6 +111,12 @@ class SysfsMatchesHwlocTest
         assertThat(topology.numaNodes().stream().filter(node -> node.memoryBytes().isPresent())
                 .collect(Collectors.toMap(NumaNode::id, node -> node.memoryBytes().getAsLong())))
                 .as("NUMA node memory").isEqualTo(hwloc.numaMemory());
+        // hwloc 2.9's Linux backend names one kind of memory, GPUMemory (kept only when asked, READ_KEEPING_GPU_MEMORY);
+        // HBM and CXL it leaves unnamed, where we may know more (cpuless-hbm-cxl), but a node with CPUs is DRAM to both
+        assertThat(topology.numaNodes().stream().filter(node -> node.kind() == MemoryKind.GPU).map(NumaNode::id).toList())
+                .as("GPU memory nodes").isEqualTo(hwloc.numaSubtypes().entrySet().stream()
+                        .filter(entry -> entry.getValue().equals("GPUMemory")).map(Map.Entry::getKey).toList());
+        assertThat(topology.numaNodes()).filteredOn(NumaNode::hasCpus).extracting(NumaNode::kind).as("nodes with CPUs").containsOnly(MemoryKind.DRAM);
         if (topology.unknowns().stream().anyMatch(unknown -> unknown.startsWith("L3 caches: "))) {
             // the snapshot's L3 lists contradict each other: hwloc keeps what it could insert first, we keep no L3 and
             // say which files disagree (L3ContradictionsTest); either way no CPU may sit in two L3s
