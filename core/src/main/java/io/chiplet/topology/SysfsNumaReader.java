@@ -3,6 +3,7 @@ package io.chiplet.topology;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,9 +146,19 @@ final class SysfsNumaReader
     private Map<Integer, String> gpuMemoryNodes()
     {
         Map<Integer, String> gpuOf = new TreeMap<>();
+        Path gpus = files.resolve(NVIDIA_GPUS);
+        if (Files.exists(gpus, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(gpus)) {
+            // the driver's directory is there but is no directory (a dump's broken copy): say so, not "no GPU"
+            unknowns.add("GPU memory: " + NVIDIA_GPUS + " is not a directory; no GPU's memory node is known");
+            return gpuOf;
+        }
         for (String address : files.entries(NVIDIA_GPUS)) {
             if (!PCI_ADDRESS.matcher(address).matches()) {
                 unknowns.add("GPU memory: " + NVIDIA_GPUS + " holds " + FileText.quote(address) + ", which is no PCI address (like 0004:04:00.0); skipped");
+                continue;
+            }
+            if (!Files.isDirectory(files.resolve(NVIDIA_GPUS + address))) {
+                unknowns.add("GPU memory: " + NVIDIA_GPUS + address + " is not a directory; its numa_status is unknown");
                 continue;
             }
             String file = NVIDIA_GPUS + address + "/numa_status";

@@ -295,6 +295,129 @@ class SysfsRobustnessTest
         assertThat(topology.chiplets()).hasSize(8).extracting(Chiplet::basis).containsOnly(ChipletBasis.PACKAGE);
     }
 
+    private static final String GPU_STATUS = "proc/driver/nvidia/gpus/0004:04:00.0/numa_status";
+    private static final String GPU_DEVICE = "sys/bus/pci/devices/0004:04:00.0";
+
+    @Test
+    void gpuMemoryIsReportedLocalToItsGpusCpusAndNeverChosenForBinding(@TempDir Path temp)
+    {
+        Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack("gpu-coherent-memory", temp)).read();
+
+        assertThat(topology.numaNodes()).extracting(NumaNode::id, NumaNode::kind).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0, MemoryKind.DRAM), org.assertj.core.groups.Tuple.tuple(8, MemoryKind.DRAM),
+                org.assertj.core.groups.Tuple.tuple(252, MemoryKind.GPU));
+        NumaNode gpu = topology.numaNode(252).orElseThrow();
+        assertThat(gpu.cpus()).isEqualTo(CpuSet.empty());
+        assertThat(gpu.localCpus()).as("the GPU's PCI local_cpus: chip 0").isEqualTo(CpuSet.range(0, 15));
+        assertThat(gpu.memoryBytes()).hasValue((16L * 1024 * 1024 - 253_952) * 1024);
+        assertThat(topology.chiplets()).hasSize(8).extracting(Chiplet::numaNode).containsOnly(0, 8);
+        for (MemoryKind kind : java.util.List.of(MemoryKind.DRAM, MemoryKind.HBM, MemoryKind.CXL_PMEM)) {
+            assertThat(topology.chiplets()).allSatisfy(chiplet -> assertThat(topology.memoryNodeFor(chiplet, kind)).isEqualTo(chiplet.numaNode()));
+        }
+        assertThatThrownBy(() -> ChipletMemory.of(topology, MemoryKind.GPU)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(TopologyJson.toJson(topology)).contains("\"memoryKind\": \"gpu\"");
+        assertThat(topology.unknowns()).isEmpty();
+    }
+
+    @Test
+    void gpuMemoryWithoutItsPciDeviceIsLocalToTheNearestNodes(@TempDir Path temp)
+            throws IOException
+    {
+        Path snapshot = Snapshots.unpack("gpu-coherent-memory", temp);
+        Files.delete(snapshot.resolve(GPU_DEVICE));
+
+        Topology topology = SysfsTopologyReader.snapshot(snapshot).read();
+
+        NumaNode gpu = topology.numaNode(252).orElseThrow();
+        assertThat(gpu.kind()).isEqualTo(MemoryKind.GPU);
+        // distance 80 to both nodes with CPUs: local to all of them, as hwloc's fallback from distances says
+        assertThat(gpu.localCpus()).isEqualTo(CpuSet.range(0, 31));
+        assertThat(topology.unknowns()).containsExactly("locality of GPU memory node 252: " + GPU_DEVICE
+                + "/local_cpus is missing; taken from initiators or distances");
+    }
+
+    @Test
+    void aGarbledNumaStatusLeavesTheNodeOfUnknownKindNamingTheFile(@TempDir Path temp)
+            throws IOException
+    {
+        Path snapshot = Snapshots.unpack("gpu-coherent-memory", temp);
+        Files.delete(snapshot.resolve(GPU_STATUS));
+        Files.writeString(snapshot.resolve(GPU_STATUS), "Node: \u0662\u0665\u0662\nStatus: online\n");
+
+        Topology topology = SysfsTopologyReader.snapshot(snapshot).read();
+
+        // hwloc's atoi would read 0 here and call node 0 GPU memory; the node is left unknown instead
+        assertThat(topology.numaNode(252).orElseThrow().kind()).isEqualTo(MemoryKind.UNKNOWN);
+        assertThat(topology.numaNode(0).orElseThrow().kind()).isEqualTo(MemoryKind.DRAM);
+        assertThat(topology.unknowns()).contains("GPU memory of 0004:04:00.0: " + GPU_STATUS
+                + ": expected an integer but found \"\\u0662\\u0665\\u0662\"");
+    }
+
+    @Test
+    void aNumaStatusOfNoNodeOrOfAnotherNodeMakesNoGpuMemory()
+    {
+        assertThat(SysfsNumaReader.numaStatusNode("f", "Node: -1\nStatus: offline\n")).isEmpty();
+        assertThat(SysfsNumaReader.numaStatusNode("f", "Status: offline\n")).isEmpty();
+        assertThat(SysfsNumaReader.numaStatusNode("f", "Node:\t252\0junk")).hasValue(252);
+        assertThatThrownBy(() -> SysfsNumaReader.numaStatusNode("f", "Node: 99999999999\n")).isInstanceOf(TopologyException.class).hasMessageStartingWith("f: ");
+    }
+
+    /**
+     * Every file the GPU memory comes from, broken every way the issue lists: discovery degrades and never hangs, and
+     * names the file unless it is merely absent (or an empty directory): then there is no GPU memory, or its locality
+     * comes from distances, and that is said.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void gpuMemoryFilesBrokenEveryWayDegradeNamingTheFile(@TempDir Path temp)
+            throws Exception
+    {
+        Path snapshot = Snapshots.unpack("gpu-coherent-memory", temp);
+        java.util.List<String> targets = java.util.List.of(GPU_STATUS, "proc/driver/nvidia/gpus/0004:04:00.0", "proc/driver/nvidia/gpus",
+                GPU_DEVICE + "/local_cpulist", GPU_DEVICE + "/local_cpus", GPU_DEVICE);
+        java.util.List<String> kinds = java.util.List.of("missing", "directory", "symlink loop", "link to /dev/zero", "oversize", "fifo", "not UTF-8");
+        Path list = snapshot.resolve(GPU_DEVICE + "/local_cpulist");
+        // kept out of the snapshot, where a directory listing would see them
+        Path listSaved = temp.resolve("local_cpulist.saved");
+        for (String target : targets) {
+            // the mask is read only without the list, as on kernels before local_cpulist
+            if (target.endsWith("/local_cpus")) {
+                Files.move(list, listSaved);
+            }
+            Path path = snapshot.resolve(target);
+            Path saved = temp.resolve(path.getFileName() + ".saved");
+            for (String kind : kinds) {
+                Files.move(path, saved);
+                switch (kind) {
+                    case "missing" -> {}
+                    case "directory" -> Files.createDirectory(path);
+                    case "symlink loop" -> Files.createSymbolicLink(path, path.getFileName());
+                    case "link to /dev/zero" -> Files.createSymbolicLink(path, Path.of("/dev/zero"));
+                    case "oversize" -> Files.write(path, new byte[SysfsFiles.MAX_TABLE_BYTES + 1]);
+                    case "fifo" -> assumeTrue(new ProcessBuilder("mkfifo", path.toString()).start().waitFor() == 0, "mkfifo works here");
+                    default -> Files.write(path, new byte[] {'N', 'o', 'd', 'e', ':', ' ', (byte) 0xff, '\n'});
+                }
+                Topology topology = SysfsTopologyReader.snapshot(snapshot).read();
+                String change = kind + " at " + target;
+                assertThat(topology.numaNode(252).orElseThrow().kind()).as(change).isIn(MemoryKind.GPU, MemoryKind.UNKNOWN);
+                assertThat(topology.unknowns()).as(change).allSatisfy(unknown -> assertThat(unknown).matches("[ -~]*"));
+                if (!kind.equals("missing") && !kind.equals("directory")) {
+                    assertThat(topology.unknowns()).as(change).anyMatch(unknown -> unknown.contains(target));
+                }
+                if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(path);
+                }
+                else {
+                    Files.deleteIfExists(path);
+                }
+                Files.move(saved, path);
+            }
+            if (target.endsWith("/local_cpus")) {
+                Files.move(listSaved, list);
+            }
+        }
+    }
+
     private String read(String relative)
     {
         try {

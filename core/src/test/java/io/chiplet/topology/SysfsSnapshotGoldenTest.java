@@ -127,6 +127,25 @@ class SysfsSnapshotGoldenTest
     }
 
     @Test
+    void itaniumCachesWhoseSharingListsAreEmptyArePrivateToTheirCore()
+    {
+        Topology topology = read("ia64-montecito");
+
+        // 2 sockets x 2 cores x 2 threads, first threads first; every shared_cpu_map is empty (no PAL cache-sharing
+        // information), so each 12 MiB L3 is its core's, as hwloc reads it, and each core is a chiplet
+        assertThat(topology.packages()).extracting(CpuPackage::cpus).containsExactly(CpuSet.parseList("0-1,4-5"), CpuSet.parseList("2-3,6-7"));
+        assertThat(topology.cores()).extracting(Core::cpus).containsExactly(CpuSet.of(0, 4), CpuSet.of(1, 5), CpuSet.of(2, 6), CpuSet.of(3, 7));
+        assertThat(topology.chiplets()).containsExactly(
+                new Chiplet(0, 0, 0, CpuSet.of(0, 4), 12L << 20, ChipletBasis.L3),
+                new Chiplet(1, 0, 0, CpuSet.of(1, 5), 12L << 20, ChipletBasis.L3),
+                new Chiplet(2, 1, 0, CpuSet.of(2, 6), 12L << 20, ChipletBasis.L3),
+                new Chiplet(3, 1, 0, CpuSet.of(3, 7), 12L << 20, ChipletBasis.L3));
+        assertThat(topology.cachesOfLevel(2)).extracting(Cache::cpus).containsExactly(CpuSet.of(0, 4), CpuSet.of(1, 5), CpuSet.of(2, 6), CpuSet.of(3, 7));
+        assertThat(topology.unknowns()).containsExactly("CPUs sharing caches: 8 cache directories list no CPU (sys/devices/system/cpu/cpu0/cache/index2/"
+                + "shared_cpu_map is empty, as IA-64 firmware without cache-sharing information leaves it); each is taken as private to its core, as hwloc takes it");
+    }
+
+    @Test
     void offlineCpuZeroAndMissingNodeZero()
     {
         Topology topology = read("offline-cpu0-node0");
