@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * What kind of memory a NUMA node holds, as far as the machine says. A node with CPUs is {@link #DRAM}; a CPU-less
  * node is {@link #HBM} or {@link #CXL_PMEM} only on evidence (the kernel's memory tiers, HMAT bandwidth, hwloc's
- * subtype), {@link #GPU} only where a source names it (hwloc's {@code GPUMemory}), else {@link #UNKNOWN}.
+ * subtype), {@link #GPU} only where a source names it (the NVIDIA driver's {@code numa_status}, hwloc's
+ * {@code GPUMemory}), else {@link #UNKNOWN}.
  */
 public enum MemoryKind
 {
