@@ -188,22 +188,27 @@ def s390_books_drawers():
     return t
 
 
+def power_cpus(chips, threads, l1d_kib, l3_kib, l3_ways, max_khz, min_khz):
+    """POWER CPUs numbered chip by chip, core by core, thread by thread: chips lists (chip-id, [core_id...]); per core an
+    8-way L1d, a 32K L1i, a 512K L2 and an L3 (per core, as 4.x kernels report them), 128-byte lines."""
+    cpus = []
+    for chip, core_ids in chips:
+        for core_id in core_ids:
+            for thread in range(threads):
+                caches = [Cache(1, "Data", l1d_kib, 8, ("L1d", core_id), line=128),
+                          Cache(1, "Instruction", 32, 8, ("L1i", core_id), line=128),
+                          Cache(2, "Unified", 512, 8, ("L2", core_id), line=128),
+                          Cache(3, "Unified", l3_kib, l3_ways, ("L3", core_id), line=128)]
+                cpus.append(Cpu(len(cpus), chip, core_id, caches=caches, max_khz=max_khz, min_khz=min_khz))
+    return cpus
+
+
 def power8():
     """POWER8 PowerNV (4.x kernel, no package_cpus/core_cpus/die/cluster files): 2 chips with chip-ids 0 and 8
     (physical_package_id), 10 cores each, SMT8 = 160 CPUs; core_id the hardware core number (sparse);
     L1d 64K, L1i 32K, L2 512K and L3 8M per core; NUMA nodes 0 and 8 (sparse ids), SLIT 10/40."""
-    cpus = []
-    num = 0
-    for chip in (0, 8):
-        for core in range(10):
-            core_id = chip * 32 + core * 8 + 32
-            for thread in range(8):
-                caches = [Cache(1, "Data", 64, 8, ("L1d", core_id), line=128),
-                          Cache(1, "Instruction", 32, 8, ("L1i", core_id), line=128),
-                          Cache(2, "Unified", 512, 8, ("L2", core_id), line=128),
-                          Cache(3, "Unified", 8192, 8, ("L3", core_id), line=128)]
-                cpus.append(Cpu(num, chip, core_id, caches=caches, max_khz=3491000, min_khz=2061000))
-                num += 1
+    cpus = power_cpus([(chip, [chip * 32 + core * 8 + 32 for core in range(10)]) for chip in (0, 8)], 8, 64, 8192, 8,
+                      3491000, 2061000)
     nodes = OrderedDict([(0, (set(range(80)), 128 * g.GiB_KB - 900_000)), (8, (set(range(80, 160)), 128 * g.GiB_KB - 300_000))])
 
     def info(m, c):
@@ -264,18 +269,8 @@ def gpu_coherent_memory():
     The NVIDIA driver names the node in /proc/driver/nvidia/gpus/0004:04:00.0/numa_status; the GPU's PCI device
     gives its local CPUs (local_cpus, local_cpulist). hwloc drops node 252 unless HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1,
     and then calls it GPUMemory local to chip 0."""
-    cpus = []
-    num = 0
-    for chip in (0, 8):
-        for slot in (0, 1, 4, 5):
-            core_id = chip * 256 + slot * 4
-            for thread in range(4):
-                caches = [Cache(1, "Data", 32, 8, ("L1d", core_id), line=128),
-                          Cache(1, "Instruction", 32, 8, ("L1i", core_id), line=128),
-                          Cache(2, "Unified", 512, 8, ("L2", core_id), line=128),
-                          Cache(3, "Unified", 10240, 20, ("L3", core_id), line=128)]
-                cpus.append(Cpu(num, chip, core_id, caches=caches, max_khz=3800000, min_khz=2300000))
-                num += 1
+    cpus = power_cpus([(chip, [chip * 256 + slot * 4 for slot in (0, 1, 4, 5)]) for chip in (0, 8)], 4, 32, 10240, 20,
+                      3800000, 2300000)
     gpu_kb = 16 * g.GiB_KB - 253_952
     nodes = OrderedDict([(0, (set(range(16)), 256 * g.GiB_KB - 1_900_000)), (8, (set(range(16, 32)), 256 * g.GiB_KB - 600_000)),
                          (252, (set(), gpu_kb))])
