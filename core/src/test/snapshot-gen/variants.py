@@ -261,6 +261,12 @@ def rewrite_masks(tree, nbits):
         tree.write(path, cpumask({bit for bit in range(nbits) if value >> bit & 1}, nbits))
 
 
+def kernel_build(tree, version, build):
+    """proc/version and hwloc-nofile-info's OSVersion of a kernel other than the Debian 6.1 one render() writes."""
+    tree.write("proc/version", version + " " + build)
+    tree.write("proc/hwloc-nofile-info", re.sub(r"OSVersion: [^\n]*", "OSVersion: " + build, tree.files["proc/hwloc-nofile-info"].decode("ascii")))
+
+
 def gpu_coherent_memory():
     """POWER9 PowerNV with an NVLink2 GPU whose memory the kernel onlines as a CPU-less NUMA node (an AC922-like
     layout, cut down): 2 chips (chip-ids 0 and 8, nodes 0 and 8) of 4 SMT4 cores, 4.14 kernel (no package_cpus,
@@ -290,6 +296,8 @@ def gpu_coherent_memory():
             "timebase\t: 512000000\nplatform\t: PowerNV\nmodel\t\t: 8335-GTH\nmachine\t\t: PowerNV 8335-GTH\n"
             "firmware\t: OPAL\nMMU\t\t: Radix\n")
     t.write("proc/hwloc-nofile-info", t.files["proc/hwloc-nofile-info"].decode("ascii").replace("PageSize: 4096", "PageSize: 65536"))
+    kernel_build(t, "Linux version 4.14.0-115.el7a.ppc64le (mockbuild@ppc-046.build.eng.bos.redhat.com) "
+                 "(gcc version 4.8.5 20150623 (Red Hat 4.8.5-36) (GCC))", "#1 SMP Tue Sep 25 12:28:39 EDT 2018")
     bus = "0004:04:00.0"
     gpu = "proc/driver/nvidia/gpus/" + bus
     # nv-procfs.c: the node, its state, and the memory blocks the driver onlined
@@ -348,8 +356,8 @@ def ia64_montecito():
     rewrite_masks(t, 64)
     t.write("proc/self/status", t.files["proc/self/status"].decode("ascii").replace(
         "Cpus_allowed:\tff\n", "Cpus_allowed:\t%s\n" % cpumask(range(8), 64)))
-    t.write("proc/version", "Linux version 2.6.32-5-mckinley (Debian 2.6.32-48squeeze6) (dannf@debian.org) "
-            "(gcc version 4.3.5 (Debian 4.3.5-4) ) #1 SMP Mon Feb 25 00:27:24 UTC 2013")
+    kernel_build(t, "Linux version 2.6.32-5-mckinley (Debian 2.6.32-48squeeze6) (dannf@debian.org) "
+                 "(gcc version 4.3.5 (Debian 4.3.5-4) )", "#1 SMP Mon Feb 25 00:27:24 UTC 2013")
     # no cgroup hierarchy mounted on this 2.6.32 system: no cgroup2 line, an empty /proc/self/cgroup
     t.write("proc/mounts", "\n".join(line for line in t.files["proc/mounts"].decode("ascii").splitlines() if "cgroup" not in line and "bpf" not in line))
     t.write("proc/self/mountinfo", "\n".join(line for line in t.files["proc/self/mountinfo"].decode("ascii").splitlines() if "cgroup" not in line))
