@@ -84,6 +84,18 @@ class SysfsMatchesHwlocTest
         assertThat(snapshots()).containsAll(READ_KEEPING_GPU_MEMORY.keySet());
     }
 
+    @Test
+    void hwlocsReadingOfGpuMemoryReadsAsOursThroughTheXmlReader()
+    {
+        Topology fromXml = new HwlocXmlTopologyReader(Snapshots.hwlocReading("gpu-coherent-memory")).read(0);
+        Topology fromSysfs = SysfsTopologyReader.snapshot(root("gpu-coherent-memory")).read();
+
+        // hwloc gives node 252 the cpuset 0-15 that node 0 holds: the XML reader makes it CPU-less, local to 0-15, GPU
+        assertThat(fromXml.numaNodes()).extracting(NumaNode::id, NumaNode::cpus, NumaNode::localCpus, NumaNode::kind)
+                .isEqualTo(fromSysfs.numaNodes().stream().map(node -> org.assertj.core.groups.Tuple.tuple(node.id(), node.cpus(), node.localCpus(), node.kind())).toList());
+        assertThat(fromXml.numaNode(252).orElseThrow().kind()).isEqualTo(MemoryKind.GPU);
+    }
+
     /**
      * Where we know more than hwloc 2.9's Linux backend reads, and why; every other fact of these snapshots must still
      * agree. {@code SysfsRobustnessTest} checks what we read there instead.
