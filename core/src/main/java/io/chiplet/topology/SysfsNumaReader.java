@@ -100,7 +100,7 @@ final class SysfsNumaReader
     /**
      * Gives CPU-less nodes the CPUs they are local to and every node a kind of memory. A node the NVIDIA driver names
      * as a GPU's memory is {@link MemoryKind#GPU}, local to the CPUs of the GPU's PCI device ({@code local_cpus}),
-     * else to what the other CPU-less nodes are local to. hwloc drops such a node unless
+     * else, like any CPU-less node, to its initiators' or its nearest nodes' CPUs. hwloc drops such a node unless
      * {@code HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1}, and then reads it the same way; here it is kept, to be reported:
      * memory binding never chooses GPU memory ({@link ChipletMemory}).
      */
