@@ -2,6 +2,7 @@ package io.chiplet.spark.demo;
 
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
+import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
@@ -96,6 +97,13 @@ final class MachineShowcase
             groups.computeIfAbsent(where(table.slot(slot)), key -> new ArrayList<>()).add(slot);
         }
         groups.forEach((where, members) -> out.printf(Locale.ROOT, "  %s %s%n", slotList(members), where));
+        // The executor routes by kind of work on hybrid parts (PinnedTaskPlacement.live): the same core decision.
+        HybridRouting routing = HybridRouting.of(topology, topology.allowed());
+        if (routing.isHybrid()) {
+            out.printf(Locale.ROOT, "  within its slot, a task of a stage that reads shuffles or computes runs on the performance cores (CPUs %s), "
+                    + "a scan on the efficiency cores (CPUs %s), each on the other kind when its own is full%n",
+                    routing.cpus(HybridRouting.CoreClass.PERFORMANCE).toList(), routing.cpus(HybridRouting.CoreClass.EFFICIENCY).toList());
+        }
     }
 
     private static String where(SlotTable.Slot slot)

@@ -67,7 +67,11 @@ class MachineShowcaseTest
         assertThat(show(BundledMachine.ALL.get(2), Map.of()))
                 .contains("Chiplets: 1 on 1 package, 1 NUMA node, 20 CPUs")
                 .contains("  performance cores: CPUs 0-11")
-                .contains("  efficiency cores: CPUs 12-19");
+                .contains("  efficiency cores: CPUs 12-19")
+                // the executor's routing by kind of work, on the CPUs core's HybridRouting gives each class
+                .contains("a task of a stage that reads shuffles or computes runs on the performance cores (CPUs 0-11), a scan on the efficiency cores (CPUs 12-19)");
+        // A machine of one kind of core has no routing to show.
+        assertThat(show(BundledMachine.ALL.get(0), Map.of())).doesNotContain("efficiency cores");
     }
 
     @Test
