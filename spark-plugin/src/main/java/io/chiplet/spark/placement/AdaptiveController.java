@@ -4,6 +4,7 @@ import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.ThreadSignals;
 import io.chiplet.placement.SpreadLocator;
+import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.ChipletMemory;
@@ -64,8 +65,9 @@ final class AdaptiveController
     {
         this.locator = SpreadLocator.of(topology, topology.allowed());
         this.chipletCpus = new CpuSet[locator.chiplets()];
+        UsableChiplets usable = UsableChiplets.of(topology);
         for (int index = 0; index < chipletCpus.length; index++) {
-            chipletCpus[index] = SlotTable.chipletCpus(topology, locator.chipletId(index));
+            chipletCpus[index] = usable.cpusOf(locator.chipletId(index));
         }
         this.placement = requireNonNull(placement, "placement is null");
         this.spread = requireNonNull(spread, "spread is null");

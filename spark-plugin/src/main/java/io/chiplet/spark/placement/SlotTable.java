@@ -80,12 +80,6 @@ public record SlotTable(List<Slot> slots)
         return new SlotTable(slots);
     }
 
-    /** The CPUs of chiplet {@code id} this process may use ({@link UsableChiplets#cpusOf}). */
-    static CpuSet chipletCpus(Topology topology, int id)
-    {
-        return UsableChiplets.of(topology).cpusOf(id);
-    }
-
     static OptionalInt memoryNode(boolean bindMemory, int node, IntPredicate usableNode)
     {
         return bindMemory && node >= 0 && usableNode.test(node) ? OptionalInt.of(node) : OptionalInt.empty();
