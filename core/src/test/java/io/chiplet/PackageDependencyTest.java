@@ -44,6 +44,19 @@ class PackageDependencyTest
     }
 
     @Test
+    void theInPlaceComparisonKeepsNoClocksOrThreads()
+    {
+        // The engines own the clock, the threads and the files; measure gets what they read and returns text.
+        ArchRule rule = noClasses().that().resideInAPackage("io.chiplet.measure")
+                .should().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.net..", "java.util.concurrent..")
+                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+                .orShould().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock");
+        assertThat(violations(rule)).isEmpty();
+    }
+
+    @Test
     void theAdaptiveLoopKeepsNoClocksOrThreads()
     {
         // The engines own the timer and the thread; the loop is stepped with what they measured.

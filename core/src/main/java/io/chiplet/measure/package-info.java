@@ -4,5 +4,11 @@
  * with a bootstrap confidence interval ({@link io.chiplet.measure.PairedBootstrap}). Used by {@code chiplet demo} and
  * the jmh TPC-H benchmarks alike, so that both judge noise by one rule. Pure: times come in, figures go out; no
  * clock, no I/O except the progress lines a caller hands a stream for. Depends on nothing else of ours.
+ *
+ * <p>The in-place comparison inside running engines lives here too: the seeded, stratified draw of each unit's arm
+ * ({@link io.chiplet.measure.ArmAssignment}, by time {@link io.chiplet.measure.SwitchbackWindows}), the estimator of
+ * placement's speed-up from unpaired work ({@link io.chiplet.measure.StratifiedArmEstimator}), the adaptive control
+ * share, the guard ({@link io.chiplet.measure.PlacementGuard}), and the report; an engine keeps one
+ * {@link io.chiplet.measure.Measurement}.
  */
 package io.chiplet.measure;

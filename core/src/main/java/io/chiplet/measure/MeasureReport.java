@@ -1,0 +1,287 @@
+package io.chiplet.measure;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a run's in-place comparison says, in the three forms users read: one summary line (the WARN line at the end
+ * of an application), a self-contained JSON document, and a small HTML page with a chart (inline SVG, nothing
+ * fetched). Pure: the caller writes the text where it wants.
+ *
+ * @param subject what was measured: an application's name and id, a query fingerprint
+ * @param design how arms were drawn, in words ("per task, stratified by stage")
+ * @param unit the unit of work's name, singular ("task", "query")
+ * @param stratum the stratum's name, singular ("stage", "query text")
+ * @param generatedAt when the report was made, as the engine's clock said it (ISO-8601)
+ * @param notes what the reader should know besides the figures (modes not measured, assumptions in force)
+ */
+public record MeasureReport(String subject, String design, String unit, String stratum, String generatedAt, MeasurementPlan plan, ArmEstimate estimate,
+        PlacementGuard guard, Directive directive, PluginCost cost, long unitsAfterStop, List<String> notes)
+{
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int CHART_ROWS = 30;
+
+    public MeasureReport
+    {
+        requireNonNull(subject, "subject is null");
+        requireNonNull(design, "design is null");
+        requireNonNull(unit, "unit is null");
+        requireNonNull(stratum, "stratum is null");
+        requireNonNull(generatedAt, "generatedAt is null");
+        requireNonNull(plan, "plan is null");
+        requireNonNull(estimate, "estimate is null");
+        requireNonNull(guard, "guard is null");
+        requireNonNull(directive, "directive is null");
+        requireNonNull(cost, "cost is null");
+        notes = List.copyOf(notes);
+    }
+
+    /** A report of {@code measurement} as it stands. */
+    public static MeasureReport of(Measurement measurement, String subject, String design, String unit, String stratum, String generatedAt, PluginCost cost,
+            List<String> notes)
+    {
+        return new MeasureReport(subject, design, unit, stratum, generatedAt, measurement.plan(), measurement.estimate(), measurement.guard(),
+                measurement.directive(), cost, measurement.unitsAfterStop(), notes);
+    }
+
+    /** The one line: the speed-up with its interval and what it rests on, the plugin's CPU share, the guard. */
+    public String summaryLine()
+    {
+        StringBuilder line = new StringBuilder("Chiplet placement measured in place for ").append(subject).append(": ");
+        if (!plan.enabled()) {
+            line.append("measuring is off");
+        }
+        else if (estimate.enough()) {
+            RatioEstimate ratio = estimate.timeRatio().orElseThrow();
+            line.append(String.format(Locale.ROOT, "speed-up %.3fx (%.0f%% CI %.3f-%.3f, %s) from %d placed and %d control %ss in %d %ss",
+                    estimate.speedUp().orElseThrow(), ratio.confidence() * 100, estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
+                    verdict(), estimate.placedUnits(), estimate.controlUnits(), unit, estimate.strataCompared(), stratum));
+        }
+        else {
+            line.append(String.format(Locale.ROOT, "not enough evidence yet (%d placed and %d control %ss in %ss with both arms; %d of each needed)",
+                    estimate.placedUnits(), estimate.controlUnits(), unit, stratum, estimate.minUnitsPerArm()));
+        }
+        if (estimate.unitsLeftOut() > 0) {
+            line.append(String.format(Locale.ROOT, ", %d %ss left out (their %s had too few of one arm)", estimate.unitsLeftOut(), unit, stratum));
+        }
+        line.append("; plugin CPU ").append(cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown")
+                .append(" of the job's");
+        line.append("; guard ").append(guard.mode().configName()).append(": ");
+        if (guard.placing()) {
+            line.append(String.format(Locale.ROOT, "placing, control share %.1f%%", directive.controlShare() * 100));
+        }
+        else {
+            line.append(String.format(Locale.ROOT, "placement stopped (placed work slower), %d %ss since ran unplaced", unitsAfterStop, unit));
+        }
+        return line.toString();
+    }
+
+    /** In words: what the interval says. */
+    public String verdict()
+    {
+        if (estimate.placedFaster()) {
+            return "placed faster";
+        }
+        if (estimate.placedSlower()) {
+            return "placed slower";
+        }
+        return estimate.enough() ? "noise explains it" : "not enough evidence yet";
+    }
+
+    public String json()
+    {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.useDefaultPrettyPrinter();
+            json.writeStartObject();
+            json.writeStringField("kind", "chiplet-measure-report/1");
+            json.writeStringField("subject", subject);
+            json.writeStringField("generatedAt", generatedAt);
+            json.writeStringField("design", design);
+            json.writeStringField("unit", unit);
+            json.writeStringField("stratum", stratum);
+            json.writeObjectFieldStart("plan");
+            json.writeBooleanField("enabled", plan.enabled());
+            json.writeNumberField("controlShare", plan.controlShare().wide());
+            json.writeNumberField("residualControlShare", plan.controlShare().residual());
+            json.writeStringField("guard", plan.guard().configName());
+            json.writeNumberField("seed", plan.seed());
+            json.writeNumberField("minUnitsPerArm", plan.minUnitsPerArm());
+            json.writeEndObject();
+            json.writeObjectFieldStart("estimate");
+            json.writeBooleanField("enough", estimate.enough());
+            json.writeStringField("verdict", verdict());
+            if (estimate.enough()) {
+                RatioEstimate ratio = estimate.timeRatio().orElseThrow();
+                json.writeNumberField("speedUp", estimate.speedUp().orElseThrow());
+                json.writeNumberField("speedUpLow", estimate.speedUpLow().orElseThrow());
+                json.writeNumberField("speedUpHigh", estimate.speedUpHigh().orElseThrow());
+                json.writeNumberField("timeRatio", ratio.ratio());
+                json.writeNumberField("timeRatioLow", ratio.low());
+                json.writeNumberField("timeRatioHigh", ratio.high());
+                json.writeNumberField("confidence", ratio.confidence());
+                json.writeNumberField("unitSpread", ratio.pairSpread());
+                json.writeNumberField("logStandardError", estimate.logStandardError());
+                json.writeNumberField("degreesOfFreedom", estimate.degreesOfFreedom());
+            }
+            json.writeNumberField("placedUnits", estimate.placedUnits());
+            json.writeNumberField("controlUnits", estimate.controlUnits());
+            json.writeNumberField("strata", estimate.strata());
+            json.writeNumberField("strataCompared", estimate.strataCompared());
+            json.writeNumberField("unitsLeftOut", estimate.unitsLeftOut());
+            json.writeArrayFieldStart("byStratum");
+            for (StratumFigure figure : estimate.figures()) {
+                json.writeStartObject();
+                json.writeStringField("stratum", figure.stratum());
+                json.writeNumberField("placed", figure.placed());
+                json.writeNumberField("control", figure.control());
+                json.writeStringField("basis", figure.basis());
+                json.writeNumberField("speedUp", figure.speedUp());
+                json.writeNumberField("speedUpLow", 1 / figure.high());
+                json.writeNumberField("speedUpHigh", 1 / figure.low());
+                json.writeNumberField("weight", figure.weight());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeObjectFieldStart("guard");
+            json.writeStringField("mode", guard.mode().configName());
+            json.writeBooleanField("placing", guard.placing());
+            json.writeNumberField("looks", guard.looks());
+            if (guard.stop().isPresent()) {
+                GuardStop stop = guard.stop().get();
+                json.writeNumberField("stoppedAtLook", stop.look());
+                json.writeNumberField("threshold", stop.threshold());
+                json.writeNumberField(unit + "sSinceStop", unitsAfterStop);
+            }
+            json.writeNumberField("controlShareNow", directive.controlShare());
+            json.writeEndObject();
+            json.writeObjectFieldStart("pluginCost");
+            json.writeNumberField("pluginCpuNanos", cost.pluginCpuNanos());
+            json.writeNumberField("jobCpuNanos", cost.jobCpuNanos());
+            if (cost.share().isPresent()) {
+                json.writeNumberField("share", cost.share().getAsDouble());
+            }
+            json.writeEndObject();
+            json.writeArrayFieldStart("notes");
+            for (String note : notes) {
+                json.writeString(note);
+            }
+            json.writeEndArray();
+            json.writeStringField("summary", summaryLine());
+            json.writeEndObject();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /** A page with the summary, a forest chart of the overall and the largest strata's speed-ups, and the notes. */
+    public String html()
+    {
+        StringBuilder page = new StringBuilder();
+        page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Chiplet placement: ").append(escape(subject))
+                .append("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}td,th{padding:.2em .6em;text-align:right}"
+                        + "td:first-child,th:first-child{text-align:left}</style></head><body>\n");
+        page.append("<h1>Chiplet placement, measured in place</h1>\n<p>").append(escape(summaryLine())).append("</p>\n");
+        page.append("<p>Design: ").append(escape(design)).append(". Speed-up is control time over placed time per unit read: above 1 placement made work faster.</p>\n");
+        page.append(chart());
+        page.append("<table><tr><th>").append(escape(stratum)).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>weight</th></tr>\n");
+        for (StratumFigure figure : largest()) {
+            page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%.3f</td><td>%.3f-%.3f</td><td>%.1f%%</td></tr>%n",
+                    escape(figure.stratum()), figure.placed(), figure.control(), figure.basis(), figure.speedUp(), 1 / figure.high(), 1 / figure.low(),
+                    figure.weight() * 100));
+        }
+        page.append("</table>\n");
+        if (!notes.isEmpty()) {
+            page.append("<h2>Notes</h2><ul>\n");
+            notes.forEach(note -> page.append("<li>").append(escape(note)).append("</li>\n"));
+            page.append("</ul>\n");
+        }
+        page.append("<p>Generated ").append(escape(generatedAt)).append(". How to read this: docs/measuring.md of chiplet-jvm.</p>\n</body></html>\n");
+        return page.toString();
+    }
+
+    private List<StratumFigure> largest()
+    {
+        return estimate.figures().stream().sorted(Comparator.comparingDouble(StratumFigure::weight).reversed()).limit(CHART_ROWS).toList();
+    }
+
+    /** Log-scaled speed-up axis; one row per stratum and a bold overall row; a line at 1. */
+    private String chart()
+    {
+        List<StratumFigure> rows = largest();
+        double low = 0.8;
+        double high = 1.25;
+        for (StratumFigure figure : rows) {
+            low = Math.min(low, 1 / figure.high());
+            high = Math.max(high, 1 / figure.low());
+        }
+        if (estimate.enough()) {
+            low = Math.min(low, estimate.speedUpLow().orElseThrow());
+            high = Math.max(high, estimate.speedUpHigh().orElseThrow());
+        }
+        low = Math.max(low, 0.1);
+        high = Math.min(high, 10);
+        int width = 640;
+        int left = 160;
+        int plot = width - left - 20;
+        int rowHeight = 18;
+        int height = (rows.size() + 2) * rowHeight + 30;
+        double logLow = Math.log(low);
+        double logSpan = Math.log(high) - logLow;
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-size=\"11\" role=\"img\" aria-label=\"speed-up by %s\">%n",
+                width, height, escape(stratum)));
+        double one = left + plot * (0 - logLow) / logSpan;
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"4\"/>%n", one, one, height - 20));
+        int y = rowHeight;
+        if (estimate.enough()) {
+            row(svg, "overall", estimate.speedUpLow().orElseThrow(), estimate.speedUp().orElseThrow(), estimate.speedUpHigh().orElseThrow(), y, left, plot, logLow, logSpan, true);
+        }
+        else {
+            svg.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\">overall: not enough evidence yet</text>%n", y + 4));
+        }
+        for (StratumFigure figure : rows) {
+            y += rowHeight;
+            row(svg, stratum + " " + figure.stratum(), 1 / figure.high(), figure.speedUp(), 1 / figure.low(), y, left, plot, logLow, logSpan, false);
+        }
+        for (double tick : new double[] {low, 1, high}) {
+            double x = left + plot * (Math.log(tick) - logLow) / logSpan;
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2fx</text>%n", x, height - 6, tick));
+        }
+        svg.append("</svg>\n");
+        return svg.toString();
+    }
+
+    private static void row(StringBuilder svg, String label, double low, double point, double high, int y, int left, int plot, double logLow, double logSpan, boolean bold)
+    {
+        double x1 = left + plot * clamp((Math.log(low) - logLow) / logSpan);
+        double x2 = left + plot * clamp((Math.log(high) - logLow) / logSpan);
+        double x = left + plot * clamp((Math.log(point) - logLow) / logSpan);
+        String colour = bold ? "#c33" : "#36c";
+        svg.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\"%s>%s</text>", y + 4, bold ? " font-weight=\"bold\"" : "", escape(label.length() > 24 ? label.substring(0, 24) : label)));
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\"/>", x1, y, x2, y, colour, bold ? 3 : 1));
+        svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"%d\" fill=\"%s\"/>%n", x, y, bold ? 5 : 3, colour));
+    }
+
+    private static double clamp(double fraction)
+    {
+        return Math.max(0, Math.min(1, fraction));
+    }
+
+    private static String escape(String text)
+    {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

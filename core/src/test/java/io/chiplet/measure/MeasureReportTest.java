@@ -1,0 +1,76 @@
+package io.chiplet.measure;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MeasureReportTest
+{
+    @Test
+    void theJsonParsesAndCarriesTheFiguresOfTheSummary()
+            throws IOException
+    {
+        Measurement measurement = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.AUTO, 1, 20), 1);
+        MeasureReport report = MeasureReport.of(measurement, "app \"x\" <1>", "per task, stratified by stage", "task", "stage", "2026-11-26T15:00:00Z",
+                new PluginCost(2_000_000, 1_000_000_000), List.of("executor mode is not measured"));
+
+        Map<String, String> fields = scalars(report.json());
+        assertThat(fields).containsEntry("kind", "chiplet-measure-report/1").containsEntry("subject", "app \"x\" <1>")
+                .containsEntry("verdict", "placed faster").containsEntry("placing", "true").containsEntry("share", "0.002");
+        double speedUp = Double.parseDouble(fields.get("speedUp"));
+        assertThat(speedUp).isEqualTo(measurement.estimate().speedUp().orElseThrow());
+        assertThat(Double.parseDouble(fields.get("speedUpLow"))).isLessThan(1.25);
+        assertThat(report.summaryLine()).contains("speed-up 1.2").contains("placed faster").contains("plugin CPU 0.200% of the job's")
+                .contains("control share 2.5%");
+    }
+
+    @Test
+    void theHtmlIsSelfContainedWithAnEscapedChart()
+    {
+        Measurement measurement = SimulatedJob.noEffect().run(MeasurementPlan.defaults(2), 2);
+        String html = MeasureReport.of(measurement, "<script>", "per task", "task", "stage", "now", PluginCost.none(), List.of("a & b")).html();
+
+        assertThat(html).contains("<svg").contains("</svg>").contains("overall").contains("a &amp; b").contains("&lt;script&gt;")
+                .doesNotContain("<script>").doesNotContain("src=").doesNotContain("href=").doesNotContain("@import");
+    }
+
+    @Test
+    void notEnoughEvidenceSaysSoAndTheGuardStopIsReported()
+    {
+        Measurement empty = new Measurement(MeasurementPlan.defaults(1));
+        assertThat(MeasureReport.of(empty, "a", "d", "task", "stage", "t", PluginCost.none(), List.of()).summaryLine())
+                .contains("not enough evidence yet (0 placed and 0 control tasks").contains("plugin CPU unknown");
+        Measurement harmed = SimulatedJob.noEffect().withEffect(1.25).run(MeasurementPlan.defaults(3), 3);
+        MeasureReport report = MeasureReport.of(harmed, "a", "d", "task", "stage", "t", PluginCost.none(), List.of());
+        assertThat(report.summaryLine()).contains("placed slower").contains("placement stopped");
+        assertThat(scalars(report.json())).containsEntry("placing", "false").containsKey("stoppedAtLook");
+    }
+
+    private static Map<String, String> scalars(String json)
+    {
+        Map<String, String> fields = new HashMap<>();
+        try (JsonParser parser = new JsonFactory().createParser(json)) {
+            String name = null;
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.FIELD_NAME) {
+                    name = parser.currentName();
+                }
+                else if (token.isScalarValue() && name != null && parser.getParsingContext().getParent() != null) {
+                    fields.putIfAbsent(name, parser.getText());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new AssertionError("not JSON: " + e.getMessage(), e);
+        }
+        return fields;
+    }
+}

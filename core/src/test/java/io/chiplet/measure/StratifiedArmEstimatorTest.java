@@ -1,0 +1,109 @@
+package io.chiplet.measure;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class StratifiedArmEstimatorTest
+{
+    @Test
+    void normalisesByWhatEachTaskReadAndComparesWithinStages()
+    {
+        // Stage a: 1 s per MB placed, 2 s per MB control, tasks of 1 to 4 MB; stage b: 100x slower per byte, same ratio.
+        List<UnitObservation> units = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            long megabytes = 1 + i % 4;
+            units.add(unit("a", i % 4 == 0 ? Arm.CONTROL : Arm.PLACED, megabytes, i % 4 == 0 ? 2 : 1));
+            units.add(unit("b", i % 4 == 1 ? Arm.CONTROL : Arm.PLACED, megabytes, i % 4 == 1 ? 200 : 100));
+        }
+        ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(units);
+
+        assertThat(estimate.speedUp()).hasValueSatisfying(speedUp -> assertThat(speedUp).isCloseTo(2.0, within(1e-9)));
+        assertThat(estimate.placedFaster()).isTrue();
+        assertThat(estimate.controlUnits()).isEqualTo(20);
+        assertThat(estimate.placedUnits()).isEqualTo(60);
+        assertThat(estimate.strataCompared()).isEqualTo(2);
+        assertThat(estimate.figures()).extracting(StratumFigure::basis).containsOnly("bytes");
+        // Every task weighs the same, however long its stage's tasks take.
+        assertThat(estimate.figures()).extracting(StratumFigure::weight).containsExactly(0.5, 0.5);
+    }
+
+    @Test
+    void strataWithoutTwoOfEachArmAreLeftOutAndCounted()
+    {
+        List<UnitObservation> units = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            units.add(unit("big", i % 2 == 0 ? Arm.CONTROL : Arm.PLACED, 1, 1 + (i % 3) * 0.01));
+        }
+        units.add(unit("tiny", Arm.CONTROL, 1, 1));
+        units.add(unit("tiny", Arm.PLACED, 1, 1));
+        units.add(unit("tiny", Arm.PLACED, 1, 1));
+        ArmEstimate estimate = new StratifiedArmEstimator(0.95, 10).estimate(units);
+
+        assertThat(estimate.unitsLeftOut()).isEqualTo(3);
+        assertThat(estimate.strata()).isEqualTo(2);
+        assertThat(estimate.strataCompared()).isEqualTo(1);
+        assertThat(estimate.enough()).isTrue();
+    }
+
+    @Test
+    void notEnoughEvidenceBelowTheMinimum()
+    {
+        List<UnitObservation> units = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            units.add(unit("s", i < 5 ? Arm.CONTROL : Arm.PLACED, 1, 1));
+        }
+        ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(units);
+
+        assertThat(estimate.enough()).isFalse();
+        assertThat(estimate.speedUp()).isEmpty();
+        assertThat(estimate.controlUnits()).isEqualTo(5);
+        assertThat(estimate.decisive(0.02)).isFalse();
+        assertThat(estimate.placedSlower()).isFalse();
+    }
+
+    @Test
+    void recordsOrTheUnitItselfWhenNothingWasRead()
+    {
+        List<UnitObservation> units = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            Arm arm = i % 2 == 0 ? Arm.CONTROL : Arm.PLACED;
+            units.add(new UnitObservation("records", arm, (1 + i % 3) * (arm == Arm.PLACED ? 0.5 : 1.0), 0, 0, 0, 1 + i % 3));
+            units.add(new UnitObservation("nothing", arm, arm == Arm.PLACED ? 0.5 : 1.0, 0, 0, 0, 0));
+        }
+        ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(units);
+
+        assertThat(estimate.figures()).extracting(StratumFigure::basis).containsExactly("records", "unit");
+        assertThat(estimate.speedUp()).hasValueSatisfying(speedUp -> assertThat(speedUp).isCloseTo(2.0, within(1e-9)));
+    }
+
+    @Test
+    void theSameObservationsGiveTheSameIntervalAndOneHoldsNoEffect()
+    {
+        List<UnitObservation> units = simulated();
+        ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(units);
+        assertThat(estimate).isEqualTo(StratifiedArmEstimator.standard().estimate(units));
+        assertThat(estimate.timeRatio().orElseThrow().noiseExplains()).isTrue();
+        // 60 control units of scatter 0.3: the log ratio's standard error is about 0.3 * sqrt(1/60 + 1/240).
+        assertThat(estimate.logStandardError()).isCloseTo(0.3 * Math.sqrt(1 / 60.0 + 1 / 240.0), within(0.01));
+    }
+
+    private static List<UnitObservation> simulated()
+    {
+        List<UnitObservation> units = new ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(2);
+        for (int i = 0; i < 300; i++) {
+            units.add(new UnitObservation("s" + i % 3, i % 5 == 0 ? Arm.CONTROL : Arm.PLACED, Math.exp(random.nextGaussian() * 0.3), 0, 0, 1000, 10));
+        }
+        return units;
+    }
+
+    private static UnitObservation unit(String stage, Arm arm, long megabytes, double secondsPerMegabyte)
+    {
+        return new UnitObservation(stage, arm, megabytes * secondsPerMegabyte, 0, 0, megabytes << 20, megabytes * 1000);
+    }
+}
