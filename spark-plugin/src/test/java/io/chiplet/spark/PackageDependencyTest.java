@@ -20,8 +20,9 @@ class PackageDependencyTest
                         "skew", List.of("guard"),
                         "placement", List.of("settings", "topology", "skew"),
                         "messages", List.of("settings", "topology", "skew", "placement"),
-                        "driver", List.of("guard", "settings", "topology", "messages", "skew"),
-                        "executor", List.of("guard", "settings", "topology", "messages", "skew", "placement", "driver")),
+                        "measure", List.of("guard", "settings", "placement"),
+                        "driver", List.of("guard", "settings", "topology", "messages", "skew", "measure"),
+                        "executor", List.of("guard", "settings", "topology", "messages", "skew", "placement", "driver", "measure")),
                 Set.of("", "demo"));
     }
 }

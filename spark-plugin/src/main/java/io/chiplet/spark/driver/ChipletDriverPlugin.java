@@ -8,6 +8,10 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.guard.FailOpenGuard;
+import io.chiplet.spark.measure.ArmReport;
+import io.chiplet.spark.measure.MeasureMessages;
+import io.chiplet.spark.measure.MeasuringListener;
+import io.chiplet.spark.settings.MeasureSettings;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -32,6 +36,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -58,6 +63,7 @@ public final class ChipletDriverPlugin
     private volatile boolean warnedUnreadable;
     private volatile MetricRegistry registry;
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
+    private volatile MeasuringListener measuring;
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -89,9 +95,18 @@ public final class ChipletDriverPlugin
             guard.disableQuietly(ChipletSettings.ENABLED + " is false");
             return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
         }
+        MeasureSettings.Parsed measure = MeasureSettings.parse(SparkConfs.toMap(sparkConf));
+        if (measure instanceof MeasureSettings.Invalid invalid) {
+            guard.disable(invalid.problem().message());
+            return Map.of(DISABLED_BY_DRIVER, invalid.problem().message());
+        }
         this.conf = sparkConf;
         registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
+            // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
+            measuring = new MeasuringListener(((MeasureSettings.Valid) measure).settings(), sparkContext.appName(), sparkContext.applicationId(), System::currentTimeMillis);
+            measuring.register(context.metricRegistry());
+            sparkContext.addSparkListener(measuring);
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
             sparkContext.addSparkListener(new SkewListener(skew, guard, MapOutputSizes.forSparkVersion(sparkContext.version())));
@@ -121,6 +136,11 @@ public final class ChipletDriverPlugin
     public Object receive(Object message)
     {
         return guard.call("driver receive", () -> {
+            Optional<Object> measured = MeasureMessages.decode(message);
+            if (measured.isPresent() && measured.get() instanceof ArmReport arms) {
+                MeasuringListener listener = measuring;
+                return listener == null ? null : listener.receive(arms);
+            }
             Object decoded = PluginMessages.decode(message);
             SpreadHints reply = answer(decoded);
             // Counts come one-way (send): Spark warns about any reply to a one-way message, so they get none.

@@ -8,6 +8,8 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
+import io.chiplet.spark.measure.ExecutorMeasuring;
+import io.chiplet.spark.measure.MeasuringListener;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -20,6 +22,7 @@ import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.placement.TaskPlacementFactory;
 import io.chiplet.spark.placement.UnplacedTaskPlacement;
 import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.MeasureSettings;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.SpreadHints;
@@ -75,6 +78,7 @@ public final class ChipletExecutorPlugin
     private volatile ScheduledExecutorService countsSender;
     private volatile PluginContext pluginContext;
     private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
+    private volatile ExecutorMeasuring measuring;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -137,6 +141,7 @@ public final class ChipletExecutorPlugin
         List<Integer> usable = UsableChiplets.of(topology).ids();
         PlacementMetrics contextMetrics = new PlacementMetrics(usable);
         placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        measure(context, mode);
         List<Integer> placedOn = placement.chipletIds(usable);
         // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
         PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
@@ -161,6 +166,32 @@ public final class ChipletExecutorPlugin
         countsSender = sender;
         pluginContext = context;
         followCpuset(context.executorID(), topology, placementMetrics);
+    }
+
+    /**
+     * In task mode, a control share of tasks runs unplaced and the driver learns each task's arm (docs/measuring.md).
+     * Executor mode binds the whole process at start: it has no per-task control.
+     */
+    private void measure(PluginContext context, PlacementMode mode)
+    {
+        MeasureSettings.Parsed parsed = MeasureSettings.parse(SparkConfs.toMap(context.conf()));
+        if (parsed instanceof MeasureSettings.Invalid invalid) {
+            throw new IllegalArgumentException(invalid.problem().message());
+        }
+        MeasureSettings settings = ((MeasureSettings.Valid) parsed).settings();
+        if (mode != PlacementMode.TASK || !settings.enabled()) {
+            return;
+        }
+        ExecutorMeasuring started = new ExecutorMeasuring(settings, MeasuringListener.applicationSeed(context.conf().get("spark.app.id", "")), context.executorID(), message -> {
+            try {
+                return context.ask(message);
+            }
+            catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        measuring = started;
+        placement = started.wrap(placement);
     }
 
     /**
@@ -327,6 +358,10 @@ public final class ChipletExecutorPlugin
         ScheduledExecutorService watcher = cpusetWatcher;
         if (watcher != null) {
             watcher.shutdownNow();
+        }
+        ExecutorMeasuring measured = measuring;
+        if (measured != null) {
+            guard.runAlways("executor shutdown", measured::close);
         }
         guard.runAlways("executor shutdown", placement::close);
         HostShare share = hostShare;

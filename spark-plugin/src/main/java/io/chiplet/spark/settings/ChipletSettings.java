@@ -58,9 +58,16 @@ public record ChipletSettings(
     public static final String LEASE_DIR = PREFIX + "leaseDir";
     public static final String PINNING_BACKEND = PREFIX + "pinning.backend";
 
-    public static final Set<String> KEYS = Set.of(
+    public static final Set<String> KEYS = union(Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
-            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND);
+            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureSettings.KEYS);
+
+    private static Set<String> union(Set<String> placement, Set<String> measurement)
+    {
+        Set<String> all = new TreeSet<>(placement);
+        all.addAll(measurement);
+        return Set.copyOf(all);
+    }
 
     public ChipletSettings
     {

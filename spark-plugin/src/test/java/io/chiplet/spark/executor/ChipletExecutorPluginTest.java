@@ -33,7 +33,8 @@ class ChipletExecutorPluginTest
     @Test
     void reportsTheMachineAndPlacesEveryTaskBetweenStartAndEnd()
     {
-        FakePluginContext context = new FakePluginContext(Map.of(), message -> SpreadHints.NONE);
+        // Measuring off: no control tasks (MeasuredTaskPlacementTest has those).
+        FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.measure.enabled", "false"), message -> SpreadHints.NONE);
         ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
         plugin.init(context, Map.of());
 
@@ -51,6 +52,22 @@ class ChipletExecutorPluginTest
 
         plugin.shutdown();
         assertThat(placement.closed()).isTrue();
+    }
+
+    @Test
+    void measuringByDefaultLeavesAShareOfEachStagesTasksUnplaced()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.app.id", "app-9"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
+        plugin.init(context, Map.of());
+        for (int partition = 0; partition < 40; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), true);
+        }
+        plugin.shutdown();
+
+        // One control task in each block of ten partitions: core's draw, seeded by the application id.
+        assertThat(placement.started()).hasSize(36);
+        assertThat(context.metricRegistry().getGauges().get("tasks.unplaced").getValue()).isEqualTo(4L);
     }
 
     @Test

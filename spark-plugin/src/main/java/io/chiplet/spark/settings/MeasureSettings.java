@@ -1,0 +1,160 @@
+package io.chiplet.spark.settings;
+
+import io.chiplet.measure.ArmAssignment;
+import io.chiplet.measure.ControlShare;
+import io.chiplet.measure.GuardMode;
+import io.chiplet.measure.MeasurementPlan;
+import io.chiplet.measure.StratifiedArmEstimator;
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.SettingsReader;
+import io.chiplet.settings.UnusableValueException;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The in-place measurement's settings (docs/measuring.md), {@code spark.chiplet.measure.*} and
+ * {@code spark.chiplet.guard}, read beside {@link ChipletSettings} (which accepts their keys).
+ *
+ * @param enabled {@code spark.chiplet.measure.enabled}: a control share of tasks runs unplaced and the driver
+ *         estimates placement's speed-up (default true)
+ * @param controlShare {@code spark.chiplet.measure.controlShare}: the share of tasks run as control while the
+ *         interval is wide (default 0.10); a quarter of it once decisive
+ * @param guard {@code spark.chiplet.guard}: {@code auto} stops placing once placed tasks are measurably slower
+ *         (default), {@code always} places regardless
+ * @param reportDir {@code spark.chiplet.measure.reportDir}: where the driver writes each application's report
+ *         (JSON and HTML); none when unset
+ * @param seed {@code spark.chiplet.measure.seed}: the arms' seed; by default one derived from the application id
+ * @param injectedTimeRatio {@code spark.chiplet.measure.test.injectTimeRatio}: test only, honoured only where the JVM
+ *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor of a
+ *         control task's time (0.8: control tasks are slowed by 1/0.8)
+ */
+public record MeasureSettings(boolean enabled, double controlShare, GuardMode guard, Optional<Path> reportDir, OptionalLong seed,
+        OptionalDouble injectedTimeRatio)
+{
+    public static final String ENABLED = ChipletSettings.PREFIX + "measure.enabled";
+    public static final String CONTROL_SHARE = ChipletSettings.PREFIX + "measure.controlShare";
+    public static final String GUARD = ChipletSettings.PREFIX + "guard";
+    public static final String REPORT_DIR = ChipletSettings.PREFIX + "measure.reportDir";
+    public static final String SEED = ChipletSettings.PREFIX + "measure.seed";
+    public static final String INJECT_TIME_RATIO = ChipletSettings.PREFIX + "measure.test.injectTimeRatio";
+    /** The system property without which {@link #INJECT_TIME_RATIO} is ignored: it never acts in normal use. */
+    public static final String TEST_INJECTOR_PROPERTY = "chiplet.test.effectInjector";
+
+    public static final Set<String> KEYS = Set.of(ENABLED, CONTROL_SHARE, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO);
+
+    public MeasureSettings
+    {
+        requireNonNull(guard, "guard is null");
+        requireNonNull(reportDir, "reportDir is null");
+        requireNonNull(seed, "seed is null");
+        requireNonNull(injectedTimeRatio, "injectedTimeRatio is null");
+        ArmAssignment.blockSize(controlShare);
+    }
+
+    /** Reads the measurement settings from a Spark configuration's entries; other entries are ignored. */
+    public static Parsed parse(Map<String, String> conf)
+    {
+        Map<String, String> ours = new TreeMap<>();
+        conf.forEach((key, value) -> {
+            if (KEYS.contains(key)) {
+                ours.put(key, value.trim());
+            }
+        });
+        SettingsReader settings = new SettingsReader(ours);
+        try {
+            return new Valid(new MeasureSettings(
+                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
+                    settings.read(CONTROL_SHARE, Double.toString(MeasurementPlan.DEFAULT_CONTROL_SHARE), MeasureSettings::parseShare),
+                    settings.read(GUARD, GuardMode.AUTO.configName(), value -> GuardMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("auto or always"))),
+                    settings.readIfSet(REPORT_DIR, SettingValues::parsePath),
+                    settings.readIfSet(SEED, MeasureSettings::parseSeed).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                    settings.readIfSet(INJECT_TIME_RATIO, MeasureSettings::parseRatio).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
+        }
+        catch (InvalidSettingException e) {
+            return new Invalid(new ChipletSettings.Problem(e.setting(), e.value(), e.expected()));
+        }
+    }
+
+    /** The outcome of reading the settings: valid ones, or the first bad setting. */
+    public sealed interface Parsed
+            permits Valid, Invalid
+    {}
+
+    public record Valid(MeasureSettings settings)
+            implements Parsed
+    {
+        public Valid
+        {
+            requireNonNull(settings, "settings is null");
+        }
+    }
+
+    public record Invalid(ChipletSettings.Problem problem)
+            implements Parsed
+    {
+        public Invalid
+        {
+            requireNonNull(problem, "problem is null");
+        }
+    }
+
+    /** Core's plan for these settings, seeded with {@code applicationSeed} unless {@link #seed} is set. */
+    public MeasurementPlan plan(long applicationSeed)
+    {
+        return new MeasurementPlan(enabled, ControlShare.of(enabled ? controlShare : 0), guard, seed.orElse(applicationSeed),
+                StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
+    }
+
+    /** The injected effect where the test property allows it; empty in normal use. */
+    public OptionalDouble activeInjection()
+    {
+        return Boolean.getBoolean(TEST_INJECTOR_PROPERTY) ? injectedTimeRatio : OptionalDouble.empty();
+    }
+
+    private static double parseShare(String value)
+    {
+        try {
+            double share = Double.parseDouble(value);
+            if (share >= 0 && share <= ArmAssignment.MAX_CONTROL_SHARE) {
+                return share;
+            }
+        }
+        catch (NumberFormatException e) {
+            // Falls through to the message below.
+        }
+        throw new UnusableValueException("a share of tasks from 0 to 0.5, e.g. 0.1");
+    }
+
+    private static long parseSeed(String value)
+    {
+        try {
+            return Long.parseLong(value);
+        }
+        catch (NumberFormatException e) {
+            throw new UnusableValueException("a whole number");
+        }
+    }
+
+    private static double parseRatio(String value)
+    {
+        try {
+            double ratio = Double.parseDouble(value);
+            if (ratio >= 0.2 && ratio <= 5) {
+                return ratio;
+            }
+        }
+        catch (NumberFormatException e) {
+            // Falls through to the message below.
+        }
+        throw new UnusableValueException("a time ratio from 0.2 to 5, e.g. 1.25");
+    }
+}

@@ -1,0 +1,110 @@
+package io.chiplet.spark.measure;
+
+import com.codahale.metrics.MetricRegistry;
+import io.chiplet.measure.Arm;
+import io.chiplet.measure.ArmAssignment;
+import io.chiplet.measure.Directive;
+import io.chiplet.spark.settings.MeasureSettings;
+import org.apache.spark.Success$;
+import org.apache.spark.executor.TaskMetrics;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.TaskInfo;
+import org.apache.spark.scheduler.TaskLocality;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MeasuringListenerTest
+{
+    @Test
+    void joinsArmsWithTaskEndsInEitherOrderEstimatesAndWritesTheReport(@TempDir Path reports)
+            throws IOException
+    {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        MeasureSettings settings = new MeasureSettings(true, 0.1, io.chiplet.measure.GuardMode.AUTO, Optional.of(reports.resolve("out")), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "test app", "app-1", clock::get);
+        MetricRegistry registry = new MetricRegistry();
+        listener.register(registry);
+        ArmAssignment assignment = new ArmAssignment(3);
+        SplittableRandom random = new SplittableRandom(1);
+        long task = 0;
+        for (int stage = 0; stage < 4; stage++) {
+            Map<Long, Arm> arms = new HashMap<>();
+            for (int partition = 0; partition < 100; partition++) {
+                Arm arm = assignment.of(stage, partition, 0.1);
+                long bytes = 1_000_000 + random.nextInt(1_000_000);
+                // Placed tasks take 0.8 of a control task's time per byte.
+                long millis = Math.max(1, Math.round(bytes / 1000.0 * (arm == Arm.PLACED ? 0.8 : 1.0) * Math.exp(random.nextGaussian() * 0.1)));
+                if (partition % 2 == 0) {
+                    listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
+                    arms.put(task, arm);
+                }
+                else {
+                    listener.receive(new ArmReport("1", 5_000_000, Map.of(task, arm)));
+                    listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
+                }
+                task++;
+                clock.addAndGet(50);
+            }
+            listener.receive(new ArmReport("1", 5_000_000, arms));
+        }
+        listener.finish();
+
+        assertThat(listener.latest().estimate().placedUnits()).isEqualTo(360);
+        assertThat(listener.latest().estimate().controlUnits()).isEqualTo(40);
+        assertThat(listener.latest().estimate().speedUpLow().orElseThrow()).isLessThan(1.25);
+        assertThat(listener.latest().estimate().speedUpHigh().orElseThrow()).isGreaterThan(1.25);
+        assertThat((Double) registry.getGauges().get("measure.speedUp").getValue()).isBetween(1.15, 1.35);
+        assertThat(registry.getGauges().get("measure.tasks.control").getValue()).isEqualTo(40);
+        // CPU: each task 1 ms of executor CPU time, the executor's plugin 5 ms in all.
+        assertThat(listener.latest().cost().jobCpuNanos()).isEqualTo(400 * 1_000_000L);
+        assertThat(listener.latest().cost().pluginCpuNanos()).isGreaterThanOrEqualTo(5_000_000L);
+        Path json = reports.resolve("out/chiplet-measure-app-1.json");
+        assertThat(Files.readString(json)).contains("\"kind\" : \"chiplet-measure-report/1\"").contains("\"verdict\" : \"placed faster\"");
+        assertThat(Files.readString(reports.resolve("out/chiplet-measure-app-1.html"))).contains("<svg");
+    }
+
+    @Test
+    void theGuardStopsPlacementAndTheReplySaysSo()
+    {
+        AtomicLong clock = new AtomicLong(0);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.AUTO, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "slow app", "app-2", clock::get);
+        ArmAssignment assignment = new ArmAssignment(3);
+        String reply = null;
+        long task = 0;
+        for (int partition = 0; partition < 200; partition++) {
+            Arm arm = assignment.of(0, partition, 0.5);
+            listener.onTaskEnd(taskEnd(0, task, arm == Arm.PLACED ? 130 + partition % 7 : 100 + partition % 5, 1000));
+            clock.addAndGet(2_000);
+            reply = listener.receive(new ArmReport("1", 0, Map.of(task++, arm)));
+        }
+
+        assertThat(MeasureMessages.decode(reply)).contains(new Directive(0, false));
+        assertThat(listener.latest().guard().placing()).isFalse();
+        assertThat(listener.latest().summaryLine()).contains("placement stopped");
+    }
+
+    private static SparkListenerTaskEnd taskEnd(int stage, long task, long millis, long bytes)
+    {
+        TaskMetrics metrics = TaskMetrics.empty();
+        metrics.setExecutorRunTime(millis);
+        metrics.setExecutorCpuTime(1_000_000);
+        metrics.inputMetrics().incBytesRead(bytes);
+        metrics.inputMetrics().incRecordsRead(bytes / 100);
+        TaskInfo info = new TaskInfo(task, (int) task, 0, (int) task, 0L, "1", "host-a", TaskLocality.PROCESS_LOCAL(), false);
+        return new SparkListenerTaskEnd(stage, 0, "ResultTask", Success$.MODULE$, info, null, metrics);
+    }
+}
