@@ -236,6 +236,8 @@ class SparkSubmitTest
     {
         return Map.of(
                 "spark.plugins", Spark.PLUGIN,
+                // These tests check that every task is placed: no control tasks (MeasureInPlaceTest has those).
+                "spark.chiplet.measure.enabled", "false",
                 "spark.chiplet.fsRoot", snapshot.toString(),
                 "spark.chiplet.leaseDir", temp.resolve("leases").toString());
     }

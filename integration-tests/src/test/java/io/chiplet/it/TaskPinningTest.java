@@ -55,7 +55,7 @@ class TaskPinningTest
         Job without = run(false, Map.of());
         Job with;
         try (LogCapture log = LogCapture.capture()) {
-            with = run(true, Map.of("spark.chiplet.fsRoot", snapshot.toString()));
+            with = run(true, Map.of("spark.chiplet.measure.enabled", "false", "spark.chiplet.fsRoot", snapshot.toString()));
             assertThat(log.problems()).isEmpty();
             assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
@@ -90,7 +90,7 @@ class TaskPinningTest
         Job without = run(false, Map.of());
         Job with;
         try (LogCapture log = LogCapture.capture()) {
-            with = run(true, Map.of("spark.chiplet.fsRoot", snapshot.toString(), "spark.chiplet.policy", "adaptive", "spark.chiplet.adaptive.intervalMs", "20"));
+            with = run(true, Map.of("spark.chiplet.measure.enabled", "false", "spark.chiplet.fsRoot", snapshot.toString(), "spark.chiplet.policy", "adaptive", "spark.chiplet.adaptive.intervalMs", "20"));
             assertThat(log.problems()).isEmpty();
             assertThat(log.executorSummaries()).singleElement().asString().contains("task mode", "every chiplet of the host");
         }
@@ -117,7 +117,7 @@ class TaskPinningTest
         Assumptions.liveCpusHoldingCpus0And1();
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         long pid = ProcessHandle.current().pid();
-        SparkSession spark = Spark.start(true, Map.of("spark.chiplet.fsRoot", snapshot.toString()));
+        SparkSession spark = Spark.start(true, Map.of("spark.chiplet.measure.enabled", "false", "spark.chiplet.fsRoot", snapshot.toString()));
         try (LogCapture log = LogCapture.capture()) {
             assertThat(cpusOfTasks(spark)).containsExactlyInAnyOrder("0", "1");
             taskset("1", pid);

@@ -103,10 +103,13 @@ public final class ChipletDriverPlugin
         this.conf = sparkConf;
         registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
-            // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
-            measuring = new MeasuringListener(((MeasureSettings.Valid) measure).settings(), sparkContext.appName(), sparkContext.applicationId(), System::currentTimeMillis);
-            measuring.register(context.metricRegistry());
-            sparkContext.addSparkListener(measuring);
+            MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
+            if (measureSettings.enabled()) {
+                // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
+                measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext.applicationId(), System::currentTimeMillis);
+                measuring.register(context.metricRegistry());
+                sparkContext.addSparkListener(measuring);
+            }
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
             sparkContext.addSparkListener(new SkewListener(skew, guard, MapOutputSizes.forSparkVersion(sparkContext.version())));

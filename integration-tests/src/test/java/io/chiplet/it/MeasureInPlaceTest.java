@@ -1,0 +1,132 @@
+package io.chiplet.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chiplet.it.SparkSubmit.Cell;
+import io.chiplet.it.SparkSubmit.Result;
+import io.chiplet.it.probe.Probe;
+import io.chiplet.topology.Snapshots;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Placement measured in place, run as users run it: the pip-installed pyspark's {@code spark-submit} with the plugin
+ * in {@code --jars}, {@code local-cluster} with two executor JVMs, task mode on the two-chiplet snapshot. The test-only
+ * effect injector (honoured only with {@code -Dchiplet.test.effectInjector=true} on the executors) slows one arm by a
+ * known factor; the driver's report must recover it within its interval, and an injected harm must make the guard
+ * stop placement while the job's answer stays the one computed without Spark. Each run is one application of
+ * {@value #PARTITIONS} tasks of some 200 ms on two 1-core executors (about 10 s of tasks). The control share is 0.5
+ * here so that a short job reaches the evidence the estimate asks for (20 tasks per arm).
+ */
+class MeasureInPlaceTest
+{
+    private static final int PARTITIONS = 100;
+    private static final String MASTER = "local-cluster[2,1,1024]";
+
+    @Test
+    void anInjectedSpeedUpIsRecoveredWithinTheIntervalAndTheReportIsWritten(@TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path reports = temp.resolve("reports");
+        // Placed tasks take 0.8 of a control task's time: a speed-up of 1.25.
+        Result result = run(temp, reports, "0.8");
+
+        JsonNode report = report(reports);
+        JsonNode estimate = report.get("estimate");
+        assertThat(estimate.get("enough").asBoolean()).as(report.toPrettyString()).isTrue();
+        assertThat(estimate.get("speedUpLow").asDouble()).as(report.toPrettyString()).isLessThanOrEqualTo(1.25);
+        assertThat(estimate.get("speedUpHigh").asDouble()).as(report.toPrettyString()).isGreaterThanOrEqualTo(1.25);
+        assertThat(estimate.get("verdict").asText()).isEqualTo("placed faster");
+        assertThat(estimate.get("placedUnits").asInt() + estimate.get("controlUnits").asInt()).isBetween(PARTITIONS * 8 / 10, PARTITIONS);
+        assertThat(report.get("guard").get("placing").asBoolean()).isTrue();
+        assertThat(report.get("pluginCost").get("jobCpuNanos").asLong()).isPositive();
+        assertThat(report.get("pluginCost").get("share").asDouble()).isBetween(0.0, 0.05);
+        assertThat(htmlOf(reports)).contains("<svg").contains("overall").doesNotContain("<script");
+        // The one WARN line at the application's end, as the report's summary says it.
+        assertThat(result.driverLog() + result.stdout()).contains("WARN MeasuringListener: Chiplet placement measured in place for chiplet-probe");
+        assertThat(checksum(result)).isEqualTo(Probe.expectedChecksum(PARTITIONS));
+    }
+
+    @Test
+    void anInjectedHarmStopsPlacementAndTheAnswerIsThatOfAPluginOffRun(@TempDir Path temp)
+            throws Exception
+    {
+        String liveCpus = Assumptions.liveCpusHoldingCpus0And1();
+        Path reports = temp.resolve("reports");
+        // Placed tasks take 1.25 times a control task's time.
+        Result result = run(temp, reports, "1.25");
+
+        JsonNode report = report(reports);
+        assertThat(report.get("guard").get("placing").asBoolean()).as(report.toPrettyString()).isFalse();
+        assertThat(report.get("estimate").get("verdict").asText()).isEqualTo("placed slower");
+        assertThat(report.get("estimate").get("speedUpLow").asDouble()).isLessThanOrEqualTo(0.8);
+        assertThat(report.get("estimate").get("speedUpHigh").asDouble()).isGreaterThanOrEqualTo(0.8);
+        assertThat(result.driverLog() + result.stdout()).contains("Chiplet plugin stops placing tasks in chiplet-probe");
+        // After the stop every task runs as without the plugin: the last ones all on the process's own CPUs.
+        List<Map<String, String>> last = result.probeLines("task").stream()
+                .sorted(Comparator.comparingInt(task -> Integer.parseInt(task.get("partition"))))
+                .skip(PARTITIONS - 10)
+                .toList();
+        assertThat(last).hasSize(10).allSatisfy(task -> assertThat(task.get("cpus")).isEqualTo(liveCpus));
+        assertThat(checksum(result)).isEqualTo(Probe.expectedChecksum(PARTITIONS));
+    }
+
+    private static Result run(Path temp, Path reports, String injectedTimeRatio)
+            throws Exception
+    {
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
+        Map<String, String> conf = new HashMap<>(SparkSubmitTest.pluginConf(snapshot, temp));
+        conf.put("spark.chiplet.measure.enabled", "true");
+        conf.put("spark.chiplet.measure.controlShare", "0.5");
+        conf.put("spark.chiplet.measure.reportDir", reports.toString());
+        conf.put("spark.chiplet.measure.seed", "23");
+        conf.put("spark.chiplet.measure.test.injectTimeRatio", injectedTimeRatio);
+        conf.put("spark.executor.extraJavaOptions", "-Dchiplet.test.effectInjector=true");
+        Cell cell = Cell.configured().getFirst();
+        Result result = SparkSubmit.of(cell, Files.createDirectories(temp.resolve("run"))).master(MASTER).conf(conf).jars(ProbeJar.pluginJar())
+                .runJava(ProbeJar.get(), ProbeJar.mainClass(), Integer.toString(PARTITIONS), "2");
+        assertThat(result.succeeded()).as(result.describe()).isTrue();
+        return result;
+    }
+
+    private static JsonNode report(Path reports)
+            throws IOException
+    {
+        Path json = only(reports, ".json");
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    private static String htmlOf(Path reports)
+            throws IOException
+    {
+        return Files.readString(only(reports, ".html"));
+    }
+
+    private static Path only(Path reports, String suffix)
+            throws IOException
+    {
+        try (Stream<Path> files = Files.list(reports)) {
+            List<Path> matching = files.filter(file -> file.getFileName().toString().startsWith("chiplet-measure-app-") && file.toString().endsWith(suffix)).toList();
+            assertThat(matching).as("report files in %s", reports).hasSize(1);
+            return matching.getFirst();
+        }
+    }
+
+    private static long checksum(Result result)
+    {
+        assertThat(result.probeLines("result")).as(result.describe()).hasSize(1);
+        return Long.parseLong(result.probeLines("result").getFirst().get("checksum"));
+    }
+}
