@@ -149,7 +149,8 @@ public final class ChipletExecutorPlugin
                 cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
                 describe(placement, share), settings.policy(), NativeAccess.path());
         if (mode == PlacementMode.TASK) {
-            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
+                    Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
         }
         report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
         ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
