@@ -106,7 +106,8 @@ public final class ChipletExecutorPlugin
             guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
             return;
         }
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(context.conf()));
+        // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
+        ChipletSettings.Parsed parsed = ChipletSettings.parse(ChipletSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
         if (parsed instanceof ChipletSettings.Problem problem) {
             guard.disable(problem.message());
             return;
