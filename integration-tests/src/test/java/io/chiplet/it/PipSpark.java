@@ -62,40 +62,54 @@ record PipSpark(String version, Path site, Path home)
     {
         requireNonNull(distribution, "distribution is null");
         requireNonNull(version, "version is null");
+        return installedRequirement(distribution + "-" + version, distribution + "==" + version, expected);
+    }
+
+    /**
+     * The Spark Connect client as users install it, {@code pip install "pyspark[connect]==<version>"}: PySpark with
+     * pandas, pyarrow and grpcio, in {@code <cache>/pyspark-connect-<version>}; also the Python environment a Connect
+     * server's workers need for pandas UDFs.
+     */
+    static Path connectClient(String version)
+    {
+        return installedRequirement("pyspark-connect-" + version, "pyspark[connect]==" + requireNonNull(version, "version is null"), "pandas/__init__.py");
+    }
+
+    /** {@code pip install --target <cache>/<name> <requirement>}, once (see {@link #installed(String, String, String)}). */
+    static Path installedRequirement(String name, String requirement, String expected)
+    {
         Path root = cacheRoot();
-        String name = distribution + "-" + version;
         Path site = root.resolve(name);
         try {
             Files.createDirectories(root);
             try (FileChannel lockFile = FileChannel.open(root.resolve(name + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                     FileLock lock = lockFile.lock()) {
                 if (!Files.exists(site.resolve(COMPLETE))) {
-                    pipInstall(distribution, version, root, site, expected);
+                    pipInstall(name, requirement, root, site, expected);
                 }
             }
         }
         catch (IOException e) {
-            throw new UncheckedIOException("cannot install " + distribution + " " + version + " under " + root + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot install " + requirement + " under " + root + ": " + e.getMessage(), e);
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted installing " + distribution + " " + version, e);
+            throw new IllegalStateException("interrupted installing " + requirement, e);
         }
         return site;
     }
 
-    private static void pipInstall(String distribution, String version, Path root, Path site, String expected)
+    private static void pipInstall(String name, String requirement, Path root, Path site, String expected)
             throws IOException, InterruptedException
     {
-        String name = distribution + "-" + version;
         Path staging = root.resolve(name + ".partial");
         deleteTree(staging);
         deleteTree(site);
         String python = System.getProperty("chiplet.it.python", "python3");
         List<String> command = List.of(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
-                "--target", staging.toString(), distribution + "==" + version);
+                "--target", staging.toString(), requirement);
         Path log = root.resolve(name + ".pip.log");
-        System.err.println("chiplet-it: installing " + distribution + " " + version + " into " + site + " (" + String.join(" ", command) + ")");
+        System.err.println("chiplet-it: installing " + requirement + " into " + site + " (" + String.join(" ", command) + ")");
         long start = System.nanoTime();
         Process pip = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!pip.waitFor(20, TimeUnit.MINUTES)) {
@@ -107,11 +121,11 @@ record PipSpark(String version, Path site, Path home)
             throw new IllegalStateException("'" + String.join(" ", command) + "' failed with exit code " + pip.exitValue() + ":\n" + Files.readString(log));
         }
         if (!Files.exists(staging.resolve(expected))) {
-            throw new IllegalStateException(distribution + " " + version + " installed into " + staging + " has no " + expected);
+            throw new IllegalStateException(requirement + " installed into " + staging + " has no " + expected);
         }
-        Files.writeString(staging.resolve(COMPLETE), version + "\n");
+        Files.writeString(staging.resolve(COMPLETE), requirement + "\n");
         Files.move(staging, site);
-        System.err.printf("chiplet-it: %s %s installed in %d s%n", distribution, version, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+        System.err.printf("chiplet-it: %s installed in %d s%n", requirement, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
     }
 
     private static void deleteTree(Path root)

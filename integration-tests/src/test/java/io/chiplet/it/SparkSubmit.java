@@ -150,6 +150,15 @@ final class SparkSubmit
         return start(application);
     }
 
+    /** Starts a Python application; {@link Running#finish()} waits for its end. */
+    Running startPython(Path script, String... applicationArguments)
+            throws IOException
+    {
+        List<String> application = new ArrayList<>(List.of(script.toString()));
+        application.addAll(List.of(applicationArguments));
+        return start(application);
+    }
+
     /** Runs a Python application to its end (or the timeout). */
     Result runPython(Path script, String... applicationArguments)
             throws IOException, InterruptedException
@@ -191,11 +200,26 @@ final class SparkSubmit
         return new Running(builder.start(), System.nanoTime(), timeout, directory, home);
     }
 
+    /** This run's SPARK_HOME (made on first use): also the home of a Master and Workers started beside it. */
+    Path home()
+            throws IOException
+    {
+        return sparkHome();
+    }
+
+    Path javaHome()
+    {
+        return javaHome;
+    }
+
     /** A SPARK_HOME of this run's own: links to the install's entries, its own conf/ (logging) and work/. */
     private Path sparkHome()
             throws IOException
     {
         Path home = Files.createDirectories(directory.resolve("spark-home"));
+        if (Files.exists(home.resolve("conf/log4j2.properties"))) {
+            return home;
+        }
         try (Stream<Path> entries = Files.list(spark.home())) {
             for (Path entry : entries.toList()) {
                 Path link = home.resolve(entry.getFileName().toString());

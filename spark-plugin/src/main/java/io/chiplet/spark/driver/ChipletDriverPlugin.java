@@ -6,6 +6,7 @@ import io.chiplet.placement.Advice;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.SparkExecutorExpectation;
 import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ArmReport;
@@ -42,14 +43,21 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The driver's half: sizes partition settings to the chiplets the executors report, where the user has not set
- * them, and answers executors' questions. Settings it sizes reach SparkSessions created after the report; in local
- * mode the executor reports while the SparkContext starts, so before any session exists.
+ * them, and answers executors' questions. Only executors' reports count (a driver in client mode, on a laptop or an
+ * edge node, never reads its own machine), and an executor Spark removes stops counting. The figure goes to the
+ * SparkConf ({@code spark.default.parallelism} is read there while the application runs; sessions made later copy
+ * the rest) and to every SparkSession, existing and new, through {@link ChipletSessionExtension} and
+ * {@link SessionSizing}. Until every executor core's {@link SparkExecutorExpectation} names has reported, the figure
+ * is logged as provisional; sessions follow each new one.
  */
 public final class ChipletDriverPlugin
         implements DriverPlugin
 {
     /** Extra executor conf entry: the driver switched the plugin off and has warned already. */
     public static final String DISABLED_BY_DRIVER = "disabledByDriver";
+    /** Extra executor conf entry: why Python daemons may start in per-session directories (Spark Connect). */
+    public static final String ISOLATED_PYTHON_SESSIONS = "isolatedPythonSessions";
+    static final String SESSION_EXTENSIONS = "spark.sql.extensions";
 
     private static final Logger log = LoggerFactory.getLogger(ChipletDriverPlugin.class);
     private static final List<String> ADVISED_KEYS = SparkPartitionSettings.KEYS;
@@ -62,6 +70,10 @@ public final class ChipletDriverPlugin
     private volatile SparkConf conf;
     private volatile boolean warnedUnreadable;
     private volatile MetricRegistry registry;
+    private final java.util.function.Function<Object, SessionConf> sessionConf;
+    private volatile SessionSizing sessions;
+    private volatile SparkExecutorExpectation expectation = new SparkExecutorExpectation(java.util.OptionalInt.empty(), "not started");
+    private List<Advice.Setting> figure = List.of();
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
     private volatile MeasuringListener measuring;
 
@@ -73,7 +85,13 @@ public final class ChipletDriverPlugin
 
     ChipletDriverPlugin(StageSkewTracker skew)
     {
+        this(skew, ChipletSessionExtension::confOf);
+    }
+
+    ChipletDriverPlugin(StageSkewTracker skew, java.util.function.Function<Object, SessionConf> sessionConf)
+    {
         this.skew = skew;
+        this.sessionConf = sessionConf;
     }
 
     @Override
@@ -113,22 +131,69 @@ public final class ChipletDriverPlugin
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
             sparkContext.addSparkListener(new SkewListener(skew, guard, MapOutputSizes.forSparkVersion(sparkContext.version())));
+            sparkContext.addSparkListener(new ExecutorRemovalListener(this::forget, guard));
         }
+        Map<String, String> toExecutors = PythonSessions.isolated(SparkConfs.toMap(sparkConf), System.getProperty("sun.java.command", ""))
+                .map(reason -> Map.of(ISOLATED_PYTHON_SESSIONS, reason))
+                .orElse(Map.of());
         if (!settings.resizePartitions()) {
             log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
-            return Map.of();
+            return toExecutors;
         }
+        expectation = SparkExecutorExpectation.of(SparkConfs.toMap(sparkConf));
+        java.util.Set<String> userKeys = new java.util.HashSet<>();
         synchronized (owned) {
             for (String key : ADVISED_KEYS) {
                 if (sparkConf.contains(key)) {
                     log.info("Chiplet plugin keeps {} = {}: set by the user", key, sparkConf.get(key));
+                    userKeys.add(key);
                 }
                 else {
                     owned.put(key, "");
                 }
             }
         }
-        return Map.of();
+        sessions = new SessionSizing(userKeys, sessionConf);
+        registerSessionExtension(sparkConf);
+        return toExecutors;
+    }
+
+    /**
+     * Appends {@link ChipletSessionExtension} to {@code spark.sql.extensions}, which SparkSessions read from the
+     * SparkContext's conf when they are made: every session of this application is made after this point.
+     */
+    private void registerSessionExtension(SparkConf sparkConf)
+    {
+        String ours = ChipletSessionExtension.class.getName();
+        String current = sparkConf.get(SESSION_EXTENSIONS, "").strip();
+        if (!java.util.Arrays.asList(current.split("\\s*,\\s*")).contains(ours)) {
+            sparkConf.set(SESSION_EXTENSIONS, current.isEmpty() ? ours : current + "," + ours);
+        }
+        ChipletSessionExtension.ACTIVE_DRIVER.set(this::registerSession);
+    }
+
+    /** A session, at its first query: it gets the current figure now and every later one. */
+    void registerSession(Object session)
+    {
+        SessionSizing sizing = sessions;
+        if (sizing == null || !guard.active()) {
+            return;
+        }
+        SessionSizing.Applied applied = sizing.register(session);
+        applied.keptByUser().forEach(kept -> log.info("Chiplet plugin keeps {} in a SparkSession: set there by the user", kept));
+        if (applied.sessionsChanged() > 0) {
+            log.info("Chiplet plugin set the partition figure in a new SparkSession ({} sessions sized)", sizing.sessions());
+        }
+    }
+
+    /** Spark removed an executor: its chiplets stop counting, and the figure follows. */
+    void forget(String executorId)
+    {
+        if (reports.remove(executorId) != null) {
+            log.info("Executor {} removed: the partition figure no longer counts it", executorId);
+            counts.remove(executorId);
+            resize();
+        }
     }
 
     /**
@@ -225,15 +290,24 @@ public final class ChipletDriverPlugin
     private void resize()
     {
         SparkConf sparkConf = conf;
-        if (sparkConf == null) {
+        SessionSizing sizing = sessions;
+        if (sparkConf == null || sizing == null || reports.isEmpty()) {
+            // With no executor left (dynamic allocation at rest), the last figure stands.
             return;
         }
         // Core's rule, as chiplet advise --engine spark prints it.
         List<Advice.Setting> advice = SparkPartitionSettings.of(PartitionSizing.of(cluster(reports.values()), OptionalLong.empty()));
+        int reported = reports.size();
+        String basis = expectation.describe(reported) + (expectation.complete(reported) ? "" : ", provisional until they have reported");
         synchronized (owned) {
+            if (advice.equals(figure)) {
+                return;
+            }
+            figure = advice;
+            List<String> toSparkConf = new ArrayList<>();
             for (Advice.Setting setting : advice) {
                 String ours = owned.get(setting.key());
-                if (ours == null || ours.equals(setting.value())) {
+                if (ours == null) {
                     continue;
                 }
                 String current = sparkConf.get(setting.key(), "");
@@ -243,9 +317,22 @@ public final class ChipletDriverPlugin
                     log.info("Chiplet plugin keeps {} = {}: set after the plugin started", setting.key(), current);
                     continue;
                 }
-                sparkConf.set(setting.key(), setting.value());
-                owned.put(setting.key(), setting.value());
-                log.info("Chiplet plugin set {} = {}: {}", setting.key(), setting.value(), setting.reason());
+                if (!ours.equals(setting.value())) {
+                    sparkConf.set(setting.key(), setting.value());
+                    owned.put(setting.key(), setting.value());
+                    sizing.gaveThroughSparkConf(setting.key(), setting.value());
+                    toSparkConf.add(setting.key() + " = " + setting.value());
+                }
+            }
+            SessionSizing.Applied applied = sizing.update(advice);
+            applied.keptByUser().forEach(kept -> log.info("Chiplet plugin keeps {} in a SparkSession: set there by the user", kept));
+            if (!toSparkConf.isEmpty() || applied.sessionsChanged() > 0) {
+                log.info("Chiplet plugin sized partitions for {}: {} in the SparkConf{}", basis,
+                        toSparkConf.isEmpty() ? "nothing changed" : String.join(", ", toSparkConf),
+                        applied.sessionsChanged() == 0 ? "" : ", and in " + applied.sessionsChanged() + " SparkSession" + (applied.sessionsChanged() == 1 ? "" : "s"));
+                for (Advice.Setting setting : advice) {
+                    log.debug("Chiplet plugin: {} = {}: {}", setting.key(), setting.value(), setting.reason());
+                }
             }
         }
     }
@@ -273,6 +360,9 @@ public final class ChipletDriverPlugin
     @Override
     public void shutdown()
     {
-        guard.run("driver shutdown", reports::clear);
+        guard.run("driver shutdown", () -> {
+            reports.clear();
+            ChipletSessionExtension.ACTIVE_DRIVER.set(null);
+        });
     }
 }

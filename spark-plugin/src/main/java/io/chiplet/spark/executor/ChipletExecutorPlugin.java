@@ -109,7 +109,8 @@ public final class ChipletExecutorPlugin
             guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
             return;
         }
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(context.conf()));
+        // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
+        ChipletSettings.Parsed parsed = ChipletSettings.parse(ChipletSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
         if (parsed instanceof ChipletSettings.Problem problem) {
             guard.disable(problem.message());
             return;
@@ -153,7 +154,8 @@ public final class ChipletExecutorPlugin
                 cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
                 describe(placement, share), settings.policy(), NativeAccess.path());
         if (mode == PlacementMode.TASK) {
-            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath());
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
+                    Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
         }
         report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
         ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -10,6 +10,7 @@ import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -58,6 +59,14 @@ public record ChipletSettings(
     public static final String LEASE_DIR = PREFIX + "leaseDir";
     public static final String PINNING_BACKEND = PREFIX + "pinning.backend";
 
+    /**
+     * A machine's own snapshot root, from the environment of the process that starts executors there (a Standalone
+     * Worker passes its environment to its executors, as YARN's NodeManagers and Kubernetes pod specs do): machines
+     * of two kinds in one cluster each read theirs. {@link #FS_ROOT}, one path for the whole application, wins where
+     * set.
+     */
+    public static final String FS_ROOT_ENVIRONMENT = "CHIPLET_FS_ROOT";
+
     public static final Set<String> KEYS = union(Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
             MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureSettings.KEYS);
@@ -67,6 +76,20 @@ public record ChipletSettings(
         Set<String> all = new TreeSet<>(placement);
         all.addAll(measurement);
         return Set.copyOf(all);
+    }
+
+    /** {@code conf} with {@link #FS_ROOT} taken from {@link #FS_ROOT_ENVIRONMENT} where the application set none. */
+    public static Map<String, String> withHostFsRoot(Map<String, String> conf, Map<String, String> environment)
+    {
+        requireNonNull(conf, "conf is null");
+        requireNonNull(environment, "environment is null");
+        String host = environment.getOrDefault(FS_ROOT_ENVIRONMENT, "").strip();
+        if (conf.containsKey(FS_ROOT) || host.isEmpty()) {
+            return conf;
+        }
+        Map<String, String> withRoot = new HashMap<>(conf);
+        withRoot.put(FS_ROOT, host);
+        return Map.copyOf(withRoot);
     }
 
     public ChipletSettings

@@ -46,6 +46,47 @@ class ChipletDriverPluginTest
     }
 
     @Test
+    void removedExecutorsStopCountingAndSessionsFollow()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.master", "spark://m:7077", "spark.cores.max", "2", "spark.executor.cores", "1"), message -> null);
+        ChipletDriverPlugin driver = new ChipletDriverPlugin(new io.chiplet.spark.skew.StageSkewTracker(), session -> (FakeSession) session);
+        driver.init(null, context);
+        SparkConf conf = context.conf();
+        FakeSession notebook = new FakeSession();
+        FakeSession mine = new FakeSession().with("spark.sql.shuffle.partitions", "40");
+        // Sessions made before any executor reported (workers started after the session).
+        driver.registerSession(notebook);
+        driver.registerSession(mine);
+
+        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB)));
+        assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "3");
+        receive(driver, new TopologyReport("1", "node-2", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB)));
+        assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "6");
+        assertThat(conf.get("spark.default.parallelism")).isEqualTo("4");
+        assertThat(mine.settings).containsEntry("spark.sql.shuffle.partitions", "40");
+
+        // Spark removes executor 1 (killed, or released by dynamic allocation): sized for one host again.
+        driver.forget("1");
+        assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "3");
+        assertThat(conf.get("spark.default.parallelism")).isEqualTo("2");
+        driver.forget("1");
+        // The last executor gone: the last figure stands.
+        driver.forget("0");
+        assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "3");
+        assertThat(mine.settings).containsEntry("spark.sql.shuffle.partitions", "40");
+    }
+
+    @Test
+    void theSessionExtensionIsAppendedToTheUsersAndConnectKeepsSparksPythonDaemon()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.sql.extensions", "com.example.Mine", "spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin"), message -> null);
+        Map<String, String> extraConf = new ChipletDriverPlugin().init(null, context);
+
+        assertThat(context.conf().get("spark.sql.extensions")).isEqualTo("com.example.Mine," + ChipletSessionExtension.class.getName());
+        assertThat(extraConf).containsKey(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS);
+    }
+
+    @Test
     void executorModeCountsEveryExecutorsLease()
     {
         PartitionBasis cluster = ChipletDriverPlugin.cluster(List.of(

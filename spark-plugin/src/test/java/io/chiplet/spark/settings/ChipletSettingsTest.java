@@ -114,4 +114,14 @@ class ChipletSettingsTest
     {
         return ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.FS_ROOT, root.toString()))).settings();
     }
+
+    @Test
+    void aMachinesOwnSnapshotRootComesFromTheEnvironmentUnlessTheApplicationSetsOne()
+    {
+        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
+                .containsEntry(ChipletSettings.FS_ROOT, "/snapshots/epyc");
+        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(ChipletSettings.FS_ROOT, "/app"), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
+                .containsEntry(ChipletSettings.FS_ROOT, "/app");
+        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, " "))).doesNotContainKey(ChipletSettings.FS_ROOT);
+    }
 }

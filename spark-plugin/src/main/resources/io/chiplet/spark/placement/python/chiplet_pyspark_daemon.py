@@ -4,7 +4,8 @@ Written into the executor's working directory by the executor plugin, which `pyt
 The daemon itself runs with the executor JVM's own CPU mask (not that of the pinned task thread that happened to
 start it); each Python worker, for each task it serves, takes the CPUs of the JVM task thread it works for, which
 the plugin puts in the task's local property spark.chiplet.task.cpus, so JVM thread and Python worker share one
-chiplet's L3. Anything failing here leaves the worker where it is: PySpark runs as without the plugin.
+chiplet's L3. Anything failing here leaves the worker where it is, and a failure before the daemon serves runs Spark's own
+pyspark.daemon: PySpark runs as without the plugin. `--probe` only checks that this module and pyspark.daemon load.
 """
 import os
 import sys
@@ -83,7 +84,24 @@ def _worker(original):
     return worker
 
 
-if __name__ == "__main__":
+def _probe():
+    """What the executor plugin runs before it hands Spark this module: both imports must work here."""
+    import pyspark.daemon as daemon
+
+    if not (callable(getattr(daemon, "worker", None)) and callable(getattr(daemon, "manager", None))):
+        raise SystemExit("pyspark.daemon has no worker() and manager()")
+    print("chiplet-pyspark-daemon-ok")
+
+
+def _spark_daemon():
+    # Spark's own daemon, exactly as `python -m pyspark.daemon` runs it.
+    import runpy
+
+    runpy.run_module("pyspark.daemon", run_name="__main__", alter_sys=True)
+
+
+def _main():
+    global _base
     try:
         # The executor JVM's mask: its main thread is never a pinned task thread.
         _base = _process_cpus(os.getppid())
@@ -92,14 +110,22 @@ if __name__ == "__main__":
     except Exception as e:
         _base = None
         _warn(repr(e))
-    import pyspark.daemon as daemon
+    try:
+        import pyspark.daemon as daemon
 
-    if callable(getattr(daemon, "worker", None)) and callable(getattr(daemon, "manager", None)):
+        if not (callable(getattr(daemon, "worker", None)) and callable(getattr(daemon, "manager", None))):
+            raise RuntimeError("pyspark.daemon has no worker() and manager() here")
         daemon.worker = _worker(daemon.worker)
-        daemon.manager()
-    else:
-        # A pyspark.daemon shaped otherwise: run it unchanged (workers keep the daemon's mask, the executor's).
-        import runpy
+    except Exception as e:
+        # Nothing has been served yet: Spark's own daemon takes over (workers keep the executor's mask).
+        _warn("running Spark's own pyspark.daemon: %r" % (e,))
+        _spark_daemon()
+        return
+    daemon.manager()
 
-        _warn("pyspark.daemon has no worker() and manager() here")
-        runpy.run_module("pyspark.daemon", run_name="__main__", alter_sys=True)
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--probe"]:
+        _probe()
+    else:
+        _main()
