@@ -419,7 +419,7 @@ def power_lpar_no_chip_id():
     """POWER8 PowerVM LPAR (4.15 kernel): 12 SMT8 cores (96 CPUs) over 2 nodes of 6 cores. PowerVM gives the partition
     no ibm,chip-id, so physical_package_id is -1 on every CPU, and without a chip the kernel builds core_siblings from
     the CPUs sharing an L2 (one core on POWER8): hwloc's 256ppc-8n8s4t test snapshot (POWER7 LPAR) shows both. hwloc
-    2.9 reads no device tree (its POWER device-tree code never read ibm,chip-id and was dropped after 2.0): it makes a
+    2.9 reads no device tree (its POWER device-tree code never read ibm,chip-id, was off by default from 2.1, gone in 2.3): it makes a
     package of each core_siblings set, of unknown index. L1d 64K, L1i 32K, L2 512K and L3 8M per core."""
     cpus = power_cpus([(node, [node * 6 + core for core in range(6)]) for node in (0, 1)], 8, 64, 8192, 8, 3690000, 2061000)
     nodes = OrderedDict([(0, (set(range(48)), 64 * g.GiB_KB - 700_000)), (1, (set(range(48, 96)), 64 * g.GiB_KB - 250_000))])
