@@ -93,21 +93,34 @@ final class SysfsCpuReader
     private CpuSet perCpuOnline(CpuSet candidates)
     {
         BitSet online = new BitSet();
+        BitSet empty = new BitSet();
         candidates.stream().forEach(cpu -> {
             String file = CPU_DIR + "cpu" + cpu + "/online";
-            if (files.read(file).map(text -> parseOnline(file, text)).orElse(true)) {
+            Optional<String> text = files.read(file);
+            if (text.isPresent() && FileText.value(text.get()).isBlank()) {
+                empty.set(cpu);
+            }
+            if (text.map(value -> parseOnline(file, value)).orElse(true)) {
                 online.set(cpu);
             }
         });
+        if (!empty.isEmpty()) {
+            unknowns.add("online CPUs: the cpuN/online files of CPUs " + CpuSet.fromBitSet(empty) + " are empty (" + CPU_DIR + "cpu" + empty.nextSetBit(0)
+                    + "/online among them: a dump that could not read them); those CPUs are taken as online, as hwloc takes them");
+        }
         return CpuSet.fromBitSet(online);
     }
 
-    /** A per-CPU {@code online} file: {@code 1} (online) or {@code 0} (offline), up to its newline. */
+    /**
+     * A per-CPU {@code online} file: {@code 1} (online) or {@code 0} (offline), up to its newline. An empty one (dumps
+     * made without the right to read it hold such files: hwloc's {@code 128ia64-17n4s2c}) says nothing, and the CPU is
+     * taken as online, as hwloc takes it.
+     */
     static boolean parseOnline(String file, String text)
     {
         String value = FileText.value(text).strip();
         return switch (value) {
-            case "1" -> true;
+            case "1", "" -> true;
             case "0" -> false;
             default -> throw new TopologyException(file + ": expected 1 (online) or 0 (offline) but found " + FileText.quote(value));
         };

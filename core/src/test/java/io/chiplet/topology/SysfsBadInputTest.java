@@ -340,6 +340,13 @@ class SysfsBadInputTest
         assertThat(topology.allowed().contains(3)).isFalse();
         assertThat(topology.chiplets()).noneMatch(chiplet -> chiplet.cpus().contains(3));
 
+        // an empty file (a dump made without the right to read it, as hwloc's 128ia64-17n4s2c) says nothing: online, as hwloc takes it
+        fake.file(CPU + "cpu3/online", "");
+        Topology unreadable = fake.read();
+        assertThat(unreadable.online()).isEqualTo(CpuSet.range(0, 15));
+        assertThat(unreadable.unknowns()).contains("online CPUs: the cpuN/online files of CPUs 3 are empty (sys/devices/system/cpu/cpu3/online among them:"
+                + " a dump that could not read them); those CPUs are taken as online, as hwloc takes them");
+
         fake.file(CPU + "cpu3/online", "offline");
         assertThatThrownBy(fake::read).isInstanceOf(TopologyException.class)
                 .hasMessage("sys/devices/system/cpu/cpu3/online: expected 1 (online) or 0 (offline) but found \"offline\"");
