@@ -21,7 +21,8 @@ for tarball in "$out"/*.tar.bz2; do
         # hwloc drops a GPU's memory node unless asked to keep it; we keep it, so compare with the reading that does
         HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1 HWLOC_COMPONENTS=linux,stop HWLOC_FSROOT="$work/$name" \
             lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml" ;;
-    ia64-montecito)
+    ia64-montecito|per-cpu-online|s390-no-socket-id|power-lpar-no-chip-id|ia64-madison-shared-ids|cpuless-no-initiators|stale-cache-lists|mask-list-conflict)
+        # issue 26's kinds: the Linux backend alone, as hwloc's own test suite reads its snapshots
         HWLOC_COMPONENTS=linux,stop HWLOC_FSROOT="$work/$name" \
             lstopo-no-graphics --whole-system --of xml > "$out/$name.lstopo.xml" ;;
     *)

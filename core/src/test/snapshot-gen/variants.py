@@ -367,6 +367,192 @@ def ia64_montecito():
     return t
 
 
+
+# --------------------------------------------------------------------------------------
+# Issue 26: the remaining kinds where the project and hwloc read a machine differently
+# --------------------------------------------------------------------------------------
+
+
+def drop_links(tree, pattern):
+    rx = re.compile(pattern)
+    for path in [p for p in tree.links if rx.search(p)]:
+        del tree.links[path]
+
+
+def epyc7313p(name, offline=()):
+    """A plain EPYC 7313P host (16 Zen 3 cores in 4 CCDs of 4, SMT, CPUs 0-15 + siblings 16-31, one node, 4 x 32 MiB L3),
+    with the CPUs in `offline` taken offline (the kernel keeps their cpuN directory and online file, drops topology/ and
+    cache/ and takes them out of their node's cpulist)."""
+    cpus = g.zen3_cpus(1, 4, 4, max_khz=3000000)
+    for c in cpus:
+        c.online = c.num not in offline
+    nodes = OrderedDict([(0, ({c.num for c in cpus}, 131_694_592))])
+    info = g.x86_cpuinfo("AuthenticAMD", 25, 1, "AMD EPYC 7313P 16-Core Processor", 1, "0xa0011d1", 3000.0, 512, g.AMD_FLAGS,
+                         g.AMD_BUGS, 5988.92, 16, "48 bits physical, 48 bits virtual", "ts ttp tm hwpstate cpb eff_freq_ro [13] [14]",
+                         32, 16, tlb="2560 4K pages")
+    return Machine(name, "x86_64", cpus, nodes, [[10]], info, cache_extra={"physical_line_partition": "1"},
+                   cpufreq_driver="acpi-cpufreq")
+
+
+def per_cpu_online():
+    """The EPYC 7313P with CPUs 5, 12 and 21 offline (core 5 with both its threads, and one thread of core 12) in a dump
+    without the global cpu/online, offline, present and possible lists: only each CPU's cpuN/online says which run
+    (cpu0 has none on x86: it cannot be taken offline). hwloc's 16em64t-4s2c2t-offlines test snapshot, from a 2.6-era
+    kernel, is of this kind."""
+    t = g.render(epyc7313p("per-cpu-online", offline={5, 12, 21}))
+    drop(t, r"^sys/devices/system/cpu/(online|offline|present|possible)$")
+    return t
+
+
+def s390_no_socket_id():
+    """The z15 LPAR of s390-books-drawers as a kernel before s390's socket_id reaches sysfs: physical_package_id is
+    the generic -1 on every CPU while core_siblings still names the CPUs of each chip (hwloc's 20s390-2g2g2s4co test
+    snapshot shows the same). hwloc makes each core_siblings set a package, of unknown index."""
+    t = s390_books_drawers()
+    t.root = "s390-no-socket-id"
+    for path in [p for p in t.files if p.endswith("/topology/physical_package_id")]:
+        t.write(path, "-1")
+    return t
+
+
+def power_lpar_no_chip_id():
+    """POWER8 PowerVM LPAR (4.15 kernel): 12 SMT8 cores (96 CPUs) over 2 nodes of 6 cores. PowerVM gives the partition
+    no ibm,chip-id, so physical_package_id is -1 on every CPU, and without a chip the kernel builds core_siblings from
+    the CPUs sharing an L2 (one core on POWER8): hwloc's 256ppc-8n8s4t test snapshot (POWER7 LPAR) shows both. hwloc
+    2.9 reads no device tree (its POWER device-tree code never read ibm,chip-id, was off by default from 2.1, gone in 2.3): it makes a
+    package of each core_siblings set, of unknown index. L1d 64K, L1i 32K, L2 512K and L3 8M per core."""
+    cpus = power_cpus([(node, [node * 6 + core for core in range(6)]) for node in (0, 1)], 8, 64, 8192, 8, 3690000, 2061000)
+    nodes = OrderedDict([(0, (set(range(48)), 64 * g.GiB_KB - 700_000)), (1, (set(range(48, 96)), 64 * g.GiB_KB - 250_000))])
+
+    def info(m, c):
+        return "processor\t: %d\ncpu\t\t: POWER8 (architected), altivec supported\nclock\t\t: 3690.000000MHz\nrevision\t: 2.1 (pvr 004b 0201)\n\n" % c.num
+    m = Machine("power-lpar-no-chip-id", "ppc64le", cpus, nodes, [[10, 20], [20, 10]], info, kernel="4.15.0-213-generic",
+                kernel_max=2047, cpu0_online_file=True, die_files=False, hugepages=False, cpufreq_driver="none")
+    t = g.render(m)
+    drop(t, r"/topology/(package_cpus|core_cpus)")
+    drop(t, r"/cache/index\d/id$")
+    drop(t, r"/cpufreq")
+    drop_links(t, r"/cpufreq$")
+    n = m.nr_cpu_ids
+    for c in cpus:
+        tp = "%s/cpu%d/topology" % (CPU, c.num)
+        core = {d.num for d in cpus if d.core_key == c.core_key}
+        t.write(tp + "/physical_package_id", "-1")
+        t.write(tp + "/core_siblings_list", cpulist(core))
+        t.write(tp + "/core_siblings", cpumask(core, n))
+    t.write("proc/cpuinfo", t.files["proc/cpuinfo"].decode("ascii").rstrip("\n") + "\n\n"
+            "timebase\t: 512000000\nplatform\t: pSeries\nmodel\t\t: IBM,8286-42A\nmachine\t\t: CHRP IBM,8286-42A\nMMU\t\t: Hash\n")
+    t.write("proc/hwloc-nofile-info", t.files["proc/hwloc-nofile-info"].decode("ascii").replace("PageSize: 4096", "PageSize: 65536"))
+    return t
+
+
+def ia64_madison_shared_ids():
+    """4 single-core Itanium 2 (Madison, 9 MiB L3) on 2 node boards of an SGI Altix-like machine, 2.6.16 kernel. Without
+    PAL logical-to-physical information the kernel makes socket_id the platform id << 8, the same for both sockets of a
+    board (0, 0, 512, 512), while core_siblings holds the CPU alone: the masks say four packages, the ids two. hwloc's
+    16ia64-8n2s test snapshot shows the same. Caches per CPU: L1d, L1i 16K, L2 256K, L3 9M (shared_cpu_map the CPU)."""
+    cpus = []
+    for num in range(4):
+        caches = [Cache(1, "Data", 16, 4, ("L1d", num)), Cache(1, "Instruction", 16, 4, ("L1i", num)),
+                  Cache(2, "Unified", 256, 8, ("L2", num), line=128), Cache(3, "Unified", 9216, 18, ("L3", num), line=128)]
+        cpus.append(Cpu(num, num, 0, caches=caches))
+    nodes = OrderedDict([(0, ({0, 1}, 6 * g.GiB_KB - 150_000)), (1, ({2, 3}, 6 * g.GiB_KB - 90_000))])
+
+    def info(m, c):
+        return ("processor  : %d\nvendor     : GenuineIntel\narch       : IA-64\nfamily     : Itanium 2\nmodel      : 2\n"
+                "revision   : 1\narchrev    : 0\nfeatures   : branchlong\ncpu number : 0\ncpu regs   : 4\ncpu MHz    : 1500.000\n"
+                "itc MHz    : 1500.000000\nBogoMIPS   : 2244.60\nsiblings   : 1\n\n" % c.num)
+    m = Machine("ia64-madison-shared-ids", "ia64", cpus, nodes, [[10, 15], [15, 10]], info, kernel="2.6.16.60-0.21-default",
+                kernel_max=63, cpu0_online_file=False, die_files=False, hugepages=False, cpufreq_driver="none")
+    t = g.render(m)
+    drop(t, r"/topology/(package_cpus|core_cpus)")
+    drop(t, r"/cache/index\d/(shared_cpu_list|id)$")
+    for c in cpus:
+        t.write("%s/cpu%d/topology/physical_package_id" % (CPU, c.num), str((c.num // 2) * 512))
+    rewrite_masks(t, 64)
+    t.write("proc/self/status", t.files["proc/self/status"].decode("ascii").replace("Cpus_allowed:\tf\n", "Cpus_allowed:\t%s\n" % cpumask(range(4), 64)))
+    kernel_build(t, "Linux version 2.6.16.60-0.21-default (geeko@buildhost) (gcc version 4.1.2 20070115 (SUSE Linux))",
+                 "#1 SMP Tue May 6 12:41:02 UTC 2008")
+    t.write("proc/mounts", "\n".join(line for line in t.files["proc/mounts"].decode("ascii").splitlines() if "cgroup" not in line and "bpf" not in line))
+    t.write("proc/self/mountinfo", "\n".join(line for line in t.files["proc/self/mountinfo"].decode("ascii").splitlines() if "cgroup" not in line))
+    t.files["proc/self/cgroup"] = b""
+    t.write("proc/self/cpuset", "/")
+    t.write("proc/hwloc-nofile-info", t.files["proc/hwloc-nofile-info"].decode("ascii").replace("PageSize: 4096", "PageSize: 16384"))
+    return t
+
+
+def cpuless_no_initiators():
+    """cpuless-hbm-cxl without HMAT (no access0/initiators anywhere, as on firmware without an HMAT or kernels before 5.2)
+    and with two more CPU-less CXL nodes: node 5 behind a switch at distance 20 from every other node (nearest to none),
+    and node 6 behind node 4's host bridge, nearest node 4 (15) and at 20 from both sockets. hwloc takes a CPU-less
+    node's locality from its nearest nodes by distance, in node order, CPU-less ones included (their locality as found
+    so far): node 2 -> node 0, node 3 -> node 1, node 4 -> node 0, node 5 none (every other node is as near), node 6 ->
+    node 4's, i.e. node 0's CPUs."""
+    t = cpuless_hbm_cxl()
+    t.root = "cpuless-no-initiators"
+    drop(t, r"/access0/")
+    drop_links(t, r"/access0/")
+    n = 224
+    dist = [[10, 21, 13, 23, 14, 20, 20],
+            [21, 10, 23, 13, 24, 20, 20],
+            [13, 23, 10, 23, 16, 20, 22],
+            [23, 13, 23, 10, 26, 20, 22],
+            [14, 24, 16, 26, 10, 20, 15],
+            [20, 20, 20, 20, 20, 10, 20],
+            [20, 20, 22, 22, 15, 20, 10]]
+    for node in range(7):
+        nd = "%s/node%d" % (NODE, node)
+        t.write(nd + "/distance", " ".join(str(x) for x in dist[node]))
+        if node >= 5:
+            t.write(nd + "/cpulist", "")
+            t.write(nd + "/cpumap", cpumask(set(), n))
+            t.write(nd + "/meminfo", g.node_meminfo(node, (64 if node == 5 else 128) * g.GiB_KB - 30_000))
+    for f in ("possible", "online", "has_memory", "has_normal_memory"):
+        t.write(NODE + "/" + f, "0-6")
+    t.write("sys/devices/virtual/memory_tiering/memory_tier22/nodelist", "4-6")
+    return t
+
+
+def stale_cache_lists():
+    """The EPYC 7313P whose every shared_cpu_list of the L3 (index3) reads 0-3,16-19, a copy of CPU 0's, while each
+    shared_cpu_map is right (fake, like hwloc's 64fake-4n2s2ca2c2t test snapshot, whose lists and masks disagree the
+    same way). The kernel prints both from one cpumask, so they never differ on a real machine; a list that does not
+    hold its own CPU is the broken one. hwloc reads only the masks: 4 L3s."""
+    t = g.render(epyc7313p("stale-cache-lists"))
+    first = t.files["%s/cpu0/cache/index3/shared_cpu_list" % CPU]
+    for path in [p for p in t.files if p.endswith("/cache/index3/shared_cpu_list")]:
+        t.files[path] = first
+    return t
+
+
+def mask_list_conflict():
+    """4 x Xeon E7-4870 (Westmere-EX: 10 cores, no SMT here, 30 MiB L3 per socket), CPUs dealt round-robin over the
+    sockets (cpu n in socket n % 4), one node per socket; a dump in which two masks contradict every other file:
+    cpu2's L3 shared_cpu_map and cpu3's package_cpus/core_siblings masks read 0000000f (CPUs 0-3) while their list
+    forms, physical_package_id, the nodes and the other 38 CPUs' files agree on four sockets. It mirrors hwloc's
+    40intel64-4n10c+pci-conflicts test snapshot (hand-made for hwloc's conflict handling). hwloc reads the masks and
+    keeps what it inserted first: 3 packages and 3 L3s; the lists give 4 and 4."""
+    cpus = []
+    for num in range(40):
+        socket, core = num % 4, num // 4
+        caches = [Cache(1, "Data", 32, 8, ("L1d", num), num), Cache(1, "Instruction", 32, 4, ("L1i", num), num),
+                  Cache(2, "Unified", 256, 8, ("L2", num), num), Cache(3, "Unified", 30720, 24, ("L3", socket), socket)]
+        cpus.append(Cpu(num, socket, core, cluster_id=None, apicid=socket << 6 | core << 1, caches=caches,
+                        max_khz=2400000, min_khz=1064000))
+    nodes = OrderedDict((s, ({c.num for c in cpus if c.package == s}, 64 * g.GiB_KB - (900_000 if s == 0 else 200_000))) for s in range(4))
+    distances = [[10 if i == j else 20 for j in range(4)] for i in range(4)]
+    info = g.x86_cpuinfo("GenuineIntel", 6, 47, "Intel(R) Xeon(R) CPU E7- 4870  @ 2.40GHz", 2, "0x3b", 2400.0, 30720,
+                         g.SPR_FLAGS, g.INTEL_BUGS, 4788.32, 11, "44 bits physical, 48 bits virtual", "", 10, 10)
+    m = Machine("mask-list-conflict", "x86_64", cpus, nodes, distances, info, kernel="3.10.0-1160.el7.x86_64",
+                die_files=False, cache_extra={"physical_line_partition": "1"}, cpufreq_driver="acpi-cpufreq")
+    t = g.render(m)
+    n = m.nr_cpu_ids
+    t.write("%s/cpu2/cache/index3/shared_cpu_map" % CPU, cpumask({0, 1, 2, 3}, n))
+    for f in ("package_cpus", "core_siblings"):
+        t.write("%s/cpu3/topology/%s" % (CPU, f), cpumask({0, 1, 2, 3}, n))
+    return t
+
+
 VARIANTS = OrderedDict([
     ("old-kernel-masks-only", old_kernel_masks_only),
     ("trailing-nul", trailing_nul),
@@ -380,6 +566,13 @@ VARIANTS = OrderedDict([
     ("arm-midr-only", arm_midr_only),
     ("gpu-coherent-memory", gpu_coherent_memory),
     ("ia64-montecito", ia64_montecito),
+    ("per-cpu-online", per_cpu_online),
+    ("s390-no-socket-id", s390_no_socket_id),
+    ("power-lpar-no-chip-id", power_lpar_no_chip_id),
+    ("ia64-madison-shared-ids", ia64_madison_shared_ids),
+    ("cpuless-no-initiators", cpuless_no_initiators),
+    ("stale-cache-lists", stale_cache_lists),
+    ("mask-list-conflict", mask_list_conflict),
 ])
 
 

@@ -25,7 +25,9 @@ import static java.util.Objects.requireNonNull;
  * </ol>
  * Chiplets partition the online CPUs and are numbered 0.. in order of their first CPU. A chiplet's NUMA node is
  * the node holding its CPUs (where memory tiers make nodes overlap, the first node by id that has CPUs), or -1
- * when no node lists them; its package is -1 when its CPUs have no package id.
+ * when no node lists them; its package is the id of the package holding it, -1 when that package has no id or no
+ * package holds its CPUs. Chiplets are kept apart by package, not by id: two packages sharing an id (IA-64), or
+ * packages without one (s390 before {@code socket_id}, POWER partitions), never share a chiplet.
  */
 public final class ChipletDerivation
 {
@@ -63,6 +65,7 @@ public final class ChipletDerivation
         }
 
         int size = online.last() + 1;
+        // chiplets are kept apart by package, not by package id: ids may be -1 or shared by packages (IA-64)
         int[] packageOf = owners(size, packages.stream().map(CpuPackage::cpus).toList());
         int[] packageIdOf = ids(packageOf, packages.stream().mapToInt(CpuPackage::id).toArray());
         List<NumaNode> nodesById = numaNodes.stream().sorted(Comparator.comparingInt(NumaNode::id)).toList();
@@ -74,10 +77,10 @@ public final class ChipletDerivation
 
         List<Domain> domains;
         if (!l3s.isEmpty()) {
-            domains = l3Domains(online, l3s, packageIdOf, nodeIdOf);
+            domains = l3Domains(online, l3s, packageOf, nodeIdOf);
         }
         else {
-            domains = domainsWithoutL3(online, packages, dies, clusters, packageIdOf, nodeIdOf);
+            domains = domainsWithoutL3(online, dies, clusters, packageOf, nodeIdOf);
         }
 
         List<Domain> result = virtualChipletCores > 0 ? splitVirtual(domains, cores, virtualChipletCores) : domains;
@@ -97,12 +100,13 @@ public final class ChipletDerivation
      */
     private record Domain(BitSet cpus, long l3Bytes, long l3InstanceBytes, int l3Cpus, ChipletBasis basis) {}
 
-    private record Key(int group, int packageId, int nodeId) {}
+    /** @param packageIndex the package's place in the reader's list, -1 for CPUs of no package */
+    private record Key(int group, int packageIndex, int nodeId) {}
 
-    private static List<Domain> l3Domains(CpuSet online, List<Cache> l3s, int[] packageIdOf, int[] nodeIdOf)
+    private static List<Domain> l3Domains(CpuSet online, List<Cache> l3s, int[] packageOf, int[] nodeIdOf)
     {
-        int[] l3Of = owners(packageIdOf.length, l3s.stream().map(Cache::cpus).toList());
-        Map<Key, BitSet> groups = group(online, cpu -> l3Of[cpu], packageIdOf, nodeIdOf);
+        int[] l3Of = owners(packageOf.length, l3s.stream().map(Cache::cpus).toList());
+        Map<Key, BitSet> groups = group(online, cpu -> l3Of[cpu], packageOf, nodeIdOf);
         List<Domain> domains = new ArrayList<>(groups.size());
         for (Map.Entry<Key, BitSet> entry : groups.entrySet()) {
             int l3 = entry.getKey().group();
@@ -124,24 +128,24 @@ public final class ChipletDerivation
         return domains;
     }
 
-    private static List<Domain> domainsWithoutL3(CpuSet online, List<CpuPackage> packages, List<Die> dies, List<Cluster> clusters, int[] packageIdOf, int[] nodeIdOf)
+    private static List<Domain> domainsWithoutL3(CpuSet online, List<Die> dies, List<Cluster> clusters, int[] packageOf, int[] nodeIdOf)
     {
-        int size = packageIdOf.length;
+        int size = packageOf.length;
         Map<Integer, Long> nodesPerPackage = new LinkedHashMap<>();
-        Map<Key, BitSet> byPackageAndNode = group(online, cpu -> 0, packageIdOf, nodeIdOf);
+        Map<Key, BitSet> byPackageAndNode = group(online, cpu -> 0, packageOf, nodeIdOf);
         for (Key key : byPackageAndNode.keySet()) {
-            nodesPerPackage.merge(key.packageId(), 1L, Long::sum);
+            nodesPerPackage.merge(key.packageIndex(), 1L, Long::sum);
         }
         if (nodesPerPackage.values().stream().anyMatch(count -> count > 1)) {
             return domains(byPackageAndNode, ChipletBasis.NUMA);
         }
         if (informative(clusters.stream().map(Cluster::cpus).toList(), clusters.stream().mapToInt(Cluster::packageId).toArray(), online)) {
             int[] clusterOf = owners(size, clusters.stream().map(Cluster::cpus).toList());
-            return domains(group(online, cpu -> clusterOf[cpu], packageIdOf, nodeIdOf), ChipletBasis.CLUSTER);
+            return domains(group(online, cpu -> clusterOf[cpu], packageOf, nodeIdOf), ChipletBasis.CLUSTER);
         }
         if (informative(dies.stream().map(Die::cpus).toList(), dies.stream().mapToInt(Die::packageId).toArray(), online)) {
             int[] dieOf = owners(size, dies.stream().map(Die::cpus).toList());
-            return domains(group(online, cpu -> dieOf[cpu], packageIdOf, nodeIdOf), ChipletBasis.DIE);
+            return domains(group(online, cpu -> dieOf[cpu], packageOf, nodeIdOf), ChipletBasis.DIE);
         }
         return domains(byPackageAndNode, ChipletBasis.PACKAGE);
     }
@@ -219,11 +223,11 @@ public final class ChipletDerivation
         int apply(int cpu);
     }
 
-    private static Map<Key, BitSet> group(CpuSet online, CpuFunction groupOf, int[] packageIdOf, int[] nodeIdOf)
+    private static Map<Key, BitSet> group(CpuSet online, CpuFunction groupOf, int[] packageOf, int[] nodeIdOf)
     {
         Map<Key, BitSet> groups = new LinkedHashMap<>();
         for (int cpu : online.toArray()) {
-            groups.computeIfAbsent(new Key(groupOf.apply(cpu), packageIdOf[cpu], nodeIdOf[cpu]), key -> new BitSet()).set(cpu);
+            groups.computeIfAbsent(new Key(groupOf.apply(cpu), packageOf[cpu], nodeIdOf[cpu]), key -> new BitSet()).set(cpu);
         }
         return groups;
     }

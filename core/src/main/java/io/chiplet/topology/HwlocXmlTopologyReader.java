@@ -212,7 +212,8 @@ public final class HwlocXmlTopologyReader
                     present,
                     online,
                     allowed,
-                    packages.stream().sorted(Comparator.comparingInt(CpuPackage::id)).toList(),
+                    packages.stream().sorted(Comparator.comparingInt((CpuPackage found) -> found.id() < 0 ? Integer.MAX_VALUE : found.id())
+                            .thenComparingInt(found -> found.cpus().first())).toList(),
                     dies.stream().sorted(Comparator.comparingInt(Die::packageId).thenComparingInt(Die::id)).toList(),
                     clusters.stream().sorted(Comparator.comparingInt(cluster -> cluster.cpus().first())).toList(),
                     numaNodes,
@@ -230,7 +231,8 @@ public final class HwlocXmlTopologyReader
             switch (type) {
                 // "Socket" is hwloc 1.x's name for a package
                 case "Package", "Socket" -> {
-                    packageId = osIndex(object);
+                    // hwloc writes no os_index for a package the kernel gave no physical_package_id (-1)
+                    packageId = object.hasAttribute("os_index") ? osIndex(object) : -1;
                     CpuSet cpus = cpus(object);
                     if (!cpus.isEmpty()) {
                         packages.add(new CpuPackage(packageId, cpus));

@@ -13,8 +13,9 @@ import static java.util.Objects.requireNonNull;
  * by node id; empty when unknown), the CPUs its memory is local to, and what kind of memory it holds.
  *
  * @param localCpus the CPUs this node's memory is local to: its own CPUs, or for a CPU-less node (HBM in flat mode,
- *         CXL, PMEM, GPU memory) the CPUs of its HMAT initiators ({@code access0/initiators}), else of the nearest
- *         nodes with CPUs by distance; empty when nothing says
+ *         CXL, PMEM, GPU memory) the CPUs of its HMAT initiators ({@code access1/initiators}, else
+ *         {@code access0/initiators}), else of its nearest nodes by distance (hwloc's rule); empty when nothing says,
+ *         or when every other node is as near (local to no CPU in particular)
  */
 public record NumaNode(int id, CpuSet cpus, OptionalLong memoryBytes, SortedMap<Integer, Integer> distances, CpuSet localCpus, MemoryKind kind)
 {

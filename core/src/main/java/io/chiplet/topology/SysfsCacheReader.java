@@ -50,6 +50,8 @@ final class SysfsCacheReader
         }
         // cache directories whose list of sharing CPUs is empty, each then taken as its core's
         List<String> emptyLists = new ArrayList<>();
+        // cache directories whose list leaves out the CPU it belongs to, each then read from its mask
+        List<String> listsWithoutTheirCpu = new ArrayList<>();
         BitSet onlineBits = online.toBitSet();
         List<CacheIndex> layout = new ArrayList<>();
         List<BitSet> coveredByIndex = new ArrayList<>();
@@ -100,6 +102,17 @@ final class SysfsCacheReader
                     continue;
                 }
                 Optional<CpuSet> list = read.get();
+                if (list.isPresent() && !list.get().isEmpty() && !list.get().contains(cpu)) {
+                    // a list that leaves out its own CPU is broken (a dump's stale copy): the kernel prints the list and
+                    // the mask from one cpumask, and hwloc reads the mask, so the mask is taken where it holds the CPU
+                    String mask = dir + "shared_cpu_map";
+                    Optional<CpuSet> fromMask = unknowns.degrade("cache " + dir, () -> files.read(mask).map(text -> SysfsFiles.parseMask(mask, text)))
+                            .flatMap(found -> found).filter(found -> found.contains(reader));
+                    if (fromMask.isPresent()) {
+                        listsWithoutTheirCpu.add(dir + "shared_cpu_list (" + list.get() + ") leaves out CPU " + cpu + "; shared_cpu_map (" + fromMask.get() + ")");
+                        list = fromMask;
+                    }
+                }
                 if (list.isEmpty()) {
                     if (!files.exists(dir)) {
                         // this CPU has fewer cache indexes than others (or none at all)
@@ -138,6 +151,10 @@ final class SysfsCacheReader
             unknowns.add("CPUs sharing caches: " + emptyLists.size() + " cache directories list no CPU (" + emptyLists.get(0)
                     + "shared_cpu_map is empty, as IA-64 firmware without cache-sharing information leaves it); each is taken as private to its core, as hwloc takes it");
         }
+        if (!listsWithoutTheirCpu.isEmpty()) {
+            unknowns.add("CPUs sharing caches: " + listsWithoutTheirCpu.size() + " cache directories list CPUs without the CPU they belong to ("
+                    + listsWithoutTheirCpu.get(0) + " read instead); each such list is taken from its shared_cpu_map, as hwloc reads it");
+        }
         if (!withoutCaches.isEmpty()) {
             unknowns.add("caches of CPUs " + CpuSet.fromBitSet(withoutCaches) + ": no " + CPU_DIR + "cpuN/cache directory");
         }
@@ -162,24 +179,36 @@ final class SysfsCacheReader
 
     /**
      * Instances of one level and type either hold the same CPUs or none in common; a kernel (or dump) whose lists
-     * overlap otherwise contradicts itself, and no chiplet could lie within both. That level becomes unknown,
-     * naming the two files, rather than put a CPU in two chiplets.
+     * overlap otherwise contradicts itself, and no chiplet could lie within both. Both instances are dropped, naming the
+     * two files, rather than put a CPU in two chiplets or guess which file lies; the level's other instances stay (hwloc
+     * keeps the instance it read first and drops the other, so CPUs of the dropped one sit in no cache of that level).
+     * The CPUs of dropped L3s form chiplets of their own, by package and node ({@link L3Placement#CONTRADICTORY}).
      */
     private List<Cache> withoutContradictions(List<Cache> caches, Map<Cache, String> readFrom)
     {
-        List<Cache> kept = new ArrayList<>(caches);
-        for (Cache a : caches) {
-            for (Cache b : caches) {
-                if (a != b && a.level() == b.level() && a.type() == b.type() && a.cpus().intersects(b.cpus()) && !a.cpus().equals(b.cpus())
-                        && kept.contains(a)) {
-                    unknowns.add("L" + a.level() + " caches: " + readFrom.get(a) + " (" + a.cpus() + ") and " + readFrom.get(b) + " (" + b.cpus()
-                            + ") overlap without being equal; every L" + a.level() + " " + a.type().name().toLowerCase(java.util.Locale.ROOT)
-                            + " cache is unknown");
-                    kept.removeIf(cache -> cache.level() == a.level() && cache.type() == a.type());
+        List<Cache> dropped = new ArrayList<>();
+        for (int i = 0; i < caches.size(); i++) {
+            for (int j = i + 1; j < caches.size(); j++) {
+                Cache a = caches.get(i);
+                Cache b = caches.get(j);
+                if (a.level() == b.level() && a.type() == b.type() && a.cpus().intersects(b.cpus()) && !a.cpus().equals(b.cpus())) {
+                    unknowns.add(contradictionPrefix(a.level()) + readFrom.get(a) + " (" + a.cpus() + ") and " + readFrom.get(b) + " (" + b.cpus()
+                            + ") overlap without being equal; both are dropped, so CPUs " + a.cpus().union(b.cpus()) + " have no L" + a.level() + " "
+                            + a.type().name().toLowerCase(java.util.Locale.ROOT) + " cache; the level's other caches are kept");
+                    dropped.add(a);
+                    dropped.add(b);
                 }
             }
         }
+        List<Cache> kept = new ArrayList<>(caches);
+        kept.removeIf(cache -> dropped.stream().anyMatch(other -> other == cache));
         return kept;
+    }
+
+    /** How the sentence in {@link Topology#unknowns()} begins that says caches of {@code level} contradicted each other. */
+    static String contradictionPrefix(int level)
+    {
+        return "L" + level + " caches: ";
     }
 
     /** Whether another cache index has the level and type of {@code index}. */

@@ -28,6 +28,15 @@ final class SysfsCpuReader
 
     private record CpuSets(List<CpuPackage> packages, List<Die> dies, List<Cluster> clusters, List<Core> cores) {}
 
+    /** A package as read: its id (-1 when the kernel gives none), its CPUs, and whether a mask named them together. */
+    private record PackageCpus(int id, BitSet cpus, boolean fromMask)
+    {
+        PackageCpus(int id, BitSet cpus)
+        {
+            this(id, cpus, true);
+        }
+    }
+
     /** A group id within a package (die, cluster) or the package itself (package -1 for packages). */
     private record GroupKey(int packageId, int id) {}
 
@@ -56,21 +65,65 @@ final class SysfsCpuReader
         if (onlineFile.isPresent()) {
             online = onlineFile.get();
         }
-        else if (presentFile.isPresent()) {
-            online = presentFile.get();
-            unknowns.add("online CPUs: " + CPU_DIR + "online is missing; assuming every present CPU is online");
-        }
         else {
-            online = cpuDirectories();
-            unknowns.add("online CPUs: " + CPU_DIR + "online and present are missing; assuming every cpuN directory is an online CPU");
+            // kernels built without CPU hotplug's global list, and dumps that lost it, still give each CPU its own
+            // cpuN/online (cpu0 on x86 has none: it cannot go offline); hwloc reads those, and so do we
+            CpuSet candidates = presentFile.orElseGet(this::cpuDirectories);
+            online = perCpuOnline(candidates);
+            CpuSet offline = candidates.minus(online);
+            unknowns.add("online CPUs: " + CPU_DIR + "online is missing; taken from each " + CPU_DIR + "cpuN/online, as hwloc takes them"
+                    + (offline.isEmpty() ? "" : " (CPUs " + offline + " are offline)")
+                    + (presentFile.isPresent() ? "" : "; no present either, so the present CPUs are the cpuN directories"));
         }
         if (online.isEmpty()) {
-            throw new TopologyException(CPU_DIR + "online: expected at least one online CPU but found none");
+            throw new TopologyException(CPU_DIR + (onlineFile.isPresent() ? "online: expected at least one online CPU but found none"
+                    : "cpuN/online: every CPU's says 0; expected at least one online CPU"));
         }
-        CpuSet present = presentFile.orElse(online).union(online);
+        CpuSet present = (presentFile.isPresent() ? presentFile.get() : onlineFile.isPresent() ? online : cpuDirectories()).union(online);
 
         CpuSets cpus = readCpuTopology(online);
         return new CpuTopology(present, online, cpus.packages(), cpus.dies(), cpus.clusters(), cpus.cores());
+    }
+
+    /**
+     * The CPUs of {@code candidates} whose {@code cpuN/online} says 1, or that have none (the CPU cannot be taken
+     * offline). hwloc takes {@code atoi} of the file, so garbage there reads as offline; here anything but 0 or 1 is
+     * an error naming the file: a CPU wrongly taken as online would be pinned to, one wrongly offline never used.
+     */
+    private CpuSet perCpuOnline(CpuSet candidates)
+    {
+        BitSet online = new BitSet();
+        BitSet empty = new BitSet();
+        candidates.stream().forEach(cpu -> {
+            String file = CPU_DIR + "cpu" + cpu + "/online";
+            Optional<String> text = files.read(file);
+            if (text.isPresent() && FileText.value(text.get()).isBlank()) {
+                empty.set(cpu);
+            }
+            if (text.map(value -> parseOnline(file, value)).orElse(true)) {
+                online.set(cpu);
+            }
+        });
+        if (!empty.isEmpty()) {
+            unknowns.add("online CPUs: the cpuN/online files of CPUs " + CpuSet.fromBitSet(empty) + " are empty (" + CPU_DIR + "cpu" + empty.nextSetBit(0)
+                    + "/online among them: a dump that could not read them); those CPUs are taken as online, as hwloc takes them");
+        }
+        return CpuSet.fromBitSet(online);
+    }
+
+    /**
+     * A per-CPU {@code online} file: {@code 1} (online) or {@code 0} (offline), up to its newline. An empty one (dumps
+     * made without the right to read it hold such files: hwloc's {@code 128ia64-17n4s2c}) says nothing, and the CPU is
+     * taken as online, as hwloc takes it.
+     */
+    static boolean parseOnline(String file, String text)
+    {
+        String value = FileText.value(text).strip();
+        return switch (value) {
+            case "1", "" -> true;
+            case "0" -> false;
+            default -> throw new TopologyException(file + ": expected 1 (online) or 0 (offline) but found " + FileText.quote(value));
+        };
     }
 
     private CpuSet cpuDirectories()
@@ -99,7 +152,7 @@ final class SysfsCpuReader
         int[] packageOf = new int[size];
         boolean[] placed = new boolean[size];
         BitSet inCore = new BitSet();
-        Map<Integer, BitSet> packages = new TreeMap<>();
+        List<PackageCpus> packages = new ArrayList<>();
         Map<GroupKey, BitSet> dies = new HashMap<>();
         BitSet inDie = new BitSet();
         Map<Integer, BitSet> clusterByFirstCpu = new TreeMap<>();
@@ -115,25 +168,32 @@ final class SysfsCpuReader
         for (int cpu = onlineBits.nextSetBit(0); cpu >= 0; cpu = onlineBits.nextSetBit(cpu + 1)) {
             String topology = CPU_DIR + "cpu" + cpu + "/topology/";
             if (!placed[cpu]) {
-                Optional<Integer> id = files.readInt(topology + "physical_package_id");
-                int packageId = id.orElse(-1);
-                BitSet members = bits(cpu);
-                if (packageId >= 0) {
-                    readGroupCpus(topology, "package_cpus", "core_siblings").ifPresent(list -> members.or(list.toBitSet()));
-                }
+                // as hwloc reads it: a package is the CPUs package_cpus (core_siblings) names together; its id labels it
+                // and may be -1 (s390 before socket_id, POWER partitions without ibm,chip-id) or shared by packages the
+                // masks tell apart (IA-64 without PAL topology: one id per node board)
+                int packageId = files.readInt(topology + "physical_package_id").filter(value -> value >= 0).orElse(-1);
+                Optional<CpuSet> together = readGroupCpus(topology, "package_cpus", "core_siblings");
+                BitSet members = together.map(CpuSet::toBitSet).orElseGet(BitSet::new);
                 members.and(onlineBits);
                 members.set(cpu);
+                BitSet placedNow = new BitSet();
                 for (int member = members.nextSetBit(0); member >= 0; member = members.nextSetBit(member + 1)) {
                     if (!placed[member]) {
                         placed[member] = true;
                         packageOf[member] = packageId;
-                        if (packageId >= 0) {
-                            packages.computeIfAbsent(packageId, key -> new BitSet()).set(member);
-                        }
-                        else {
-                            withoutPackage.set(member);
-                        }
+                        placedNow.set(member);
                     }
+                }
+                if (together.isPresent()) {
+                    packages.add(new PackageCpus(packageId, placedNow));
+                }
+                else if (packageId >= 0) {
+                    // no mask: the CPUs sharing the id are the package, as before package_cpus and core_siblings
+                    packages.stream().filter(found -> found.id() == packageId && !found.fromMask()).findFirst()
+                            .ifPresentOrElse(found -> found.cpus().or(placedNow), () -> packages.add(new PackageCpus(packageId, placedNow, false)));
+                }
+                else {
+                    withoutPackage.or(placedNow);
                 }
             }
             if (hasDies && !inDie.get(cpu)) {
@@ -169,14 +229,30 @@ final class SysfsCpuReader
             }
         }
         if (!withoutPackage.isEmpty()) {
-            unknowns.add("package of CPUs " + CpuSet.fromBitSet(withoutPackage) + ": no physical_package_id; they belong to no package");
+            unknowns.add("package of CPUs " + CpuSet.fromBitSet(withoutPackage) + ": no physical_package_id and no package_cpus or core_siblings; they belong to no package");
         }
+        BitSet withoutId = new BitSet();
+        packages.stream().filter(found -> found.id() < 0).forEach(found -> withoutId.or(found.cpus()));
+        if (!withoutId.isEmpty()) {
+            unknowns.add("package ids of CPUs " + CpuSet.fromBitSet(withoutId) + ": physical_package_id is -1 or missing; their packages are the CPUs"
+                    + " package_cpus (core_siblings) names together, as hwloc reads them, with id -1");
+        }
+        Map<Integer, Long> perId = packages.stream().filter(found -> found.id() >= 0).collect(java.util.stream.Collectors.groupingBy(PackageCpus::id, TreeMap::new, java.util.stream.Collectors.counting()));
+        perId.forEach((id, count) -> {
+            if (count > 1) {
+                unknowns.add("package id " + id + ": physical_package_id names " + count + " packages that package_cpus (core_siblings) tells apart ("
+                        + packages.stream().filter(found -> found.id() == id).map(found -> CpuSet.fromBitSet(found.cpus()).toList()).collect(java.util.stream.Collectors.joining("; "))
+                        + "); each is a package, as hwloc reads them, and they share the id");
+            }
+        });
         if (!withoutSiblings.isEmpty()) {
             unknowns.add("SMT siblings of CPUs " + CpuSet.fromBitSet(withoutSiblings) + ": no thread_siblings_list or core_cpus_list; each counts as its own core");
         }
 
-        List<CpuPackage> packageList = packages.entrySet().stream()
-                .map(entry -> new CpuPackage(entry.getKey(), CpuSet.fromBitSet(entry.getValue())))
+        // by id, packages without one last, then by first CPU
+        List<CpuPackage> packageList = packages.stream()
+                .sorted(Comparator.comparingInt((PackageCpus found) -> found.id() < 0 ? Integer.MAX_VALUE : found.id()).thenComparingInt(found -> found.cpus().nextSetBit(0)))
+                .map(found -> new CpuPackage(found.id(), CpuSet.fromBitSet(found.cpus())))
                 .toList();
         List<Die> dieList = hasDies
                 ? sortedGroups(dies).stream().map(entry -> new Die(entry.getKey().packageId(), entry.getKey().id(), CpuSet.fromBitSet(entry.getValue()))).toList()

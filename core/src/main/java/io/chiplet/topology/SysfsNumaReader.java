@@ -113,6 +113,10 @@ final class SysfsNumaReader
         nodes.forEach(node -> byId.put(node.id(), node));
         Map<Integer, Integer> tierOf = unknowns.degrade("memory tiers", this::memoryTiers).orElse(Map.of());
         Map<Integer, String> gpuOf = unknowns.degrade("GPU memory nodes", this::gpuMemoryNodes).orElse(Map.of());
+        // the CPUs each node's memory is local to as found so far, in id order as hwloc finds them: a CPU-less node's
+        // nearest node may be another CPU-less one found before it
+        Map<Integer, CpuSet> localSoFar = new TreeMap<>();
+        nodes.forEach(node -> localSoFar.put(node.id(), node.cpus()));
         List<NumaNode> result = new ArrayList<>(nodes.size());
         for (NumaNode node : nodes) {
             if (node.hasCpus()) {
@@ -124,18 +128,27 @@ final class SysfsNumaReader
             CpuSet local = gpu.map(bus -> gpuLocalCpus(node, bus).intersect(online)).orElse(CpuSet.empty());
             List<Integer> initiators = List.of();
             if (local.isEmpty()) {
-                initiators = unknowns.degrade("locality of NUMA node " + node.id(), () -> nodeLinks(dir + "access0/initiators")).orElse(List.of());
-                local = initiators.stream().map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus).reduce(CpuSet.empty(), CpuSet::union);
+                initiators = unknowns.degrade("locality of NUMA node " + node.id(), () -> initiators(dir)).orElse(List.of());
+                local = initiators.stream().filter(id -> id != node.id()).map(byId::get).filter(java.util.Objects::nonNull).map(NumaNode::cpus)
+                        .reduce(CpuSet.empty(), CpuSet::union);
             }
             if (local.isEmpty()) {
-                local = nearestCpus(node, nodes);
-                if (local.isEmpty()) {
-                    unknowns.add("locality of NUMA node " + node.id() + ": it has no CPUs, no " + dir + "access0/initiators and no distances; local to no CPU");
-                }
+                local = nearestCpus(node, nodes, localSoFar, dir);
             }
+            localSoFar.put(node.id(), local);
             result.add(node.withLocality(local, gpu.isPresent() ? MemoryKind.GPU : memoryKind(node, dir, initiators, byId, tierOf)));
         }
         return List.copyOf(result);
+    }
+
+    /**
+     * A CPU-less node's HMAT initiators: {@code access1/initiators} (5.10+: the nearest CPUs, never a Generic Initiator
+     * such as a CXL accelerator that has none), else {@code access0/initiators}, as hwloc reads them.
+     */
+    private List<Integer> initiators(String dir)
+    {
+        List<Integer> access1 = nodeLinks(dir + "access1/initiators");
+        return access1.isEmpty() ? nodeLinks(dir + "access0/initiators") : access1;
     }
 
     /**
@@ -200,23 +213,48 @@ final class SysfsNumaReader
         return read.flatMap(cpus -> cpus).orElse(CpuSet.empty());
     }
 
-    /** The CPUs of the nodes with CPUs nearest to {@code node} by SLIT distance; empty without distances. */
-    private CpuSet nearestCpus(NumaNode node, List<NumaNode> nodes)
+    /**
+     * Where HMAT says nothing, hwloc's rule ({@code fixup_cpuless_node_locality_from_distances}): the nodes nearest to
+     * {@code node} by SLIT distance, CPU-less ones included with the locality found for them so far, give it their CPUs;
+     * none do when no other node is nearer than the node itself, or when every other node is as near (a node equally far
+     * from all is local to no CPU in particular, not to every CPU). Empty, and said so, when nothing tells.
+     */
+    private CpuSet nearestCpus(NumaNode node, List<NumaNode> nodes, Map<Integer, CpuSet> localSoFar, String dir)
     {
         int nearest = Integer.MAX_VALUE;
-        CpuSet cpus = CpuSet.empty();
+        int atNearest = 0;
+        int others = 0;
         for (NumaNode other : nodes) {
             Integer distance = node.distances().get(other.id());
-            if (!other.hasCpus() || distance == null) {
+            if (other.id() == node.id() || distance == null) {
                 continue;
             }
+            others++;
             if (distance < nearest) {
                 nearest = distance;
-                cpus = other.cpus();
+                atNearest = 1;
             }
             else if (distance == nearest) {
-                cpus = cpus.union(other.cpus());
+                atNearest++;
             }
+        }
+        String without = "locality of NUMA node " + node.id() + ": it has no CPUs and no " + dir + "access1/initiators or access0/initiators";
+        if (others == 0) {
+            unknowns.add(without + ", and no distances; local to no CPU");
+            return CpuSet.empty();
+        }
+        Integer own = node.distances().get(node.id());
+        if ((own != null && nearest <= own) || (atNearest == others && others > 1)) {
+            unknowns.add(without + ", and " + (atNearest == others && others > 1
+                    ? "every other node is as near (distance " + nearest + ")"
+                    : "no other node is nearer than itself (distance " + own + ")") + "; local to no CPU in particular, as hwloc reads it");
+            return CpuSet.empty();
+        }
+        int min = nearest;
+        CpuSet cpus = nodes.stream().filter(other -> other.id() != node.id() && Integer.valueOf(min).equals(node.distances().get(other.id())))
+                .map(other -> localSoFar.getOrDefault(other.id(), CpuSet.empty())).reduce(CpuSet.empty(), CpuSet::union);
+        if (cpus.isEmpty()) {
+            unknowns.add(without + ", and its nearest nodes (distance " + nearest + ") have no CPUs of known locality; local to no CPU");
         }
         return cpus;
     }

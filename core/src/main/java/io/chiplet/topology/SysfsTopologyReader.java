@@ -25,7 +25,9 @@ import static java.util.Objects.requireNonNull;
  * sentence in {@link Topology#unknowns()}:
  * <ul>
  * <li>no {@code cache/} directories (many VMs): no caches, chiplets fall back to NUMA node, cluster, die or package;</li>
- * <li>no {@code physical_package_id}: the CPU belongs to no package;</li>
+ * <li>no global {@code online} list: each CPU's {@code cpuN/online} says whether it runs (none: it does), as hwloc reads it;</li>
+ * <li>{@code physical_package_id} -1 or missing: the package is still the CPUs {@code package_cpus} ({@code core_siblings})
+ *     names together, with id -1, as hwloc reads it; with neither, the CPU belongs to no package;</li>
  * <li>no {@code thread_siblings_list} nor {@code core_cpus_list}: each CPU is its own core;</li>
  * <li>no {@code sys/devices/system/node}: one node 0 holding every online CPU, its memory from {@code proc/meminfo};</li>
  * <li>a node without {@code meminfo} or {@code distance}: unknown memory size, no distances;</li>

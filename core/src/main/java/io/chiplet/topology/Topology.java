@@ -95,6 +95,21 @@ public record Topology(
         return chiplets.stream().filter(chiplet -> chiplet.cpus().contains(cpu)).findFirst();
     }
 
+    /**
+     * Whether placement's chiplets lie within L3 instances: {@link L3Placement#CONTRADICTORY} where the reader
+     * dropped contradictory L3 lists (its sentence in {@link #unknowns()}), else {@link L3Placement#USED} when an L3
+     * holds an online CPU, else {@link L3Placement#NONE}.
+     */
+    public L3Placement l3Placement()
+    {
+        String contradiction = SysfsCacheReader.contradictionPrefix(3);
+        if (unknowns.stream().anyMatch(unknown -> unknown.startsWith(contradiction))) {
+            return L3Placement.CONTRADICTORY;
+        }
+        boolean l3 = caches.stream().anyMatch(cache -> cache.level() == 3 && cache.type() != CacheType.INSTRUCTION && cache.cpus().intersects(online));
+        return l3 ? L3Placement.USED : L3Placement.NONE;
+    }
+
     public boolean isHybrid()
     {
         return coreKinds.size() > 1;

@@ -87,6 +87,10 @@ public final class TopologyJson
 
         json.writeArrayFieldStart("packages");
         for (CpuPackage cpuPackage : topology.packages()) {
+            if (cpuPackage.id() < 0) {
+                // the contract: CPUs without a package id belong to no package; such packages are in packagesWithoutId
+                continue;
+            }
             json.writeStartObject();
             json.writeNumberField("id", cpuPackage.id());
             json.writeStringField("cpus", cpuPackage.cpus().toList());
@@ -180,6 +184,17 @@ public final class TopologyJson
         json.writeEndArray();
 
         // Beyond the contract.
+        json.writeStringField("l3Placement", topology.l3Placement().jsonName());
+        json.writeArrayFieldStart("packagesWithoutId");
+        for (CpuPackage cpuPackage : topology.packages()) {
+            if (cpuPackage.id() < 0) {
+                json.writeStartObject();
+                json.writeStringField("cpus", cpuPackage.cpus().toList());
+                json.writeEndObject();
+            }
+        }
+        json.writeEndArray();
+
         json.writeArrayFieldStart("dies");
         for (Die die : topology.dies()) {
             json.writeStartObject();

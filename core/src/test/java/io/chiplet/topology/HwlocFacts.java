@@ -25,7 +25,9 @@ import java.util.TreeMap;
  * @param online the Machine object's cpuset
  * @param complete the Machine's complete_cpuset (present CPUs, offline ones included)
  * @param allowed the Machine's allowed_cpuset
- * @param packages package os_index to its CPUs
+ * @param packages packages in the order {@code SysfsTopologyReader} lists them (by os_index, those without one last,
+ *         then by first CPU), each as its os_index (-1 where hwloc writes none: the kernel gave no physical_package_id)
+ *         and CPUs; os_indexes may repeat where the kernel numbers packages alike
  * @param numaNodes NUMA node os_index to its CPUs
  * @param numaMemory NUMA node os_index to its local memory in bytes
  * @param numaSubtypes NUMA node os_index to hwloc's subtype of its memory ({@code GPUMemory}; hwloc 2.9's Linux
@@ -38,7 +40,7 @@ record HwlocFacts(
         CpuSet online,
         CpuSet complete,
         CpuSet allowed,
-        Map<Integer, CpuSet> packages,
+        List<CpuPackage> packages,
         Map<Integer, CpuSet> numaNodes,
         Map<Integer, Long> numaMemory,
         Map<Integer, String> numaSubtypes,
@@ -61,7 +63,7 @@ record HwlocFacts(
             CpuSet online = null;
             CpuSet complete = null;
             CpuSet allowed = null;
-            Map<Integer, CpuSet> packages = new TreeMap<>();
+            List<CpuPackage> packages = new ArrayList<>();
             Map<Integer, CpuSet> nodes = new TreeMap<>();
             Map<Integer, Long> memory = new TreeMap<>();
             Map<Integer, String> subtypes = new TreeMap<>();
@@ -77,7 +79,7 @@ record HwlocFacts(
                         complete = bitmap(object.getAttribute("complete_cpuset"));
                         allowed = bitmap(object.getAttribute("allowed_cpuset"));
                     }
-                    case "Package" -> packages.put(Integer.parseInt(object.getAttribute("os_index")), cpus);
+                    case "Package" -> packages.add(new CpuPackage(object.hasAttribute("os_index") ? Integer.parseInt(object.getAttribute("os_index")) : -1, cpus));
                     case "NUMANode" -> {
                         int id = Integer.parseInt(object.getAttribute("os_index"));
                         nodes.put(id, cpus);
@@ -94,6 +96,7 @@ record HwlocFacts(
                 }
             }
             l3s.sort(Comparator.comparingInt(l3 -> l3.cpus().first()));
+            packages.sort(Comparator.comparingInt((CpuPackage found) -> found.id() < 0 ? Integer.MAX_VALUE : found.id()).thenComparingInt(found -> found.cpus().first()));
             cores.sort(Comparator.comparingInt(CpuSet::first));
 
             // hwloc numbers cpukinds by increasing efficiency ranking: the most performant kind comes last
@@ -105,7 +108,7 @@ record HwlocFacts(
             if (online == null) {
                 throw new IllegalArgumentException(xml + " has no Machine object");
             }
-            return new HwlocFacts(online, complete, allowed, packages, nodes, memory, subtypes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
+            return new HwlocFacts(online, complete, allowed, List.copyOf(packages), nodes, memory, subtypes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
         }
         catch (Exception e) {
             throw new IllegalStateException("cannot read hwloc XML " + xml, e);

@@ -273,6 +273,7 @@ class SysfsBadInputTest
         fake.delete(CPU + "cpu3/topology/thread_siblings_list");
         for (int cpu = 0; cpu < fake.cpus(); cpu++) {
             fake.delete(CPU + "cpu" + cpu + "/topology/physical_package_id");
+            fake.delete(CPU + "cpu" + cpu + "/topology/core_siblings_list");
         }
         Topology topology = fake.read();
 
@@ -282,8 +283,102 @@ class SysfsBadInputTest
         assertThat(topology.chiplets()).extracting(Chiplet::packageId).containsOnly(-1);
         assertThat(topology.unknowns()).contains(
                 "memory of NUMA node 1: sys/devices/system/node/node1/meminfo has no MemTotal",
-                "package of CPUs 0-15: no physical_package_id; they belong to no package",
+                "package of CPUs 0-15: no physical_package_id and no package_cpus or core_siblings; they belong to no package",
                 "SMT siblings of CPUs 3: no thread_siblings_list or core_cpus_list; each counts as its own core");
+    }
+
+    @Test
+    void packagesWithoutIdsAreTheCpusTheirMasksNameTogether()
+    {
+        // s390 before socket_id and POWER partitions without ibm,chip-id: physical_package_id -1, core_siblings still the package
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.file(CPU + "cpu" + cpu + "/topology/physical_package_id", "-1");
+            fake.delete(CPU + "cpu" + cpu + "/cache");
+        }
+        Topology topology = fake.read();
+
+        assertThat(topology.packages()).containsExactly(new CpuPackage(-1, CpuSet.parseList("0-3,8-11")), new CpuPackage(-1, CpuSet.parseList("4-7,12-15")));
+        // no L3 and one node per package: each package is a chiplet, and none spans two
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus).containsExactly(CpuSet.parseList("0-3,8-11"), CpuSet.parseList("4-7,12-15"));
+        assertThat(topology.unknowns()).contains("package ids of CPUs 0-15: physical_package_id is -1 or missing; their packages are the CPUs"
+                + " package_cpus (core_siblings) names together, as hwloc reads them, with id -1");
+        // the JSON contract: CPUs without a package id belong to no package; the packages are said beside it
+        String json = TopologyJson.toJson(topology);
+        assertThat(json).contains("\"packages\": []").contains("\"packagesWithoutId\": [\n    {\n      \"cpus\": \"0-3,8-11\"\n    },");
+    }
+
+    @Test
+    void packagesSharingAnIdStayApartWhenTheirMasksSaySo()
+    {
+        // IA-64 without PAL topology: both sockets of a node board get the board's id, core_siblings each socket's CPUs
+        FakeSysfs fake = machine();
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.file(CPU + "cpu" + cpu + "/topology/physical_package_id", "512");
+            fake.delete(CPU + "cpu" + cpu + "/cache");
+        }
+        fake.delete("sys/devices/system/node");
+        Topology topology = fake.read();
+
+        assertThat(topology.packages()).containsExactly(new CpuPackage(512, CpuSet.parseList("0-3,8-11")), new CpuPackage(512, CpuSet.parseList("4-7,12-15")));
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus, Chiplet::packageId).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(CpuSet.parseList("0-3,8-11"), 512), org.assertj.core.groups.Tuple.tuple(CpuSet.parseList("4-7,12-15"), 512));
+        assertThat(topology.unknowns()).contains("package id 512: physical_package_id names 2 packages that package_cpus (core_siblings) tells apart"
+                + " (0-3,8-11; 4-7,12-15); each is a package, as hwloc reads them, and they share the id");
+    }
+
+    @Test
+    void perCpuOnlineFilesDecideWithoutTheGlobalListAndGarbageThereIsANamedError()
+    {
+        FakeSysfs fake = machine();
+        fake.delete(CPU + "online");
+        fake.file(CPU + "cpu3/online", "0");
+        fake.file(CPU + "cpu11/online", "1");
+        Topology topology = fake.read();
+
+        assertThat(topology.online()).isEqualTo(CpuSet.parseList("0-2,4-15"));
+        assertThat(topology.allowed().contains(3)).isFalse();
+        assertThat(topology.chiplets()).noneMatch(chiplet -> chiplet.cpus().contains(3));
+
+        // an empty file (a dump made without the right to read it, as hwloc's 128ia64-17n4s2c) says nothing: online, as hwloc takes it
+        fake.file(CPU + "cpu3/online", "");
+        Topology unreadable = fake.read();
+        assertThat(unreadable.online()).isEqualTo(CpuSet.range(0, 15));
+        assertThat(unreadable.unknowns()).contains("online CPUs: the cpuN/online files of CPUs 3 are empty (sys/devices/system/cpu/cpu3/online among them:"
+                + " a dump that could not read them); those CPUs are taken as online, as hwloc takes them");
+
+        fake.file(CPU + "cpu3/online", "offline");
+        assertThatThrownBy(fake::read).isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/cpu/cpu3/online: expected 1 (online) or 0 (offline) but found \"offline\"");
+        for (int cpu = 0; cpu < fake.cpus(); cpu++) {
+            fake.file(CPU + "cpu" + cpu + "/online", "0");
+        }
+        assertThatThrownBy(fake::read).isInstanceOf(TopologyException.class)
+                .hasMessage("sys/devices/system/cpu/cpuN/online: every CPU's says 0; expected at least one online CPU");
+    }
+
+    @Test
+    void cpulessNodeInitiatorsComeFromAccess1BeforeAccess0()
+    {
+        // 5.10+: access0 may name a Generic Initiator (a CXL accelerator, no CPUs); access1 names the nearest CPUs
+        FakeSysfs fake = machine();
+        String node2 = "sys/devices/system/node/node2/";
+        fake.file(node2 + "cpulist", "");
+        fake.file(node2 + "meminfo", "Node 2 MemTotal:       16777216 kB\n");
+        fake.file(node2 + "distance", "20 20 10");
+        fake.file("sys/devices/system/node/node0/distance", "10 32 20");
+        fake.file("sys/devices/system/node/node1/distance", "32 10 20");
+        fake.file(node2 + "access0/initiators/node0", "");
+        fake.file(node2 + "access1/initiators/node1", "");
+        assertThat(fake.read().numaNode(2).orElseThrow().localCpus()).isEqualTo(CpuSet.parseList("4-7,12-15"));
+
+        // neither: both sockets are as near (20), so hwloc's rule gives no locality, not every CPU
+        fake.delete(node2 + "access0");
+        fake.delete(node2 + "access1");
+        Topology topology = fake.read();
+        assertThat(topology.numaNode(2).orElseThrow().localCpus()).isEqualTo(CpuSet.empty());
+        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("locality of NUMA node 2: it has no CPUs and no "
+                + "sys/devices/system/node/node2/access1/initiators or access0/initiators, and every other node is as near (distance 20)"));
     }
 
     @Test

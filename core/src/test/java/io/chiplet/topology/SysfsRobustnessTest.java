@@ -275,14 +275,20 @@ class SysfsRobustnessTest
     }
 
     @Test
-    void overlappingL3ListsMakeTheL3UnknownNamingBothFiles(@TempDir Path temp)
+    void overlappingL3ListsDropBothInstancesNamingBothFilesAndKeepTheOthers(@TempDir Path temp)
     {
         Topology topology = SysfsTopologyReader.snapshot(Snapshots.unpack("l3-overlap", temp)).read();
 
-        assertThat(topology.cachesOfLevel(3)).isEmpty();
-        assertThat(topology.unknowns()).anyMatch(unknown -> unknown.startsWith("L3 caches: sys/devices/system/cpu/cpu0/cache/index3/ (0-7,128-135) and "
-                + "sys/devices/system/cpu/cpu8/cache/index3/ (0-15,128-143) overlap without being equal"));
-        assertThat(topology.chiplets()).extracting(Chiplet::basis).doesNotContain(ChipletBasis.L3);
+        // CPU 8 lists 0-15,128-143 as its L3, CPU 0 lists 0-7,128-135: neither is believed, the other 14 CCDs' L3s are
+        assertThat(topology.cachesOfLevel(3)).hasSize(14).noneMatch(l3 -> l3.cpus().intersects(CpuSet.parseList("0-15,128-143")));
+        assertThat(topology.unknowns()).contains("L3 caches: sys/devices/system/cpu/cpu0/cache/index3/ (0-7,128-135) and "
+                + "sys/devices/system/cpu/cpu8/cache/index3/ (0-15,128-143) overlap without being equal; both are dropped, so CPUs 0-15,128-143 "
+                + "have no L3 unified cache; the level's other caches are kept");
+        // the two CCDs whose files disagree make one chiplet of their package and node, with no L3; the JSON says so
+        assertThat(topology.chiplets()).hasSize(15).first().isEqualTo(new Chiplet(0, 0, 0, CpuSet.parseList("0-15,128-143"), 0, ChipletBasis.PACKAGE));
+        assertThat(topology.chiplets().subList(1, 15)).extracting(Chiplet::basis).containsOnly(ChipletBasis.L3);
+        assertThat(topology.l3Placement()).isEqualTo(L3Placement.CONTRADICTORY);
+        assertThat(TopologyJson.toJson(topology)).contains("\"l3Placement\": \"contradictory\"");
     }
 
     @Test
@@ -320,7 +326,7 @@ class SysfsRobustnessTest
     }
 
     @Test
-    void gpuMemoryWithoutItsPciDeviceIsLocalToTheNearestNodes(@TempDir Path temp)
+    void gpuMemoryWithoutItsPciDeviceAsNearToEveryNodeIsLocalToNoCpuInParticular(@TempDir Path temp)
             throws IOException
     {
         Path snapshot = Snapshots.unpack("gpu-coherent-memory", temp);
@@ -330,10 +336,13 @@ class SysfsRobustnessTest
 
         NumaNode gpu = topology.numaNode(252).orElseThrow();
         assertThat(gpu.kind()).isEqualTo(MemoryKind.GPU);
-        // distance 80 to both nodes with CPUs: local to all of them, as hwloc's fallback from distances says
-        assertThat(gpu.localCpus()).isEqualTo(CpuSet.range(0, 31));
+        // distance 80 to both other nodes: hwloc's fallback from distances gives it no CPUs (cpuset 0x0 with
+        // HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1), and so do we, rather than every CPU
+        assertThat(gpu.localCpus()).isEqualTo(CpuSet.empty());
         assertThat(topology.unknowns()).containsExactly("locality of GPU memory node 252: " + GPU_DEVICE
-                + "/local_cpus is missing; taken from initiators or distances");
+                + "/local_cpus is missing; taken from initiators or distances",
+                "locality of NUMA node 252: it has no CPUs and no sys/devices/system/node/node252/access1/initiators or access0/initiators,"
+                        + " and every other node is as near (distance 80); local to no CPU in particular, as hwloc reads it");
     }
 
     @Test

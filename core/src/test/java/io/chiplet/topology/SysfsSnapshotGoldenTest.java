@@ -164,4 +164,108 @@ class SysfsSnapshotGoldenTest
                 new Chiplet(1, 1, 1, stride(5, 19, 2), 31457280, ChipletBasis.L3));
         assertThat(topology.unknowns()).containsExactly("NUMA node of CPUs 4,6,8,10,12,14,16,18,20: no node under sys/devices/system/node/ lists them");
     }
+    @Test
+    void perCpuOnlineFilesSayWhichCpusRunWithoutTheGlobalList()
+    {
+        Topology topology = read("per-cpu-online");
+
+        // no cpu/online, offline, present or possible: cpu5, cpu12 and cpu21 say 0, cpu0 has no online file (x86)
+        assertThat(topology.present()).isEqualTo(CpuSet.range(0, 31));
+        assertThat(topology.online()).isEqualTo(CpuSet.parseList("0-4,6-11,13-20,22-31"));
+        assertThat(topology.offline()).isEqualTo(CpuSet.of(5, 12, 21));
+        // an offline CPU is never allowed, so never pinned to
+        assertThat(topology.allowed()).isEqualTo(topology.online());
+        assertThat(topology.cores()).extracting(Core::cpus).contains(CpuSet.of(28)).doesNotContain(CpuSet.of(5), CpuSet.of(21));
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus).containsExactly(
+                CpuSet.parseList("0-3,16-19"), CpuSet.parseList("4,6-7,20,22-23"), CpuSet.parseList("8-11,24-27"), CpuSet.parseList("13-15,28-31"));
+        assertThat(topology.unknowns()).containsExactly("online CPUs: sys/devices/system/cpu/online is missing; taken from each "
+                + "sys/devices/system/cpu/cpuN/online, as hwloc takes them (CPUs 5,12,21 are offline); no present either, so the present CPUs are the cpuN directories");
+    }
+
+    @Test
+    void s390WithoutSocketIdsKeepsEachChipAPackageAndAChiplet()
+    {
+        Topology topology = read("s390-no-socket-id");
+
+        // physical_package_id -1 everywhere, core_siblings the chip: 8 packages of unknown id, as hwloc reads them
+        assertThat(topology.packages()).hasSize(8).allSatisfy(cpuPackage -> {
+            assertThat(cpuPackage.id()).isEqualTo(-1);
+            assertThat(cpuPackage.cpus().size()).isEqualTo(4);
+        });
+        // no L3 in sysfs on s390: chiplets are the packages, none spanning two (they were one chiplet of 32 CPUs)
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus).containsExactlyElementsOf(
+                IntStream.range(0, 8).mapToObj(chip -> CpuSet.range(4 * chip, 4 * chip + 3)).toList());
+        assertThat(topology.chiplets()).extracting(Chiplet::packageId, Chiplet::basis).containsOnly(org.assertj.core.groups.Tuple.tuple(-1, ChipletBasis.PACKAGE));
+        String json = TopologyJson.toJson(topology);
+        assertThat(json).contains("\"packages\": []").contains("\"cpus\": \"28-31\"\n    }\n  ],\n  \"dies\"");
+    }
+
+    @Test
+    void powerPartitionWithoutChipIdsHasAPackagePerCore()
+    {
+        Topology topology = read("power-lpar-no-chip-id");
+
+        // PowerVM gives no ibm,chip-id: physical_package_id -1, core_siblings the core (its L2), as hwloc reads it
+        assertThat(topology.packages()).hasSize(12).extracting(CpuPackage::id).containsOnly(-1);
+        assertThat(topology.packages()).extracting(CpuPackage::cpus).containsExactlyElementsOf(topology.cores().stream().map(Core::cpus).toList());
+        assertThat(topology.chiplets()).hasSize(12).allSatisfy(chiplet -> {
+            assertThat(chiplet.basis()).isEqualTo(ChipletBasis.L3);
+            assertThat(chiplet.l3Bytes()).isEqualTo(8L << 20);
+        });
+        assertThat(topology.chiplets()).extracting(Chiplet::numaNode).containsExactly(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1);
+    }
+
+    @Test
+    void itaniumSocketsSharingAnIdStayApart()
+    {
+        Topology topology = read("ia64-madison-shared-ids");
+
+        assertThat(topology.packages()).containsExactly(new CpuPackage(0, CpuSet.of(0)), new CpuPackage(0, CpuSet.of(1)),
+                new CpuPackage(512, CpuSet.of(2)), new CpuPackage(512, CpuSet.of(3)));
+        assertThat(topology.chiplets()).containsExactly(
+                new Chiplet(0, 0, 0, CpuSet.of(0), 9L << 20, ChipletBasis.L3),
+                new Chiplet(1, 0, 0, CpuSet.of(1), 9L << 20, ChipletBasis.L3),
+                new Chiplet(2, 512, 1, CpuSet.of(2), 9L << 20, ChipletBasis.L3),
+                new Chiplet(3, 512, 1, CpuSet.of(3), 9L << 20, ChipletBasis.L3));
+        assertThat(topology.unknowns()).contains("package id 0: physical_package_id names 2 packages that package_cpus (core_siblings) tells apart"
+                + " (0; 1); each is a package, as hwloc reads them, and they share the id");
+    }
+
+    @Test
+    void cpulessNodesWithoutInitiatorsTakeTheirNearestNodesAsHwlocDoes()
+    {
+        Topology topology = read("cpuless-no-initiators");
+        CpuSet socket0 = CpuSet.parseList("0-55,112-167");
+        CpuSet socket1 = CpuSet.parseList("56-111,168-223");
+
+        assertThat(topology.numaNodes()).extracting(NumaNode::id, NumaNode::localCpus).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0, socket0),
+                org.assertj.core.groups.Tuple.tuple(1, socket1),
+                org.assertj.core.groups.Tuple.tuple(2, socket0),
+                org.assertj.core.groups.Tuple.tuple(3, socket1),
+                org.assertj.core.groups.Tuple.tuple(4, socket0),
+                // as near to every node as to any: local to no CPU in particular (it was every CPU)
+                org.assertj.core.groups.Tuple.tuple(5, CpuSet.empty()),
+                // nearest node 4 (15), whose memory is socket 0's, not the two sockets at 20 (it was every CPU)
+                org.assertj.core.groups.Tuple.tuple(6, socket0));
+        assertThat(topology.unknowns()).contains("locality of NUMA node 5: it has no CPUs and no sys/devices/system/node/node5/access1/initiators"
+                + " or access0/initiators, and every other node is as near (distance 20); local to no CPU in particular, as hwloc reads it");
+        // CXL for socket 0's chiplet is node 4 (the most local); node 5 is never chosen, its locality being unknown
+        assertThat(ChipletMemory.of(topology, MemoryKind.CXL_PMEM).nodeByChiplet()).containsEntry(0, 4).containsEntry(1, 1);
+    }
+
+    @Test
+    void cacheListsLeavingOutTheirOwnCpuAreReadFromTheirMasks()
+    {
+        Topology topology = read("stale-cache-lists");
+
+        // every index3/shared_cpu_list is CPU 0's (0-3,16-19); the masks are right, as hwloc reads them
+        assertThat(topology.cachesOfLevel(3)).extracting(Cache::cpus).containsExactly(
+                CpuSet.parseList("0-3,16-19"), CpuSet.parseList("4-7,20-23"), CpuSet.parseList("8-11,24-27"), CpuSet.parseList("12-15,28-31"));
+        assertThat(topology.chiplets()).hasSize(4).extracting(Chiplet::basis).containsOnly(ChipletBasis.L3);
+        assertThat(topology.l3Placement()).isEqualTo(L3Placement.USED);
+        assertThat(topology.unknowns()).containsExactly("CPUs sharing caches: 3 cache directories list CPUs without the CPU they belong to"
+                + " (sys/devices/system/cpu/cpu4/cache/index3/shared_cpu_list (0-3,16-19) leaves out CPU 4; shared_cpu_map (4-7,20-23) read instead);"
+                + " each such list is taken from its shared_cpu_map, as hwloc reads it");
+    }
 }

@@ -111,6 +111,8 @@ class TestTopologyJson
                       "basis": "l3"
                     }
                   ],
+                  "l3Placement": "used",
+                  "packagesWithoutId": [],
                   "dies": [
                     {
                       "package": 0,

@@ -47,9 +47,12 @@ class TopologyFuzzTest
             "20em64t-hybrid-1p6c2t+2ca4co1t", "32amd64-4s2n4c-cgroup2", "64amd64-4s2n4ca2co", "memorysidecaches", "offline-cpu0-node0");
     /**
      * Snapshots of this project's own beside the shared ones: the arm64 MIDR files, the NVIDIA driver's
-     * {@code numa_status} with its GPU's PCI {@code local_cpus}, and IA-64's empty {@code shared_cpu_map}s are in no shared one.
+     * {@code numa_status} with its GPU's PCI {@code local_cpus}, and IA-64's empty {@code shared_cpu_map}s are in no shared
+     * one, nor are issue 26's: per-CPU {@code online} files without the global list, {@code physical_package_id} -1 and
+     * ids shared by packages, CPU-less nodes without initiators, cache lists that leave out their own CPU.
      */
-    private static final List<String> OWN = List.of("arm-midr-only", "gpu-coherent-memory", "ia64-montecito");
+    private static final List<String> OWN = List.of("arm-midr-only", "gpu-coherent-memory", "ia64-montecito",
+            "per-cpu-online", "s390-no-socket-id", "ia64-madison-shared-ids", "cpuless-no-initiators", "stale-cache-lists");
     private static final String[] TOKENS = {
             "-1", "-", ",", "0x", "ffffffff", "K", "M", "G", "\u0663", "\uff11", "99999999999999999", "9999999999999G", "\0", "\n", " ",
             "0-", "-0", "8191", "8192", "4294967296", "\u00e9", ":", "kB", "MemTotal:", "Node 0 MemTotal: ", "Cpus_allowed_list:\t", "\t", "0-8191"};
@@ -135,7 +138,8 @@ class TopologyFuzzTest
                 value -> SysfsCacheReader.parseType(file, value),
                 value -> SysfsNumaReader.memTotal(file, value),
                 value -> ArmCorePart.parseMidr(file, value),
-                value -> SysfsNumaReader.numaStatusNode(file, value));
+                value -> SysfsNumaReader.numaStatusNode(file, value),
+                value -> SysfsCpuReader.parseOnline(file, value));
         // the parser discovery applies to this file, and one other (a mask where a list was, a size where an id was)
         for (var parser : List.of(parsers.get(parserFor(file)), parsers.get(Math.floorMod(file.hashCode() ^ bytes.length, parsers.size())))) {
             try {
@@ -152,6 +156,9 @@ class TopologyFuzzTest
     private static int parserFor(String file)
     {
         String name = file.substring(file.lastIndexOf('/') + 1);
+        if (name.equals("online") && file.matches(".*/cpu/cpu[0-9]+/online")) {
+            return 9;
+        }
         if (name.endsWith("_list") || name.endsWith("cpulist") || name.equals("online") || name.equals("present") || name.equals("possible")
                 || name.equals("offline") || name.startsWith("has_") || name.endsWith(".effective") || name.equals("nodelist")) {
             return 0;
