@@ -42,7 +42,7 @@ public final class ChipletConnectorFactory
     @FunctionalInterface
     interface RuntimeStarter
     {
-        CatalogState start(String catalog, String node, Map<String, String> properties);
+        CatalogState start(String catalog, String node, Map<String, String> properties, TaskRole role);
     }
 
     private final SkewHistory skewHistory;
@@ -77,8 +77,9 @@ public final class ChipletConnectorFactory
         String node = "unknown";
         Optional<CatalogState> started = Optional.empty();
         try {
-            node = currentNode(context, nodeManager).getNodeIdentifier();
-            started = Optional.of(starter.start(catalogName, node, config));
+            Node current = currentNode(context, nodeManager);
+            node = current.getNodeIdentifier();
+            started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
             return new ChipletConnector(started.get(), nodeManager, skewHistory);
         }
         catch (Throwable e) {
@@ -89,6 +90,19 @@ public final class ChipletConnectorFactory
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
             return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory);
+        }
+    }
+
+    /** Whether this node runs tasks; a failure to tell is taken as no, with one warning (placing nothing is Trino's own way). */
+    private static TaskRole taskRole(Node current, Optional<NodeManager> nodeManager)
+    {
+        try {
+            return TaskRole.of(current, nodeManager);
+        }
+        catch (Throwable e) {
+            FailOpenSwitch.rethrowIfFatal(e);
+            log.warn("Chiplet catalog on node {}: cannot tell whether this node runs tasks, so it places nothing: {}", current.getNodeIdentifier(), e.toString());
+            return TaskRole.of(true, Optional.empty());
         }
     }
 

@@ -40,7 +40,7 @@ class ChipletConnectorFactoryTest
     @Test
     void placementPartThrowingNoSuchMethodErrorLeavesTheCatalogUpNotPlacing()
     {
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new NoSuchMethodError("'io.trino.spi.Node io.trino.spi.connector.ConnectorContext.getCurrentNode()'");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
@@ -58,7 +58,7 @@ class ChipletConnectorFactoryTest
     @Test
     void anyThrowableOfOursIsAbsorbedButTheJvmRunningOutOfMemoryIsNot()
     {
-        ChipletConnectorFactory assertionFails = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory assertionFails = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new AssertionError("a bug of ours");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
@@ -68,7 +68,7 @@ class ChipletConnectorFactoryTest
             assertThat(log.warnings()).hasSize(1);
         }
 
-        ChipletConnectorFactory outOfMemory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory outOfMemory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new OutOfMemoryError("Java heap space");
         });
         assertThatThrownBy(() -> outOfMemory.create("chiplet", SETTINGS, context(Optional.of(manager("node-1")))))
@@ -79,9 +79,9 @@ class ChipletConnectorFactoryTest
     void withoutTheNewerAccessorTheNodeComesFromTheNodeManagerAsInTrino476()
     {
         AtomicReference<String> startedOn = new AtomicReference<>();
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             startedOn.set(node);
-            return NodeRuntime.start(catalog, node, properties);
+            return NodeRuntime.start(catalog, node, properties, role);
         });
         Connector connector = factory.create("chiplet", SETTINGS, context(Optional.of(manager("node-476"))));
 
@@ -100,9 +100,9 @@ class ChipletConnectorFactoryTest
         assertThat(ChipletConnectorFactory.CONTEXT_CURRENT_NODE).isPresent();
         AtomicReference<String> startedOn = new AtomicReference<>();
         ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE,
-                (catalog, node, properties) -> {
+                (catalog, node, properties, role) -> {
                     startedOn.set(node);
-                    return NodeRuntime.start(catalog, node, properties);
+                    return NodeRuntime.start(catalog, node, properties, role);
                 });
         // No node manager at all, as an SPI that dropped it: the context's own accessor names the node.
         ConnectorContext context = new ConnectorContext()
