@@ -1,5 +1,6 @@
 package io.chiplet.trino;
 
+import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
@@ -19,6 +20,7 @@ public final class ChipletTrinoPlugin
         implements Plugin
 {
     private final SkewHistory skewHistory = new SkewHistory(1024);
+    private final WorkerReports workerReports = new WorkerReports();
 
     /** The history the coordinator's parts share; for tests in this package. */
     SkewHistory skewHistory()
@@ -29,7 +31,7 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {
-        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory));
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, workerReports));
     }
 
     @Override
@@ -41,6 +43,6 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of(new ChipletConnectorFactory(skewHistory));
+        return List.of(new ChipletConnectorFactory(skewHistory, workerReports));
     }
 }

@@ -6,6 +6,7 @@ import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.Chiplet;
@@ -224,6 +225,22 @@ public final class NodeRuntime
     public Optional<Topology> topology()
     {
         return topology;
+    }
+
+    /**
+     * Core's partition basis of this node's topology: the usable chiplets and physical cores its report to the
+     * coordinator gives, read as {@code chiplet advise} reads the same machine or snapshot. Empty without a topology.
+     */
+    public Optional<PartitionBasis> partitionBasis()
+    {
+        try {
+            return topology.map(read -> PartitionBasis.of(read, read.allowed()));
+        }
+        catch (RuntimeException e) {
+            // No usable chiplet (a snapshot of another machine): nothing to report.
+            log.debug("No partition basis for the topology", e);
+            return Optional.empty();
+        }
     }
 
     /** The problem that keeps placement off, or why it stopped; empty while the agent places threads. */

@@ -24,7 +24,7 @@ final class ChipletSessionPropertyManager
         implements SessionPropertyConfigurationManager
 {
     private final SessionRules rules;
-    private final Optional<SessionDefaultsPolicy> defaults;
+    private final Optional<Supplier<SessionDefaultsPolicy>> defaults;
     private final OptionalInt configuredWorkers;
     private final int skewWindowQueries;
     private final Supplier<List<CompletedStageSkew>> recentStages;
@@ -34,7 +34,7 @@ final class ChipletSessionPropertyManager
      * @param defaults empty when the chiplet settings were not usable: the rules alone apply
      * @param recentStages the skew history, read for the hint and, when not configured, the worker count
      */
-    ChipletSessionPropertyManager(SessionRules rules, Optional<SessionDefaultsPolicy> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
+    ChipletSessionPropertyManager(SessionRules rules, Optional<Supplier<SessionDefaultsPolicy>> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
     {
         this.rules = requireNonNull(rules, "rules is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
@@ -61,9 +61,11 @@ final class ChipletSessionPropertyManager
         }
         try {
             List<CompletedStageSkew> recent = recentStages.get();
-            OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers : SkewFeedback.observedTaskNodes(recent);
+            SessionDefaultsPolicy policy = defaults.get().get();
+            OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers
+                    : policy.reportedWorkers().isPresent() ? policy.reportedWorkers() : SkewFeedback.observedTaskNodes(recent);
             SkewHint hint = skewWindowQueries == 0 ? SkewHint.NONE : SkewFeedback.hintFor(context.getSource().orElse(""), recent, skewWindowQueries);
-            return defaults.get().systemProperties(ruleProperties, workers, hint);
+            return policy.systemProperties(ruleProperties, workers, hint);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);

@@ -47,7 +47,7 @@ class ChipletConnectorFactoryTest
             Connector connector = factory.create("chiplet", SETTINGS, context(Optional.of(manager("node-1"))));
 
             String cause = "the chiplet catalog failed to start: java.lang.NoSuchMethodError: 'io.trino.spi.Node io.trino.spi.connector.ConnectorContext.getCurrentNode()'";
-            assertThat(statusRows(connector)).containsExactly(List.of("node-1", "chiplet", false, "", "", 0L, cause, "", 0L));
+            assertThat(statusRows(connector)).containsExactly(List.of("node-1", "chiplet", false, "", "", 0L, cause, "", 0L, "", ""));
             assertThat(rows(connector, RuntimeTable.PLACEMENT)).isEmpty();
             assertThat(rows(connector, RuntimeTable.TOPOLOGY)).isEmpty();
             assertThat(log.warnings()).containsExactly("Chiplet catalog chiplet on node node-1: no thread placement, Trino runs as without it: " + cause);

@@ -60,7 +60,7 @@ class NodeRuntimeTest
             assertThat(runtime.problem()).isEmpty();
             assertThat(runtime.governingCatalog()).contains("chiplet");
             assertThat(ChipletRecordSetProvider.rows(RuntimeTable.STATUS, runtime, List.of()))
-                    .containsExactly(java.util.Arrays.asList("node-1", "chiplet", true, "auto", "sysfs:" + snapshot, 0L, null, "0-1", 0L));
+                    .containsExactly(java.util.Arrays.asList("node-1", "chiplet", true, "auto", "sysfs:" + snapshot, 0L, null, "0-1", 0L, 2L, 2L));
             assertThat(ChipletRecordSetProvider.rows(RuntimeTable.TOPOLOGY, runtime, List.of()))
                     .extracting(row -> row.get(1) + ":" + row.get(2))
                     .containsExactly("0:0", "1:1");
