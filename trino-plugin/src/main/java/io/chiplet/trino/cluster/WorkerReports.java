@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static java.util.Objects.requireNonNull;
@@ -50,6 +51,7 @@ public final class WorkerReports
     }
 
     private final AtomicBoolean collecting = new AtomicBoolean();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = Snapshot.NONE;
     private volatile Optional<Path> file = Optional.empty();
     private volatile boolean saveFailed;
@@ -90,6 +92,9 @@ public final class WorkerReports
         Snapshot next = new Snapshot(reports, taken, false);
         boolean changed = !next.reports().equals(current.reports()) || current.saved();
         current = next;
+        if (changed) {
+            listeners.forEach(Runnable::run);
+        }
         if (changed && file.isPresent()) {
             try {
                 WorkerReportsFile.write(file.get(), next.reports(), taken);
@@ -101,6 +106,12 @@ public final class WorkerReports
                 }
             }
         }
+    }
+
+    /** Runs {@code listener} after every change of the reports (a listener's failure is its own to handle). */
+    public void onChange(Runnable listener)
+    {
+        listeners.add(requireNonNull(listener, "listener is null"));
     }
 
     /** True for the first caller only: one catalog per coordinator collects the reports. */

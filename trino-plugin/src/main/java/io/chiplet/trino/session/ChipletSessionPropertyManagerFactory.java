@@ -97,6 +97,15 @@ public final class ChipletSessionPropertyManagerFactory
                 log.info("Chiplet session defaults for {} on the topology the workers report (kept in {}); hash partition counts fitted to {}",
                         settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), settings.stateDirectory(), counts);
                 reported.get();
+                // Refitted and logged as soon as the workers report, not at the next query.
+                workerReports.onChange(() -> {
+                    try {
+                        reported.get();
+                    }
+                    catch (RuntimeException e) {
+                        log.debug("Refitting the session defaults failed; the next query tries again", e);
+                    }
+                });
                 defaults = Optional.of(reported);
             }
         }
