@@ -4,12 +4,14 @@ import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Plugin;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.eventlistener.EventListenerFactory;
 import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
 
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -20,6 +22,7 @@ public final class ChipletTrinoPlugin
         implements Plugin
 {
     private final SkewHistory skewHistory = new SkewHistory(1024);
+    private final SkewEvidenceLog skewEvidence = new SkewEvidenceLog(4096);
     private final WorkerReports workerReports = new WorkerReports();
 
     /** The history the coordinator's parts share; for tests in this package. */
@@ -31,13 +34,13 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {
-        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, workerReports));
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC()));
     }
 
     @Override
     public Iterable<EventListenerFactory> getEventListenerFactories()
     {
-        return List.of(new ChipletEventListenerFactory(skewHistory));
+        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence));
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.chiplet.topology.Topology;
 import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.cluster.WorkerReportsFile;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.placement.SkewHint;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.time.Clock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -40,11 +44,20 @@ public final class ChipletSessionPropertyManagerFactory
     private static final Logger log = LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class);
 
     private final SkewHistory skewHistory;
+    private final SkewEvidenceLog skewEvidence;
     private final WorkerReports workerReports;
+    private final Clock clock;
 
     public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, WorkerReports workerReports)
     {
+        this(skewHistory, new SkewEvidenceLog(16), workerReports, Clock.systemUTC());
+    }
+
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock)
+    {
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
+        this.clock = requireNonNull(clock, "clock is null");
         this.workerReports = requireNonNull(workerReports, "workerReports is null");
     }
 
@@ -123,7 +136,11 @@ public final class ChipletSessionPropertyManagerFactory
         if (!problems.isEmpty()) {
             log.warn("Chiplet session property manager: {}; queries run with what remains", String.join("; ", problems));
         }
-        return new ChipletSessionPropertyManager(rules, defaults, workers, skewWindowQueries, skewHistory::recent, failOpen);
+        int window = skewWindowQueries;
+        Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints = window == 0
+                ? key -> SkewHint.NONE
+                : key -> skewEvidence.hintFor(key, clock.instant(), window);
+        return new ChipletSessionPropertyManager(rules, defaults, workers, skewHints, skewHistory::recent, failOpen);
     }
 
     private static SessionRules readRules(Path file)

@@ -1,10 +1,13 @@
 package io.chiplet.trino.session;
 
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.SkewEvidence;
+import io.chiplet.placement.SkewHint;
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.LogCapture;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.resourcegroups.ResourceGroupId;
@@ -20,6 +23,9 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,21 +60,31 @@ class ChipletSessionPropertyManagerFactoryTest
     }
 
     @Test
-    void skewHistoryFeedsTheSourcesNextQueriesAndTheWorkerCount()
+    void skewEvidenceOfAUsersSourceFeedsItsNextQueriesAndTheHistoryTheWorkerCount()
             throws Exception
     {
         SkewHistory history = new SkewHistory(16);
-        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(history, new WorkerReports()).create(config(Map.of()), CONTEXT);
+        SkewEvidenceLog evidence = new SkewEvidenceLog(64);
+        Instant now = Instant.parse("2026-11-26T12:00:00Z");
+        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(history, evidence, new WorkerReports(), Clock.fixed(now, ZoneOffset.UTC))
+                .create(config(Map.of()), CONTEXT);
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of("task_concurrency", "8"));
 
         history.record(List.of(
                 new CompletedStageSkew("q1", "dashboards", 1, 3, 60_000, 18.0, 2.7, 0.57, "spread"),
                 new CompletedStageSkew("q1", "dashboards", 2, 3, 60_000, 1.0, 1.0, 0.0, "none")));
+        SkewEvidenceLog.SessionKey alice = new SkewEvidenceLog.SessionKey("alice", "dashboards");
+        evidence.record(alice, "shape-a", new SkewEvidence.Observation(now.minusSeconds(120), SkewHint.SPREAD));
+        // One query of the shape is not enough.
+        assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).containsEntry("task_concurrency", "8");
+        evidence.record(alice, "shape-a", new SkewEvidence.Observation(now.minusSeconds(60), SkewHint.NONE));
 
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of(
                 "task_concurrency", "16", "min_hash_partition_count", "3", "max_hash_partition_count", "204"));
+        // Not another source of hers, nor another user of the same client.
         assertThat(manager.getSystemSessionProperties(query("alice", "reports"))).isEqualTo(Map.of(
                 "task_concurrency", "8", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+        assertThat(manager.getSystemSessionProperties(query("carol", "dashboards"))).containsEntry("task_concurrency", "8");
     }
 
     @Test
@@ -129,7 +145,7 @@ class ChipletSessionPropertyManagerFactoryTest
         SessionRules rules = SessionRulesParser.parse(Files.readString(Path.of(config.get(SessionManagerSettings.RULES_FILE))), "rules.json");
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             FailOpenSwitch failOpen = new FailOpenSwitch(LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class), "Chiplet session defaults", "the operator's rules apply");
-            ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(() -> policy), OptionalInt.empty(), 0, () -> {
+            ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(() -> policy), OptionalInt.empty(), key -> io.chiplet.placement.SkewHint.NONE, () -> {
                 throw new NoSuchMethodError("'java.util.List io.trino.spi.eventlistener.QueryStatistics.getTaskStatistics()'");
             }, failOpen);
 
