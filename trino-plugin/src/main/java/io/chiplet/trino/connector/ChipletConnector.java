@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
@@ -33,11 +34,12 @@ public final class ChipletConnector
      * @param nodeManager the cluster's nodes; empty where the running Trino would not give them
      * @param reportCollector on the coordinator, what collects the workers' reports; closed with the catalog
      */
-    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, Optional<WorkerReportCollector> reportCollector)
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts,
+            Optional<WorkerReportCollector> reportCollector)
     {
         this.state = requireNonNull(state, "state is null");
         this.reportCollector = requireNonNull(reportCollector, "reportCollector is null");
-        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory);
+        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory, parts);
         this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
 

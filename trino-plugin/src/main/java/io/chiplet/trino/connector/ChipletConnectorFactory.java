@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.guard.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
@@ -51,21 +52,24 @@ public final class ChipletConnectorFactory
 
     private final SkewHistory skewHistory;
     private final WorkerReports workerReports;
+    private final CoordinatorParts parts;
     private final Optional<MethodHandle> contextCurrentNode;
     private final RuntimeStarter starter;
 
-    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports)
+    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts)
     {
-        this(skewHistory, workerReports, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        this(skewHistory, workerReports, parts, CONTEXT_CURRENT_NODE, NodeRuntime::start);
     }
 
     ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
     {
-        this(skewHistory, new WorkerReports(), contextCurrentNode, starter);
+        this(skewHistory, new WorkerReports(), new CoordinatorParts(), contextCurrentNode, starter);
     }
 
-    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, Optional<MethodHandle> contextCurrentNode,
+            RuntimeStarter starter)
     {
+        this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.workerReports = requireNonNull(workerReports, "workerReports is null");
         this.contextCurrentNode = requireNonNull(contextCurrentNode, "contextCurrentNode is null");
@@ -91,7 +95,7 @@ public final class ChipletConnectorFactory
             Node current = currentNode(context, nodeManager);
             node = current.getNodeIdentifier();
             started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
-            return new ChipletConnector(started.get(), nodeManager, skewHistory, reportCollector(catalogName, current, nodeManager));
+            return new ChipletConnector(started.get(), nodeManager, skewHistory, parts, reportCollector(catalogName, current, nodeManager));
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
@@ -100,7 +104,7 @@ public final class ChipletConnectorFactory
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
-            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, Optional.empty());
+            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, parts, Optional.empty());
         }
     }
 
@@ -116,13 +120,14 @@ public final class ChipletConnectorFactory
         try {
             HostAddress address = current.getHostAndPort();
             URI uri = URI.create("http://" + address.getHostText() + ":" + address.getPort());
-            WorkerReportCollector collector = new WorkerReportCollector(catalog, nodeManager.get(), new LoopbackStatements(uri), workerReports, Clock.systemUTC());
+            WorkerReportCollector collector = new WorkerReportCollector(catalog, nodeManager.get(), new LoopbackStatements(uri), workerReports, parts, Clock.systemUTC());
             collector.start();
             return Optional.of(collector);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
             workerReports.releaseCollection();
+            parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.OFF, "cannot collect them: " + e);
             log.warn("Chiplet catalog {} on the coordinator: cannot collect the workers' topology reports, session defaults keep Trino's own task_concurrency: {}",
                     catalog, e.toString());
             return Optional.empty();

@@ -35,7 +35,7 @@ record FailedCatalog(String catalog, String node, String cause)
         return switch (table) {
             case STATUS -> List.of(Arrays.asList(node, catalog, false, null, null, 0L, cause, null, 0L, null, null));
             case SKEW -> ChipletRecordSetProvider.skewRows(skew);
-            case TOPOLOGY, PLACEMENT, ADAPTATION -> List.of();
+            case TOPOLOGY, PLACEMENT, ADAPTATION, COORDINATOR -> List.of();
         };
     }
 
