@@ -85,7 +85,8 @@ final class ChipletRecordSetProvider
     {
         return skew.stream()
                 .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
-                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
+                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint(), stage.queryShape().isEmpty() ? null : stage.queryShape(),
+                        stage.evidence()))
                 .toList();
     }
 

@@ -139,12 +139,14 @@ public final class ChipletSplit
             @JsonProperty("maxOverMedian") double maxOverMedian,
             @JsonProperty("maxToMean") double maxToMean,
             @JsonProperty("gini") double gini,
-            @JsonProperty("hint") String hint)
+            @JsonProperty("hint") String hint,
+            @JsonProperty("queryShape") String queryShape,
+            @JsonProperty("evidence") boolean evidence)
     {
         static SkewRow of(CompletedStageSkew stage)
         {
             return new SkewRow(stage.queryId(), stage.source(), stage.stageId(), stage.tasks(), stage.inputRows(), stage.maxOverMedian(),
-                    stage.maxToMean(), stage.gini(), stage.hint());
+                    stage.maxToMean(), stage.gini(), stage.hint(), stage.queryShape(), stage.evidence());
         }
 
         static SkewRow fromJson(Map<String, Object> json)
@@ -152,12 +154,12 @@ public final class ChipletSplit
             return new SkewRow(WireFormat.string(json, "queryId"), WireFormat.string(json, "source"), WireFormat.integer(json, "stageId"),
                     WireFormat.integer(json, "tasks"), WireFormat.longInteger(json, "inputRows"), WireFormat.number(json, "maxOverMedian"),
                     WireFormat.number(json, "maxToMean"), WireFormat.number(json, "gini"),
-                    WireFormat.string(json, "hint"));
+                    WireFormat.string(json, "hint"), WireFormat.string(json, "queryShape"), (Boolean) WireFormat.value(json, "evidence"));
         }
 
         CompletedStageSkew toStageSkew()
         {
-            return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint);
+            return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint, queryShape, evidence);
         }
     }
 }

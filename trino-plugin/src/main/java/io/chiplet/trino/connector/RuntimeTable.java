@@ -31,7 +31,7 @@ public enum RuntimeTable
     SKEW(false,
             column("query_id", VARCHAR), column("source", VARCHAR), column("stage_id", BIGINT), column("tasks", BIGINT),
             column("input_rows", BIGINT), column("max_over_median", DOUBLE), column("max_to_mean", DOUBLE), column("gini", DOUBLE),
-            column("hint", VARCHAR)),
+            column("hint", VARCHAR), column("query_shape", VARCHAR), column("evidence", BOOLEAN)),
     COORDINATOR(false,
             column("part", VARCHAR), column("state", VARCHAR), column("detail", VARCHAR)),
     STATUS(true,

@@ -77,7 +77,8 @@ final class WorkerReportCollector
             thread.setDaemon(true);
             return thread;
         });
-        parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.ACTIVE, "catalog %s asks the nodes that run tasks; none has answered yet".formatted(catalog));
+        parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.ACTIVE,
+                "catalog %s asks the nodes that run tasks once the session defaults use their reports; none has answered yet".formatted(catalog));
         executor.scheduleWithFixedDelay(this::collectQuietly, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         log.info("Chiplet catalog {} on the coordinator: collects the workers' topology reports for the session defaults", catalog);
     }
@@ -104,6 +105,10 @@ final class WorkerReportCollector
     synchronized boolean collect()
             throws IOException, InterruptedException
     {
+        if (!reports.wanted()) {
+            // No session property manager of ours sizes from them: no internal queries in the operator's history.
+            return false;
+        }
         Map<String, String> hosts = new HashMap<>();
         for (Node node : nodeManager.getWorkerNodes()) {
             hosts.put(node.getNodeIdentifier(), node.getHost());

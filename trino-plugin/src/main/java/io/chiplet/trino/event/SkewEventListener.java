@@ -76,7 +76,7 @@ final class SkewEventListener
                 evidence.record(key, shape, new SkewEvidence.Observation(event.getEndTime(), queryHint));
             }
             // After the evidence: whoever sees the stages in the history may rely on the evidence being there.
-            history.record(stages);
+            history.record(stages.stream().map(stage -> stage.withQuery(shape, evidenceCounts)).toList());
             logSkewed(queryId, key, shape, evidenceCounts, stages);
         }
         catch (Throwable e) {

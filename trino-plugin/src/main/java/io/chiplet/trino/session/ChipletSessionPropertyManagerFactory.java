@@ -117,6 +117,7 @@ public final class ChipletSessionPropertyManagerFactory
             }
             else {
                 workerReports.keepIn(settings.stateDirectory().resolve(WorkerReportsFile.FILE_NAME));
+                workerReports.want();
                 ReportedDefaults reported = new ReportedDefaults(workerReports, settings.defaults(), log,
                         sizing -> parts.report(CoordinatorParts.SESSION_PROPERTY_MANAGER, CoordinatorParts.ACTIVE, sizing));
                 log.info("Chiplet session defaults for {} on the topology the workers report (kept in {}); hash partition counts fitted to {}",

@@ -60,6 +60,11 @@ class WorkerReportCollectorTest
         CoordinatorParts parts = new CoordinatorParts();
         WorkerReportCollector collector = new WorkerReportCollector("chiplet", manager(workers), statements, reports, parts, clock);
 
+        // Nobody sizes from the reports yet: nobody is asked.
+        assertThat(collector.collect()).isFalse();
+        assertThat(asked).isEmpty();
+        reports.want();
+
         assertThat(collector.collect()).isTrue();
         assertThat(asked).containsExactly("SELECT node, usable_chiplets, usable_cores FROM \"chiplet\".runtime.status");
         assertThat(reports.current().reports()).containsExactly(new WorkerReport("w1", "host-a", 2, 2));
