@@ -38,7 +38,9 @@ final class ChipletRecordSetProvider
             List<? extends ColumnHandle> columns)
     {
         ChipletSplit chipletSplit = (ChipletSplit) split;
-        List<List<Object>> rows = state.rows(chipletSplit.getTable(), chipletSplit.getSkew());
+        List<List<Object>> rows = chipletSplit.getTable() == RuntimeTable.COORDINATOR
+                ? chipletSplit.getPartRows().stream().map(part -> row(part.part(), part.state(), part.detail())).toList()
+                : state.rows(chipletSplit.getTable(), chipletSplit.getSkew());
         int[] indexes = columns.stream().mapToInt(column -> ((ChipletColumnHandle) column).index()).toArray();
         List<ColumnMetadata> all = chipletSplit.getTable().columns();
         List<List<Object>> projected = new ArrayList<>(rows.size());
@@ -64,13 +66,17 @@ final class ChipletRecordSetProvider
                     .map(thread -> row(node, (long) thread.tid(), (long) thread.spread(), thread.remoteAccessRate().orElse(null), thread.signalSource()))
                     .toList();
             case SKEW -> skewRows(skew);
+            // Carried in the split, answered before the node's state is asked.
+            case COORDINATOR -> List.of();
             case STATUS -> List.of(row(node, runtime.catalog(), runtime.problem().isEmpty() && runtime.governingCatalog().isPresent(),
                     runtime.config().map(config -> config.policy().cliName()).orElse(null),
                     runtime.topology().map(Topology::source).orElse(null),
                     (long) placement.threads().size(),
                     runtime.problem().orElse(null),
                     placement.placingOn().isEmpty() ? null : placement.placingOn().toList(),
-                    placement.cpusetChanges()));
+                    placement.cpusetChanges(),
+                    runtime.partitionBasis().map(basis -> (long) basis.chiplets()).orElse(null),
+                    runtime.partitionBasis().map(basis -> (long) basis.cores()).orElse(null)));
         };
     }
 
@@ -79,7 +85,8 @@ final class ChipletRecordSetProvider
     {
         return skew.stream()
                 .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
-                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
+                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint(), stage.queryShape().isEmpty() ? null : stage.queryShape(),
+                        stage.evidence()))
                 .toList();
     }
 

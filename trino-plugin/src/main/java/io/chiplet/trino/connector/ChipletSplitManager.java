@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -31,9 +32,11 @@ final class ChipletSplitManager
 {
     private final Optional<NodeManager> nodeManager;
     private final SkewHistory skewHistory;
+    private final CoordinatorParts parts;
 
-    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory)
+    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts)
     {
+        this.parts = requireNonNull(parts, "parts is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
     }
@@ -64,6 +67,9 @@ final class ChipletSplitManager
 
     List<ChipletSplit> splits(RuntimeTable table)
     {
+        if (table == RuntimeTable.COORDINATOR) {
+            return List.of(ChipletSplit.withParts(parts.current()));
+        }
         if (!table.perNode()) {
             return List.of(ChipletSplit.withSkew(skewHistory.recent()));
         }
