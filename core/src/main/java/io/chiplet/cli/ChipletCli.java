@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 /**
  * Entry point of {@code bin/chiplet}. Each subcommand is one class in this package.
  * <p>
- * Every failure reaches the user as one line on stderr, {@code chiplet: <message>}, never a stack trace: exit
+ * Every failure reaches the user as one line on stderr, {@code chiplet <command>: <message>}, never a stack trace: exit
  * code 2 for a usage error (bad option or argument), 1 for a failure while running; {@code chiplet exec}, whose own
  * status is the command's, uses 125 for both, as {@code env} and {@code timeout} do.
  */
@@ -111,7 +111,7 @@ public final class ChipletCli
     {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
-        err.println("chiplet: " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
+        err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return isExec(command) ? ExecCommand.EXEC_FAILED : USAGE_ERROR;
     }
@@ -124,7 +124,7 @@ public final class ChipletCli
     private static int runtimeError(Exception e, CommandLine command, ParseResult parseResult)
     {
         PrintWriter err = command.getErr();
-        err.println("chiplet: " + describe(e));
+        err.println(command.getCommandSpec().qualifiedName() + ": " + describe(e));
         err.flush();
         return isExec(command) ? ExecCommand.EXEC_FAILED : RUNTIME_ERROR;
     }

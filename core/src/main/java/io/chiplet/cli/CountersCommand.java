@@ -50,7 +50,7 @@ public final class CountersCommand
     @Option(names = "--count", paramLabel = "N", defaultValue = "3", description = "Number of intervals to print (default: ${DEFAULT-VALUE}; 0 lists availability only).")
     private int count;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.Converter.class,
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.TextOrJsonConverter.class,
             description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
 
