@@ -25,7 +25,11 @@ import java.util.concurrent.Callable;
         name = "chiplet",
         mixinStandardHelpOptions = true,
         versionProvider = ChipletCli.Version.class,
-        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.")
+        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.",
+        footer = {"",
+                "bin/chiplet also runs, on the Spark and JMH builds (see bin/chiplet demo --help, bin/chiplet bench --help):",
+                "  demo    TPC-H in embedded Spark with and without the plugin, and what the plugin does on the bundled machines.",
+                "  bench   The JMH suite, or TPC-H on Spark or Trino with the plugin on and off; rewrites docs/performance.md."})
 public final class ChipletCli
         implements Callable<Integer>
 {
