@@ -300,7 +300,7 @@ class ExecCommandTest
 
         run = exec("--no-such-option", "--", "true");
         assertThat(run.status()).isEqualTo(125);
-        assertThat(run.err()).startsWith("chiplet: Unknown option: '--no-such-option'");
+        assertThat(run.err()).startsWith("chiplet exec: Unknown option: '--no-such-option'");
 
         run = exec("--cpus", "1", "--", "/no/such/command");
         assertThat(run.status()).isEqualTo(127);

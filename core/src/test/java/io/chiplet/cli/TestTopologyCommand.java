@@ -86,7 +86,7 @@ class TestTopologyCommand
 
             assertThat(result.exitCode).as(String.join(" ", args)).isEqualTo(2);
             assertThat(result.out).as(String.join(" ", args)).isEmpty();
-            assertThat(result.err).as(String.join(" ", args)).startsWith("chiplet: ").endsWith("\n").hasLineCount(1);
+            assertThat(result.err).as(String.join(" ", args)).startsWith(args[0].equals("topology") ? "chiplet topology: " : "chiplet: ").endsWith("\n").hasLineCount(1);
         }
         assertThat(requests).isEmpty();
     }
@@ -95,7 +95,7 @@ class TestTopologyCommand
     void usageErrorsSayWhatWasExpected()
     {
         assertThat(run(options -> dualEpycMilan(), "topology", "--format", "xml").err)
-                .isEqualTo("chiplet: Invalid value for option '--format': expected text, json or svg but found 'xml' (see 'chiplet topology --help')\n");
+                .isEqualTo("chiplet topology: Invalid value for option '--format': expected text, json or svg but found 'xml' (see 'chiplet topology --help')\n");
         assertThat(run(options -> dualEpycMilan(), "topology", "--fs-root", temp.resolve("missing").toString()).err)
                 .contains("--fs-root " + temp.resolve("missing") + ": expected a directory holding sys/ and proc/ but it does not exist");
         assertThat(run(options -> dualEpycMilan(), "topology", "--fs-root", "a", "--hwloc-xml", "b").err)
@@ -111,7 +111,7 @@ class TestTopologyCommand
 
         assertThat(result.exitCode).isEqualTo(1);
         assertThat(result.out).isEmpty();
-        assertThat(result.err).isEqualTo("chiplet: /snap/sys/devices/system/cpu/online: expected a cpulist like 0-3,8 but found \"0-x\"\n");
+        assertThat(result.err).isEqualTo("chiplet topology: /snap/sys/devices/system/cpu/online: expected a cpulist like 0-3,8 but found \"0-x\"\n");
     }
 
     @Test
@@ -122,7 +122,7 @@ class TestTopologyCommand
         }, "topology");
 
         assertThat(result.exitCode).isEqualTo(1);
-        assertThat(result.err).isEqualTo("chiplet: internal error: java.lang.NullPointerException: cores is null\n");
+        assertThat(result.err).isEqualTo("chiplet topology: internal error: java.lang.NullPointerException: cores is null\n");
         assertThat(ChipletCli.describe(new IllegalStateException("first\n  second"))).isEqualTo("first; second");
         assertThat(ChipletCli.describe(new IOException())).isEqualTo("internal error: java.io.IOException");
     }
@@ -162,7 +162,7 @@ class TestTopologyCommand
         int exitCode = cli.execute("topology", "--fs-root", temp.resolve("nope").toString());
 
         assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).startsWith("chiplet: --fs-root ").hasLineCount(1);
+        assertThat(err.toString()).startsWith("chiplet topology: --fs-root ").hasLineCount(1);
     }
 
     private Result run(Function<DiscoveryOptions, Topology> discovery, String... args)
