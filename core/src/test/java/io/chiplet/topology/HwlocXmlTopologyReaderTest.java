@@ -65,6 +65,16 @@ public class HwlocXmlTopologyReaderTest
     }
 
     @Test
+    void packagesWithoutOsIndexAreReadWithIdMinusOneAndKeepTheirChipletsApart()
+    {
+        // hwloc writes no os_index for a package whose physical_package_id is -1 (s390 before socket_id)
+        Topology topology = new HwlocXmlTopologyReader(Snapshots.hwlocReading("s390-no-socket-id")).read(0);
+
+        assertThat(topology.packages()).hasSize(8).allSatisfy(cpuPackage -> assertThat(cpuPackage.id()).isEqualTo(-1));
+        assertThat(topology.chiplets()).extracting(Chiplet::cpus).containsExactlyElementsOf(topology.packages().stream().map(CpuPackage::cpus).toList());
+    }
+
+    @Test
     void hybridRaptorLakeLaptop()
     {
         Topology topology = facts("20em64t-hybrid-1p6c2t+2ca4co1t.xml");
