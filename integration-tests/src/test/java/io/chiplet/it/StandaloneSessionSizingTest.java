@@ -70,8 +70,8 @@ class StandaloneSessionSizingTest
 
             String partitions = expected.get(SparkPartitionSettings.SHUFFLE_PARTITIONS);
             String parallelism = expected.get(SparkPartitionSettings.DEFAULT_PARALLELISM);
-            assertThat(driver.awaitLine("CHIPLET-PROBE sized")).hasValue("CHIPLET-PROBE sized partitions=%s mine=7 parallelism=%s".formatted(partitions, parallelism));
-            assertThat(driver.awaitLine("CHIPLET-PROBE shuffle")).hasValue("CHIPLET-PROBE shuffle partitions=%s total=2000 mine=7 mineTotal=2000".formatted(partitions));
+            assertThat(driver.awaitLine("CHIPLET-PROBE sized")).as(tail(driverLog)).hasValue("CHIPLET-PROBE sized partitions=%s mine=7 parallelism=%s".formatted(partitions, parallelism));
+            assertThat(driver.awaitLine("CHIPLET-PROBE shuffle")).as(tail(driverLog)).hasValue("CHIPLET-PROBE shuffle partitions=%s total=2000 mine=7 mineTotal=2000".formatted(partitions));
             assertThat(driver.awaitLine("CHIPLET-PROBE late")).hasValue("CHIPLET-PROBE late partitions=" + partitions);
 
             // kill -9 of one executor; the Master starts a replacement on the Worker it left.

@@ -172,8 +172,8 @@ public final class ChipletDriverPlugin
     void forget(String executorId)
     {
         if (reports.remove(executorId) != null) {
+            // Its task counts stay: the cluster.tasks gauges count every task the application ran.
             log.info("Executor {} removed: the partition figure no longer counts it", executorId);
-            counts.remove(executorId);
             resize();
         }
     }
