@@ -10,6 +10,7 @@ import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -79,7 +80,7 @@ public record ChipletSettings(
         if (conf.containsKey(FS_ROOT) || host.isEmpty()) {
             return conf;
         }
-        Map<String, String> withRoot = new java.util.HashMap<>(conf);
+        Map<String, String> withRoot = new HashMap<>(conf);
         withRoot.put(FS_ROOT, host);
         return Map.copyOf(withRoot);
     }
