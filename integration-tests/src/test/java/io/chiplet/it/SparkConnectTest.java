@@ -53,7 +53,7 @@ class SparkConnectTest
             cluster.startWorker("worker-0", 1, Map.of());
             cluster.startWorker("worker-1", 1, Map.of());
             try (SparkSubmit.Running server = submit.master(cluster.masterUrl()).conf(conf).jars(ProbeJar.pluginJar())
-                    .timeout(Duration.ofMinutes(3)).startJava(Path.of("spark-internal"), "org.apache.spark.sql.connect.service.SparkConnectServer")) {
+                    .timeout(Duration.ofMinutes(5)).startJava(Path.of("spark-internal"), "org.apache.spark.sql.connect.service.SparkConnectServer")) {
                 Path serverLog = run.resolve("driver.err");
                 awaitLog(server, serverLog, "Spark Connect server started");
 

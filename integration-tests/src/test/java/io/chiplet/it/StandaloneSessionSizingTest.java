@@ -57,7 +57,7 @@ class StandaloneSessionSizingTest
                 "spark.sql.adaptive.enabled", "false"));
         try (PipStandalone cluster = PipStandalone.startMaster(submit.home(), submit.javaHome());
                 SparkSubmit.Running driver = submit.master(cluster.masterUrl()).conf(conf).jars(ProbeJar.pluginJar())
-                        .timeout(Duration.ofMinutes(3)).startPython(script, control.toString())) {
+                        .timeout(Duration.ofMinutes(5)).startPython(script, control.toString())) {
             Path driverLog = run.resolve("driver.err");
             assertThat(driver.awaitLine("CHIPLET-PROBE session")).as(tail(driverLog)).hasValue("CHIPLET-PROBE session partitions=200");
 
@@ -70,8 +70,8 @@ class StandaloneSessionSizingTest
 
             String partitions = expected.get(SparkPartitionSettings.SHUFFLE_PARTITIONS);
             String parallelism = expected.get(SparkPartitionSettings.DEFAULT_PARALLELISM);
-            assertThat(driver.awaitLine("CHIPLET-PROBE sized")).hasValue("CHIPLET-PROBE sized partitions=%s mine=7 parallelism=%s".formatted(partitions, parallelism));
-            assertThat(driver.awaitLine("CHIPLET-PROBE shuffle")).hasValue("CHIPLET-PROBE shuffle partitions=%s total=2000 mine=7 mineTotal=2000".formatted(partitions));
+            assertThat(driver.awaitLine("CHIPLET-PROBE sized")).as(tail(driverLog)).hasValue("CHIPLET-PROBE sized partitions=%s mine=7 parallelism=%s".formatted(partitions, parallelism));
+            assertThat(driver.awaitLine("CHIPLET-PROBE shuffle")).as(tail(driverLog)).hasValue("CHIPLET-PROBE shuffle partitions=%s total=2000 mine=7 mineTotal=2000".formatted(partitions));
             assertThat(driver.awaitLine("CHIPLET-PROBE late")).hasValue("CHIPLET-PROBE late partitions=" + partitions);
 
             // kill -9 of one executor; the Master starts a replacement on the Worker it left.
@@ -95,9 +95,15 @@ class StandaloneSessionSizingTest
     /** What chiplet advise says for two one-core executors, one on each chiplet of the snapshot. */
     static Map<String, String> expectedSettings(Path snapshot)
     {
+        return expectedSettings(snapshot, 2);
+    }
+
+    /** What chiplet advise says for {@code count} one-core executors, each on a chiplet of its own. */
+    static Map<String, String> expectedSettings(Path snapshot, int count)
+    {
         Topology topology = TopologyDiscovery.discover(new DiscoveryOptions(Optional.of(snapshot), Optional.empty(), 0));
-        List<PartitionBasis> executors = topology.chiplets().stream().map(chiplet -> PartitionBasis.of(topology, chiplet.cpus())).toList();
-        assertThat(executors).hasSize(2);
+        List<PartitionBasis> executors = topology.chiplets().stream().limit(count).map(chiplet -> PartitionBasis.of(topology, chiplet.cpus())).toList();
+        assertThat(executors).hasSize(count);
         Map<String, String> settings = new HashMap<>();
         for (Advice.Setting setting : SparkPartitionSettings.of(PartitionSizing.of(PartitionBasis.combine(executors), OptionalLong.empty()))) {
             settings.put(setting.key(), setting.value());

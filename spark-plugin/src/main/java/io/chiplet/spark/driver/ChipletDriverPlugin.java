@@ -33,13 +33,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The driver's half: sizes partition settings to the chiplets the executors report, where the user has not set
@@ -70,9 +75,9 @@ public final class ChipletDriverPlugin
     private volatile SparkConf conf;
     private volatile boolean warnedUnreadable;
     private volatile MetricRegistry registry;
-    private final java.util.function.Function<Object, SessionConf> sessionConf;
+    private final Function<Object, SessionConf> sessionConf;
     private volatile SessionSizing sessions;
-    private volatile SparkExecutorExpectation expectation = new SparkExecutorExpectation(java.util.OptionalInt.empty(), "not started");
+    private volatile SparkExecutorExpectation expectation = new SparkExecutorExpectation(OptionalInt.empty(), "not started");
     private List<Advice.Setting> figure = List.of();
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
     private volatile MeasuringListener measuring;
@@ -88,7 +93,7 @@ public final class ChipletDriverPlugin
         this(skew, ChipletSessionExtension::confOf);
     }
 
-    ChipletDriverPlugin(StageSkewTracker skew, java.util.function.Function<Object, SessionConf> sessionConf)
+    ChipletDriverPlugin(StageSkewTracker skew, Function<Object, SessionConf> sessionConf)
     {
         this.skew = skew;
         this.sessionConf = sessionConf;
@@ -141,7 +146,7 @@ public final class ChipletDriverPlugin
             return toExecutors;
         }
         expectation = SparkExecutorExpectation.of(SparkConfs.toMap(sparkConf));
-        java.util.Set<String> userKeys = new java.util.HashSet<>();
+        Set<String> userKeys = new HashSet<>();
         synchronized (owned) {
             for (String key : ADVISED_KEYS) {
                 if (sparkConf.contains(key)) {
@@ -166,7 +171,7 @@ public final class ChipletDriverPlugin
     {
         String ours = ChipletSessionExtension.class.getName();
         String current = sparkConf.get(SESSION_EXTENSIONS, "").strip();
-        if (!java.util.Arrays.asList(current.split("\\s*,\\s*")).contains(ours)) {
+        if (!Arrays.asList(current.split("\\s*,\\s*")).contains(ours)) {
             sparkConf.set(SESSION_EXTENSIONS, current.isEmpty() ? ours : current + "," + ours);
         }
         ChipletSessionExtension.ACTIVE_DRIVER.set(this::registerSession);
@@ -190,8 +195,8 @@ public final class ChipletDriverPlugin
     void forget(String executorId)
     {
         if (reports.remove(executorId) != null) {
+            // Its task counts stay: the cluster.tasks gauges count every task the application ran.
             log.info("Executor {} removed: the partition figure no longer counts it", executorId);
-            counts.remove(executorId);
             resize();
         }
     }
