@@ -23,6 +23,7 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -153,7 +154,12 @@ public final class ExecCommand
     {
         if (fsRoot != null) {
             // Checked even where the target needs no topology (--cpus): a snapshot that is not there is a mistake to name.
-            topology();
+            try {
+                topology();
+            }
+            catch (TopologyException e) {
+                throw new IllegalArgumentException("--fs-root " + fsRoot + ": " + e.getMessage(), e);
+            }
         }
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
         if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {

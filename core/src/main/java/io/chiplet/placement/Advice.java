@@ -86,7 +86,7 @@ public final class Advice
         Policy policy = workers > 1 ? Policy.WICP_MIXED : Policy.AUTO;
         String policyReason = workers > 1
                 ? "several workers per host: one chiplet each, taken in turn across packages"
-                : "one worker per host: auto picks wicp-local or wicp-mixed from the working set against the L3 sizes (study §4.4)";
+                : "one worker per host: auto picks wicp-local or wicp-mixed from the working set against the L3 sizes (Fogli et al., PVLDB 2024, §4.4)";
 
         List<Setting> settings = new ArrayList<>();
         if (engine == Engine.SPARK) {

@@ -302,6 +302,10 @@ class ExecCommandTest
         assertThat(run.status()).isEqualTo(125);
         assertThat(run.err()).startsWith("chiplet exec: Unknown option: '--no-such-option'");
 
+        run = exec("--fs-root", "/nonexistent", "--cpus", "1", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --fs-root /nonexistent: ").hasLineCount(1);
+
         run = exec("--cpus", "1", "--", "/no/such/command");
         assertThat(run.status()).isEqualTo(127);
         assertThat(run.err()).isEqualTo("chiplet exec: cannot run /no/such/command: no such file or directory (ENOENT)\n");

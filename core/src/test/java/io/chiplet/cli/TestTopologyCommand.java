@@ -140,7 +140,24 @@ class TestTopologyCommand
         }
         Result topology = run(options -> dualEpycMilan(), "topology", "--help");
         assertThat(topology.out).contains("--fs-root=DIR", "--hwloc-xml=FILE", "--format=FORMAT", "--virtual-chiplet-cores=N");
-        assertThat(run(options -> dualEpycMilan(), "--help").out).startsWith("Usage: chiplet ").contains("topology");
+        String usage = run(options -> dualEpycMilan(), "--help").out;
+        assertThat(usage).startsWith("Usage: chiplet ").contains("topology").contains("  demo ").contains("  bench ");
+        // Each command's line in the list is a whole sentence.
+        for (String name : names) {
+            if (!name.equals("help")) {
+                int start = usage.indexOf("\n  " + name + " ") + 1;
+                assertThat(start).as(name).isPositive();
+                String summary = usage.substring(start, nextEntry(usage, start));
+                assertThat(summary.strip()).as(name).endsWith(".");
+            }
+        }
+    }
+
+    /** Where the next command's entry starts: a line indented by two spaces and a word, after {@code from}. */
+    private static int nextEntry(String usage, int from)
+    {
+        java.util.regex.Matcher next = java.util.regex.Pattern.compile("\n(  [a-z]|\n)").matcher(usage);
+        return next.find(from) ? next.start() : usage.length();
     }
 
     @Test

@@ -100,7 +100,7 @@ public final class ChipletDemo
         demo.run();
     }
 
-    private static ChipletDemo parse(String[] args)
+    static ChipletDemo parse(String[] args)
     {
         double scale = DEFAULT_SCALE;
         int rounds = DEFAULT_ROUNDS;

@@ -97,6 +97,16 @@ class MachineShowcaseTest
                 .startsWith("Not measurable in one round: with the plugin 7.6 % slower (time with / without 1.076");
     }
 
+    @Test
+    void badArgumentsAreNamedAsSuch()
+    {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--bogus"})).hasMessage("unknown option --bogus");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--rounds"})).hasMessage("--rounds needs a value");
+        // A setting the plugin would refuse is refused before anything runs (exit 2), not printed as one line of a successful run.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--rounds", "0", "--conf", "spark.chiplet.policy=bogus"}))
+                .hasMessageStartingWith("--conf: ").hasMessageContaining("spark.chiplet.policy");
+    }
+
     private static String show(BundledMachine machine, Map<String, String> conf)
     {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
