@@ -224,9 +224,9 @@ public final class ChipletDriverPlugin
     private SpreadHints answer(Object message)
     {
         if (message instanceof TopologyReport report) {
-            log.info("Executor {} on {} ({} mode) has {} chiplets, {} cores, L3 {} per chiplet",
-                    report.executorId(), report.host(), report.mode().configName(), report.summary().chiplets(),
-                    report.summary().cores(), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
+            log.info("Executor {} on {} ({} mode) has {}, {}, L3 {} per chiplet",
+                    report.executorId(), report.host(), report.mode().configName(), Advice.count(report.summary().chiplets(), "chiplet"),
+                    Advice.count(report.summary().cores(), "core"), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
             reports.put(report.executorId(), report);
             resize();
             return SpreadHints.NONE;
