@@ -105,7 +105,8 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
             boolean uniform,
             CpuSet reserved,
             OptionalLong memoryPerChiplet,
-            int chipletsPerNode)
+            int chipletsPerNode,
+            int smallestChipletCores)
     {
         static Host of(Topology topology, CpuSet allowed)
         {
@@ -151,8 +152,13 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                 memory = OptionalLong.of(memory.isEmpty() ? share : Math.min(memory.getAsLong(), share));
             }
             int chipletsPerNode = (int) chipletsByNode.values().stream().mapToLong(Long::longValue).max().orElse(1);
+            // An executor that leases any chiplet of its node must fit the smallest (one with offline cores, say).
+            int smallestChipletCores = chiplets.stream()
+                    .mapToInt(chiplet -> (int) topology.cores().stream().filter(core -> chiplet.cpus().containsAll(core.cpus())).count())
+                    .map(cores -> Math.max(1, cores))
+                    .min().orElse(chipletCores);
             return new Host(chiplets, chipletCpus, chipletCores, threadsPerCore, l3IsChiplet, numaNodeIsChiplet, sizes.size() == 1, reserved, memory,
-                    chipletsPerNode);
+                    chipletsPerNode, smallestChipletCores);
         }
 
         boolean smt()
@@ -388,7 +394,10 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                 several ? "one per chiplet: YARN binds a whole node (" + host.chipletsPerNode() + " chiplets), nothing finer, so each executor leases a chiplet of it"
                         : "each NUMA node is one chiplet here: YARN's binding alone is chiplet-aligned"));
         List<Advice.Setting> spark = new ArrayList<>();
-        spark.add(new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
+        spark.add(host.smallestChipletCores() < host.chipletCores()
+                ? new Advice.Setting("spark.executor.cores", Integer.toString(host.smallestChipletCores()), "the smallest chiplet's physical cores ("
+                        + Advice.count(host.smallestChipletCores(), "core") + "; most have " + host.chipletShape() + "): an executor may lease any chiplet of its node")
+                : new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
         OptionalLong podMemory = host.podMemory();
         if (podMemory.isPresent()) {
             long heap = floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB);
