@@ -129,7 +129,7 @@ class TrinoServerIT
             // The session property manager sized task_concurrency on what the node that runs tasks (this one, with
             // include-coordinator=true) reported of its catalog's snapshot: two one-core chiplets.
             String sized = awaitLogLine(log, "Chiplet session defaults on the topology the workers reported (1 worker: chiplet-it on ");
-            assertThat(sized).contains("2 chiplets 2 cores").contains("task_concurrency 2 (");
+            assertThat(sized).contains("with 2 chiplets and 2 cores").contains("task_concurrency 2 (");
             assertThat(trino.query("SHOW SESSION LIKE 'task_concurrency'")).singleElement()
                     .satisfies(row -> assertThat(row.get(1)).as("task_concurrency of a new session").isEqualTo("2"));
 

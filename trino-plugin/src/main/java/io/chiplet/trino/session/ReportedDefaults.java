@@ -1,5 +1,6 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.placement.Advice;
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
 import org.slf4j.Logger;
@@ -49,9 +50,9 @@ final class ReportedDefaults
             else {
                 status.accept("task_concurrency %d on the topology %s reported (%s)".formatted(policy.taskConcurrency().getAsInt(), current.describe(),
                         policy.taskConcurrencyReason()));
-                log.info("Chiplet session defaults on the topology the workers reported ({}: {}): task_concurrency {} ({}); hash partition counts for {} workers",
+                log.info("Chiplet session defaults on the topology the workers reported ({}: {}): task_concurrency {} ({}); hash partition counts for {}",
                         current.describe(), current.reports().stream().map(ReportedDefaults::describe).collect(Collectors.joining(", ")),
-                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), current.reports().size());
+                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), Advice.count(current.reports().size(), "worker"));
             }
         }
         return policy;
@@ -59,6 +60,6 @@ final class ReportedDefaults
 
     private static String describe(WorkerReport report)
     {
-        return "%s on %s %d chiplets %d cores".formatted(report.node(), report.host(), report.chiplets(), report.cores());
+        return "%s on %s with %s and %s".formatted(report.node(), report.host(), Advice.count(report.chiplets(), "chiplet"), Advice.count(report.cores(), "core"));
     }
 }

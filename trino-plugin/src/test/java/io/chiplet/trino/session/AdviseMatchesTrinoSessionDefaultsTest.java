@@ -62,7 +62,8 @@ class AdviseMatchesTrinoSessionDefaultsTest
         PartitionBasis basis = PartitionBasis.of(topology, topology.allowed());
         int chiplets = Integer.parseInt(AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml).get("workers per host"));
         for (int workers : new TreeSet<>(List.of(1, 2, chiplets))) {
-            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers));
+            // The workers all report from one host: the whole cluster is known, so advise is told it (--hosts 1).
+            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers), "--hosts", "1");
             WorkerReports reports = new WorkerReports();
             var manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), reports)
                     .create(Map.of(SessionManagerSettings.STATE_DIR, state.toString()), new SessionPropertyConfigurationManagerContext() {});

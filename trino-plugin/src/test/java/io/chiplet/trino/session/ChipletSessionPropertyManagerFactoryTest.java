@@ -191,7 +191,7 @@ class ChipletSessionPropertyManagerFactoryTest
             assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEqualTo(Map.of(
                     "task_concurrency", "1", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
             assertThat(recorded.messages()).anySatisfy(line -> assertThat(line)
-                    .startsWith("Chiplet session defaults on the topology the workers reported (3 workers: w1 on host-a 2 chiplets 2 cores")
+                    .startsWith("Chiplet session defaults on the topology the workers reported (3 workers: w1 on host-a with 2 chiplets and 2 cores")
                     .contains("task_concurrency 1 ("));
             assertThat(recorded.warnings()).isEmpty();
         }
