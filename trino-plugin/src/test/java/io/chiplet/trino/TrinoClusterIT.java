@@ -92,7 +92,7 @@ class TrinoClusterIT
             // Session defaults from the workers' reports: what advise prints for their snapshot, two workers per host.
             String sized = awaitLogLine(coordinator.log(), "Chiplet session defaults on the topology the workers reported (2 workers:");
             assertThat(sized).contains("worker-1 on ").contains("worker-2 on ").contains("with 2 chiplets and 2 cores");
-            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--fs-root", snapshot.toString(), "--workers-per-host", "2");
+            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--fs-root", snapshot.toString(), "--workers-per-host", "2", "--hosts", "1");
             Map<String, String> session = new HashMap<>();
             for (List<String> row : trino.query("SHOW SESSION")) {
                 session.put(row.get(0), row.get(1));
