@@ -47,6 +47,10 @@ public final class AdviseCommand
             description = "Data a job shuffles (1073741824, 64MiB, 1GiB); sizes the partition count.")
     Long dataBytes;
 
+    @Option(names = "--hosts", paramLabel = "N",
+            description = "Hosts like this one in the cluster; Trino's hash partition counts count all their workers.")
+    Integer hosts;
+
     @Option(names = "--cluster-manager", paramLabel = "MANAGER", description = "kubernetes, yarn or standalone: the settings that make it hand "
             + "out chiplet-aligned CPUs (kubelet, pod resources, yarn-site), with fragments to paste.")
     String clusterManager;
@@ -54,7 +58,7 @@ public final class AdviseCommand
     @ArgGroup(exclusive = true)
     TopologySourceOptions source = new TopologySourceOptions();
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.Converter.class,
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
@@ -120,6 +124,11 @@ public final class AdviseCommand
         return out + System.lineSeparator();
     }
 
+    private static OptionalInt optional(Integer value)
+    {
+        return value == null ? OptionalInt.empty() : OptionalInt.of(value);
+    }
+
     @Override
     public Integer call()
     {
@@ -135,14 +144,14 @@ public final class AdviseCommand
                 catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("--cluster-manager: " + e.getMessage(), e);
                 }
-                ClusterAdvice advice = ClusterAdvice.advise(manager, engine, topology, topology.allowed());
+                ClusterAdvice advice = ClusterAdvice.advise(manager, engine, topology, topology.allowed(), optional(workersPerHost),
+                        dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes), optional(hosts));
                 spec.commandLine().getOut().print(format == OutputFormat.JSON ? json(advice) : text(advice));
                 spec.commandLine().getOut().flush();
                 return;
             }
-            List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(),
-                    workersPerHost == null ? OptionalInt.empty() : OptionalInt.of(workersPerHost),
-                    dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes));
+            List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(), optional(workersPerHost),
+                    dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes), optional(hosts));
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(settings) : PlanFormatter.text(settings));
             spec.commandLine().getOut().flush();
         });

@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 /**
  * Entry point of {@code bin/chiplet}. Each subcommand is one class in this package.
  * <p>
- * Every failure reaches the user as one line on stderr, {@code chiplet: <message>}, never a stack trace: exit
+ * Every failure reaches the user as one line on stderr, {@code chiplet <command>: <message>}, never a stack trace: exit
  * code 2 for a usage error (bad option or argument), 1 for a failure while running; {@code chiplet exec}, whose own
  * status is the command's, uses 125 for both, as {@code env} and {@code timeout} do.
  */
@@ -25,7 +25,11 @@ import java.util.concurrent.Callable;
         name = "chiplet",
         mixinStandardHelpOptions = true,
         versionProvider = ChipletCli.Version.class,
-        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.")
+        description = "Shows the machine's chiplets and plans chiplet-aware placement for Spark and Trino.",
+        footer = {"",
+                "bin/chiplet also runs, on the Spark and JMH builds (see bin/chiplet demo --help, bin/chiplet bench --help):",
+                "  demo    TPC-H in embedded Spark with and without the plugin, and what the plugin does on the bundled machines.",
+                "  bench   The JMH suite, or TPC-H on Spark or Trino with the plugin on and off; rewrites docs/performance.md."})
 public final class ChipletCli
         implements Callable<Integer>
 {
@@ -111,7 +115,7 @@ public final class ChipletCli
     {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
-        err.println("chiplet: " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
+        err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return isExec(command) ? ExecCommand.EXEC_FAILED : USAGE_ERROR;
     }
@@ -124,7 +128,7 @@ public final class ChipletCli
     private static int runtimeError(Exception e, CommandLine command, ParseResult parseResult)
     {
         PrintWriter err = command.getErr();
-        err.println("chiplet: " + describe(e));
+        err.println(command.getCommandSpec().qualifiedName() + ": " + describe(e));
         err.flush();
         return isExec(command) ? ExecCommand.EXEC_FAILED : RUNTIME_ERROR;
     }

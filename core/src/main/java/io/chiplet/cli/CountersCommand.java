@@ -33,8 +33,9 @@ import java.util.concurrent.Callable;
         name = "counters",
         mixinStandardHelpOptions = true,
         description = {
-                "Lists which perf events can be counted here and why the others cannot,",
-                "then prints live rates per interval for one thread (this command's own thread by default)."})
+                "Shows which perf events can be counted here, and live rates for one thread.",
+                "Lists the events that can be counted and why the others cannot, then prints their rates per interval for one thread "
+                        + "(this command's own thread by default)."})
 public final class CountersCommand
         implements Callable<Integer>
 {
@@ -50,7 +51,7 @@ public final class CountersCommand
     @Option(names = "--count", paramLabel = "N", defaultValue = "3", description = "Number of intervals to print (default: ${DEFAULT-VALUE}; 0 lists availability only).")
     private int count;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.Converter.class,
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputFormat.TextOrJsonConverter.class,
             description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
     private OutputFormat format;
 

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -42,8 +46,8 @@ import static java.util.Objects.requireNonNull;
         name = "doctor",
         mixinStandardHelpOptions = true,
         description = {
-                "Checks what chiplet placement can do in this JVM: the native path (FFM on JDK 22+, JNA on 17 and 21), topology,",
-                "pinning, memory binding and counters, with the reason for anything that does not work.",
+                "Checks what chiplet placement can do in this JVM, with the reason for anything that does not work.",
+                "The checks: the native path (FFM on JDK 22+, JNA on 17 and 21), topology, pinning, memory binding and counters.",
                 "Exit code 0 when threads can be placed, 1 when not.",
         })
 public final class DoctorCommand
@@ -122,9 +126,15 @@ public final class DoctorCommand
         nativeAccessWarning().ifPresent(checks::add);
 
         Optional<Topology> topology = discover(options, checks);
+        // Pinning, memory binding and counters are what this JVM can do on this machine: they are always probed live,
+        // and against the live kernel's perf facts, whatever source the topology came from.
         checks.add(probe("pinning", path, DoctorCommand::pinning));
-        checks.add(probe("memory binding", path, () -> memoryBinding(topology)));
-        checks.add(probe("counters", path, () -> counters(options)));
+        checks.add(probe("memory binding", path, () -> memoryBinding(topology, options)));
+        checks.add(probe("counters", path, DoctorCommand::counters));
+        if (options.fsRoot().isPresent() || options.hwlocXml().isPresent()) {
+            checks.add(new Check("sources", Outcome.OK, "topology from " + options.fsRoot().map(root -> "the snapshot " + root)
+                    .orElseGet(() -> "the hwloc XML " + options.hwlocXml().orElseThrow()) + "; pinning, memory binding and counters probed live on this machine"));
+        }
         return List.copyOf(checks);
     }
 
@@ -177,10 +187,12 @@ public final class DoctorCommand
     }
 
     /** Prefers a NUMA node for this thread's memory, reads the policy back, and restores it. */
-    private static String memoryBinding(Optional<Topology> topology)
+    private static String memoryBinding(Optional<Topology> topology, DiscoveryOptions options)
     {
         MemoryPolicy before = MemoryPolicy.ofCurrentThread();
-        int node = topology.flatMap(machine -> machine.numaNodes().stream().filter(n -> !n.cpus().isEmpty()).findFirst()).map(n -> n.id()).orElse(0);
+        // A snapshot's node need not exist here: probe this machine's first node with CPUs (node 0 where it cannot be read).
+        Optional<Topology> live = options.fsRoot().isPresent() || options.hwlocXml().isPresent() ? Optional.empty() : topology;
+        int node = live.flatMap(machine -> machine.numaNodes().stream().filter(n -> !n.cpus().isEmpty()).findFirst()).map(n -> n.id()).orElse(0);
         MemoryPolicy preferred = MemoryPolicy.preferred(node);
         try {
             preferred.applyToCurrentThread();
@@ -196,9 +208,9 @@ public final class DoctorCommand
     }
 
     /** Whether this thread can count a software event and the cache-fill events the adaptive policy wants. */
-    private static String counters(DiscoveryOptions options)
+    private static String counters()
     {
-        PerfPlatform platform = PerfPlatform.read(options.fsRoot().orElse(Path.of("/")));
+        PerfPlatform platform = PerfPlatform.read(Path.of("/"));
         CounterTarget self = CounterTarget.callingThread();
         PerfEvent taskClock = EventCatalog.TASK_CLOCK;
         String software = describe(CounterAvailability.assess(taskClock, self, platform, CounterAvailability.SYSCALL_PROBE).unavailableReason(), taskClock.name());
@@ -230,6 +242,25 @@ public final class DoctorCommand
         }
     }
 
+    /** The oldest Java the checks run on (JNA's path); the class files need it too. */
+    static final int MIN_OTHER_JAVA = 17;
+    private static final Pattern JAVA_VERSION = Pattern.compile("version \"(1\\.)?([0-9]+)");
+
+    /** The feature version {@code executable -version} names (8 for 1.8), or 0 when it names none: not a java. */
+    static int javaFeatureVersion(Path executable)
+            throws IOException, InterruptedException
+    {
+        Process process = new ProcessBuilder(executable.toString(), "-version").redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readNBytes(64 * 1024), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            return 0;
+        }
+        Matcher matcher = JAVA_VERSION.matcher(output);
+        return process.exitValue() == 0 && matcher.find() ? Integer.parseInt(matcher.group(2)) : 0;
+    }
+
     /** Runs {@code chiplet doctor} with the same options in the JVM at {@code java}, on this JVM's class path. */
     private int inOtherJvm(Path java)
             throws IOException, InterruptedException
@@ -238,6 +269,11 @@ public final class DoctorCommand
         if (!Files.isExecutable(executable)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--java " + java + ": expected a java executable or a JDK home but "
                     + (Files.exists(executable) ? executable + " is not executable" : executable + " does not exist"));
+        }
+        int feature = javaFeatureVersion(executable);
+        if (feature < MIN_OTHER_JAVA) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--java " + java + ": expected a JDK " + MIN_OTHER_JAVA
+                    + " or later but " + executable + (feature == 0 ? " -version names no Java version" : " is Java " + feature));
         }
         List<String> command = new ArrayList<>(List.of(executable.toString(), "-cp", System.getProperty("java.class.path"),
                 ChipletCli.class.getName(), "doctor"));

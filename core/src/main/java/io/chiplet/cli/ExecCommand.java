@@ -23,6 +23,7 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
+import io.chiplet.topology.TopologyException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -66,8 +67,9 @@ import static java.util.Objects.requireNonNull;
         name = "exec",
         mixinStandardHelpOptions = true,
         description = {
-                "Runs a command bound to CPUs or chiplets (like taskset/numactl, chiplet-aware): chiplet exec replaces itself with",
-                "the command, which keeps the process id, so signals reach the command and its exit status is the command's.",
+                "Runs a command bound to CPUs or chiplets, like taskset or numactl but chiplet-aware.",
+                "chiplet exec replaces itself with the command, which keeps the process id, so signals reach the command and its exit "
+                        + "status is the command's.",
                 "Exits 125 when chiplet exec itself fails, 126 when the command cannot be run, 127 when it is not found."
         })
 public final class ExecCommand
@@ -150,6 +152,15 @@ public final class ExecCommand
 
     private int run()
     {
+        if (fsRoot != null) {
+            // Checked even where the target needs no topology (--cpus): a snapshot that is not there is a mistake to name.
+            try {
+                topology();
+            }
+            catch (TopologyException e) {
+                throw new IllegalArgumentException("--fs-root " + fsRoot + ": " + e.getMessage(), e);
+            }
+        }
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
         if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {
             throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
@@ -276,6 +287,6 @@ public final class ExecCommand
         if (chiplets.isEmpty()) {
             return "no chiplets";
         }
-        return "chiplets " + chiplets.get(0).id() + "-" + chiplets.get(chiplets.size() - 1).id();
+        return chiplets.size() == 1 ? "one chiplet, " + chiplets.get(0).id() : "chiplets " + chiplets.get(0).id() + "-" + chiplets.get(chiplets.size() - 1).id();
     }
 }

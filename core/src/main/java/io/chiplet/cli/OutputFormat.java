@@ -40,4 +40,19 @@ enum OutputFormat
             throw new CommandLine.TypeConversionException("expected text, json or svg but found '" + value + "'");
         }
     }
+
+    /** For the commands that write text or JSON only, so that the error lists only what they accept. */
+    static final class TextOrJsonConverter
+            implements CommandLine.ITypeConverter<OutputFormat>
+    {
+        @Override
+        public OutputFormat convert(String value)
+        {
+            return switch (value.strip().toLowerCase(Locale.ROOT)) {
+                case "text" -> TEXT;
+                case "json" -> JSON;
+                default -> throw new CommandLine.TypeConversionException("expected text or json but found '" + value + "'");
+            };
+        }
+    }
 }

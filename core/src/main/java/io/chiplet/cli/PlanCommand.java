@@ -44,7 +44,7 @@ public final class PlanCommand
     @ArgGroup(exclusive = true)
     TopologySourceOptions source = new TopologySourceOptions();
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.Converter.class,
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 

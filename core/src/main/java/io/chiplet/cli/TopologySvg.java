@@ -66,14 +66,30 @@ public final class TopologySvg
         }
         Group machine = new Group(Style.PLAIN, "", 1, rows);
 
-        String title = topology.source() + ": " + topology.online().size() + " CPUs online, "
-                + topology.allowed().intersect(topology.online()).size() + " allowed, "
+        String counts = topology.online().size() + " CPUs online, " + topology.allowed().intersect(topology.online()).size() + " allowed, "
                 + topology.chiplets().size() + (topology.chiplets().size() == 1 ? " chiplet" : " chiplets");
-        int headerHeight = 26;
+        String title = topology.source() + ": " + counts;
+        // The heading shows the source's file name only, its counts on a line of their own: a long path would set the
+        // canvas width and leave most of it empty (the whole source stays in <title>).
+        String heading = shortSource(topology.source());
+        int headerHeight = 42;
         List<String[]> legend = legend(topology);
-        int legendHeight = 24;
-        int legendWidth = legend.stream().mapToInt(entry -> legendEntryWidth(entry[0])).sum() + PAD;
-        int width = Math.max(Math.max(machine.width(), legendWidth), (int) (title.length() * 8.6) + 2 * PAD);
+        int widestEntry = legend.stream().mapToInt(entry -> legendEntryWidth(entry[0])).max().orElse(0) + 2 * PAD;
+        int width = Math.max(Math.max(machine.width(), widestEntry),
+                Math.max((int) (heading.length() * 8.6), (int) (counts.length() * LABEL_CHAR_WIDTH * 12 / 11)) + 2 * PAD);
+        // The legend wraps at the drawing's width rather than widening the canvas.
+        List<int[]> legendAt = new ArrayList<>();
+        int legendX = PAD;
+        int legendRow = 0;
+        for (String[] entry : legend) {
+            if (legendX > PAD && legendX + legendEntryWidth(entry[0]) > width - PAD) {
+                legendX = PAD;
+                legendRow++;
+            }
+            legendAt.add(new int[] {legendX, legendRow});
+            legendX += legendEntryWidth(entry[0]);
+        }
+        int legendHeight = 24 + 20 * legendRow;
         int height = headerHeight + machine.height() + legendHeight;
 
         StringBuilder svg = new StringBuilder();
@@ -84,18 +100,30 @@ public final class TopologySvg
                 .append("\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n");
         svg.append("<title>").append(escape(title)).append("</title>\n");
         svg.append("<rect x=\"0\" y=\"0\" width=\"").append(width).append("\" height=\"").append(height).append("\" fill=\"#ffffff\"/>\n");
-        svg.append(text(PAD, 18, 14, "bold", "#000000", title));
+        svg.append(text(PAD, 18, 14, "bold", "#000000", heading));
+        svg.append(text(PAD, 34, 12, "normal", "#000000", counts));
         machine.draw(topology, 0, headerHeight, svg);
 
-        int x = PAD;
-        int y = headerHeight + machine.height() + 4;
-        for (String[] entry : legend) {
+        for (int i = 0; i < legend.size(); i++) {
+            String[] entry = legend.get(i);
+            int x = legendAt.get(i)[0];
+            int y = headerHeight + machine.height() + 4 + 20 * legendAt.get(i)[1];
             svg.append(rect(x, y, 14, 14, entry[1], "#666666"));
             svg.append(text(x + 18, y + 11, 11, "normal", "#000000", entry[0]));
-            x += legendEntryWidth(entry[0]);
         }
         svg.append("</svg>\n");
         return svg.toString();
+    }
+
+    /** {@code hwloc-xml:/a/b/machine.xml} as {@code hwloc-xml:machine.xml}; a source without a path as it is. */
+    static String shortSource(String source)
+    {
+        int slash = source.lastIndexOf('/');
+        int colon = source.indexOf(':');
+        if (slash < 0 || colon < 0 || slash < colon || slash == source.length() - 1) {
+            return source;
+        }
+        return source.substring(0, colon + 1) + source.substring(slash + 1);
     }
 
     private static int legendEntryWidth(String label)

@@ -12,8 +12,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Engine settings for one machine, each with the one-line reason behind it. The chiplet OLAP study's (Fogli et al., PVLDB 2024) best deployment is one worker
- * per chiplet (study §4.2: WICP speeds SparkSQL up 3.41x and Presto 3.40x over WIM on EPYC Milan; §4.5.1: the gain
- * peaks when workers equal chiplets), so that is the default worker count.
+ * per chiplet (study §4.2, §4.5.1: the gain peaks when workers equal chiplets), so that is the default worker count.
  */
 public final class Advice
 {
@@ -44,8 +43,20 @@ public final class Advice
      */
     public static List<Setting> advise(Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost, OptionalLong dataBytes)
     {
+        return advise(engine, topology, allowed, workersPerHost, dataBytes, OptionalInt.empty());
+    }
+
+    /**
+     * @param workersPerHost executors (Spark) or Trino worker JVMs on this machine; defaults to one per chiplet
+     * @param dataBytes the data a job shuffles, when known; sizes the partition count
+     * @param hosts the cluster's hosts like this one, when known; Trino's hash partition counts are cluster-wide and
+     *         need it (without it the plugin's coordinator sets them per query from the active workers)
+     */
+    public static List<Setting> advise(Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost, OptionalLong dataBytes, OptionalInt hosts)
+    {
         requireNonNull(engine, "engine is null");
         requireNonNull(workersPerHost, "workersPerHost is null");
+        requireNonNull(hosts, "hosts is null");
         UsableTopology usable = UsableTopology.of(topology, allowed);
         int chiplets = usable.localOrder().size();
         int cores = usable.physicalCores();
@@ -53,33 +64,66 @@ public final class Advice
         if (workersPerHost.isPresent() && workersPerHost.getAsInt() < 1) {
             throw new IllegalArgumentException("workers per host must be positive: " + workersPerHost.getAsInt());
         }
+        if (workersPerHost.isPresent() && workersPerHost.getAsInt() > cores) {
+            throw new IllegalArgumentException("workers per host: " + workersPerHost.getAsInt() + " is more than this host's " + count(cores, "physical core")
+                    + " (" + count(cpus, "usable CPU") + "); at most one per core");
+        }
+        if (hosts.isPresent() && hosts.getAsInt() < 1) {
+            throw new IllegalArgumentException("hosts must be positive: " + hosts.getAsInt());
+        }
         int workers = workersPerHost.orElse(chiplets);
         String workersReason = workersPerHost.isPresent()
-                ? "as given; " + (workers == chiplets ? "one per chiplet, the OLAP study's best" : chiplets + " chiplets would give one per chiplet, the OLAP study's best (Fogli et al., PVLDB 2024, §4.2, §4.5.1)")
-                : "one per chiplet (" + chiplets + "): WICP, 3.41x SparkSQL and 3.40x Presto over one worker per machine on EPYC Milan (study §4.2)";
-        int coresPerWorker = Math.max(1, cores / workers);
+                ? "as given; " + (workers == chiplets ? "one per chiplet, the OLAP study's best"
+                        : count(chiplets, "chiplet") + " would give one per chiplet, the OLAP study's best (Fogli et al., PVLDB 2024, §4.2, §4.5.1)")
+                : "one per chiplet (" + count(chiplets, "chiplet") + "): WICP, the OLAP study's best deployment (Fogli et al., PVLDB 2024, §4.2: "
+                        + "one worker per chiplet against one per machine on EPYC Milan, SparkSQL and Presto on TPC-H)";
+        // One executor per chiplet is the only case where an executor binds itself to one chiplet (mode=executor): it
+        // then gets the smallest chiplet's cores, so it fits whichever chiplet it leases. Any other count shares the
+        // host by task pinning inside the chiplets each executor leases for its own cores.
+        boolean onePerChiplet = workers > 1 && workers == chiplets;
+        int smallestChipletCores = usable.localOrder().stream().mapToInt(chiplet -> chiplet.cores().length).min().orElse(1);
+        int coresPerWorker = onePerChiplet ? smallestChipletCores : Math.max(1, cores / workers);
         Policy policy = workers > 1 ? Policy.WICP_MIXED : Policy.AUTO;
         String policyReason = workers > 1
                 ? "several workers per host: one chiplet each, taken in turn across packages"
-                : "one worker per host: auto picks wicp-local or wicp-mixed from the working set against the L3 sizes (study §4.4)";
+                : "one worker per host: auto picks wicp-local or wicp-mixed from the working set against the L3 sizes (Fogli et al., PVLDB 2024, §4.4)";
 
         List<Setting> settings = new ArrayList<>();
         if (engine == Engine.SPARK) {
             settings.add(new Setting("executors per host", Integer.toString(workers), workersReason + "; spark.executor.instances = this x hosts"));
-            settings.add(new Setting("spark.executor.cores", Integer.toString(coresPerWorker),
-                    cores + " physical cores / " + workers + (workers == 1 ? " executor" : " executors") + (cpus > cores ? " (SMT siblings left to the OS and GC threads)" : "")));
+            settings.add(new Setting("spark.executor.cores", Integer.toString(coresPerWorker), onePerChiplet
+                    ? "the smallest chiplet's " + count(coresPerWorker, "physical core") + ": each executor leases one chiplet and binds itself there"
+                    : count(cores, "physical core") + " / " + count(workers, "executor") + " = " + coresPerWorker
+                            + (cpus > cores ? " (SMT siblings left to the OS and GC threads)" : "")));
             settings.addAll(SparkPartitionSettings.of(PartitionSizing.of(PartitionBasis.of(topology, allowed), dataBytes)));
             settings.add(new Setting("spark.plugins", SPARK_PLUGIN_CLASS, "pins tasks or executors to chiplets and binds their memory to the chiplet's node"));
-            settings.add(new Setting("spark.chiplet.mode", workers > 1 ? "executor" : "task",
-                    workers > 1 ? "each executor leases a chiplet and binds its whole process there" : "one executor per host: each task thread is pinned"));
+            settings.add(new Setting("spark.chiplet.mode", onePerChiplet ? "executor" : "task", onePerChiplet
+                    ? "one executor per chiplet: each leases a chiplet and binds its whole process there"
+                    : workers == 1 ? "one executor per host: each task thread is pinned"
+                    : workers < chiplets ? "fewer executors (" + workers + ") than chiplets (" + chiplets + "): each executor's cores span several chiplets, "
+                            + "which it leases host-wide and pins its task threads within"
+                    : "more executors (" + workers + ") than chiplets (" + chiplets + "): executors share chiplets, each pinning its task threads within its lease"));
             settings.add(new Setting("spark.chiplet.policy", policy.cliName(), policyReason));
         }
         else {
             settings.add(new Setting("workers per host", Integer.toString(workers), workersReason));
             settings.add(TrinoSessionSettings.taskConcurrency(topology, allowed, workers));
-            settings.addAll(TrinoSessionSettings.hashPartitions(workers));
+            if (hosts.isPresent()) {
+                settings.addAll(TrinoSessionSettings.hashPartitions(Math.multiplyExact(workers, hosts.getAsInt())));
+            }
+            else {
+                settings.add(new Setting("note", "hash partitions", TrinoSessionSettings.MIN_HASH_PARTITION_COUNT + " and "
+                        + TrinoSessionSettings.MAX_HASH_PARTITION_COUNT + " count the whole cluster's workers: the plugin's coordinator sets them per query "
+                        + "from the active workers; --hosts N prints them for N hosts like this one"));
+            }
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
         }
         return List.copyOf(settings);
+    }
+
+    /** {@code 1 chiplet}, {@code 2 chiplets}: a count with its noun, singular for one. */
+    public static String count(long count, String noun)
+    {
+        return count + " " + noun + (count == 1 ? "" : "s");
     }
 }

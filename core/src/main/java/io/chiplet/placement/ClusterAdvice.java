@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -45,6 +46,10 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
     /** Share of a Trino worker pod's memory given to its heap (Trino's documentation: 70-80% of the container). */
     static final double TRINO_HEAP_SHARE = 0.8;
     private static final long MIB = 1L << 20;
+    /** The NodeManager's group, Hadoop's usual one. */
+    static final String YARN_GROUP = "hadoop";
+    /** The kubelet's default hard eviction threshold (evictionHard memory.available), all the Static memory manager must see reserved by default. */
+    static final long RESERVED_MEMORY = 100 * MIB;
     private static final long GIB = 1L << 30;
 
     public ClusterAdvice
@@ -113,9 +118,10 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
             int chipletCpus = sizes.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
                     .orElseThrow().getKey();
             Chiplet typical = chiplets.stream().filter(chiplet -> chiplet.cpus().size() == chipletCpus).findFirst().orElseThrow();
-            int cores = (int) topology.cores().stream().filter(core -> typical.cpus().containsAll(core.cpus())).count();
-            int chipletCores = Math.max(1, cores);
-            int threadsPerCore = Math.max(1, chipletCpus / chipletCores);
+            List<Core> typicalCores = topology.cores().stream().filter(core -> typical.cpus().containsAll(core.cpus())).toList();
+            int chipletCores = Math.max(1, typicalCores.size());
+            // The most threads of any core: a hybrid chiplet's performance cores have SMT siblings, its efficiency cores none.
+            int threadsPerCore = Math.max(1, typicalCores.stream().mapToInt(core -> core.cpus().intersect(typical.cpus()).size()).max().orElse(chipletCpus / chipletCores));
 
             List<Cache> l3 = topology.cachesOfLevel(3);
             boolean l3IsChiplet = !l3.isEmpty() && chiplets.stream().allMatch(chiplet -> l3.stream()
@@ -156,7 +162,29 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
 
         String chipletShape()
         {
-            return chipletCpus + " CPUs (" + chipletCores + " cores" + (smt() ? " x " + threadsPerCore + " threads" : "") + ")";
+            boolean evenSmt = smt() && chipletCpus == chipletCores * threadsPerCore;
+            return Advice.count(chipletCpus, "CPU") + " (" + Advice.count(chipletCores, "core") + (evenSmt ? " x " + threadsPerCore + " threads" : "") + ")";
+        }
+
+        /** A pod's CPUs: one whole chiplet where there are several (the reserved core's chiplet takes none), else the one less the reserved core. */
+        int podCpus()
+        {
+            return chiplets.size() > 1 ? chipletCpus : chipletCpus - reserved.size();
+        }
+
+        /** The physical cores among a pod's CPUs: with full-pcpus-only the kubelet hands out whole cores only. */
+        int podCores()
+        {
+            return chiplets.size() > 1 ? chipletCores : chipletCores - 1;
+        }
+
+        /** How a pod's CPU count comes about, naming every number in it. */
+        String podShape()
+        {
+            return chiplets.size() > 1
+                    ? "one chiplet: " + chipletShape()
+                    : "the host's one chiplet, " + chipletShape() + ", less the reserved core (CPUs " + reserved.toList() + "): "
+                            + Advice.count(podCpus(), "CPU") + " (" + Advice.count(podCores(), "core") + ")";
         }
 
         /** The memory of one pod or container: its chiplet's share of its node, less what the host keeps, in whole 256 MiB. */
@@ -168,13 +196,30 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
 
     public static ClusterAdvice advise(ClusterManager manager, Advice.Engine engine, Topology topology, CpuSet allowed)
     {
+        return advise(manager, engine, topology, allowed, OptionalInt.empty(), OptionalLong.empty(), OptionalInt.empty());
+    }
+
+    /**
+     * @param workersPerHost only for standalone: Kubernetes and YARN get one pod or container per chiplet
+     * @param dataBytes only for standalone, as in {@link Advice#advise}
+     * @param hosts only for standalone, as in {@link Advice#advise}
+     */
+    public static ClusterAdvice advise(ClusterManager manager, Advice.Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost,
+            OptionalLong dataBytes, OptionalInt hosts)
+    {
         requireNonNull(manager, "manager is null");
         requireNonNull(engine, "engine is null");
-        Host host = Host.of(topology, allowed);
+        if (manager != ClusterManager.STANDALONE && (workersPerHost.isPresent() || dataBytes.isPresent() || hosts.isPresent())) {
+            throw new IllegalArgumentException("--cluster-manager " + manager.cliName() + " sizes one pod or container per chiplet: "
+                    + "--workers-per-host, --data-bytes and --hosts apply without --cluster-manager or with standalone");
+        }
+        if (manager == ClusterManager.YARN && engine != Advice.Engine.SPARK) {
+            throw new IllegalArgumentException("--cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone");
+        }
         return switch (manager) {
-            case KUBERNETES -> kubernetes(engine, host);
-            case YARN -> yarn(engine, host);
-            case STANDALONE -> standalone(engine, host, topology, allowed);
+            case KUBERNETES -> kubernetes(engine, Host.of(topology, allowed));
+            case YARN -> yarn(engine, Host.of(topology, allowed));
+            case STANDALONE -> standalone(engine, topology, allowed, workersPerHost, dataBytes, hosts);
         };
     }
 
@@ -182,7 +227,12 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
     {
         List<Advice.Setting> settings = new ArrayList<>();
         int chiplets = host.chiplets().size();
-        int podCpus = chiplets > 1 ? host.chipletCpus() : host.chipletCpus() - host.reserved().size();
+        if (host.podCores() < 1) {
+            throw new IllegalArgumentException("--cluster-manager kubernetes: this host has one chiplet of " + Advice.count(host.chipletCores(), "core")
+                    + "; the kubelet's reserved core (CPUs " + host.reserved().toList() + ") leaves no whole core for a pod");
+        }
+        int podCpus = host.podCpus();
+        int podCores = host.podCores();
         int podsPerNode = chiplets > 1 ? chiplets - 1 : 1;
         String worker = engine == Advice.Engine.SPARK ? "executor" : "worker";
 
@@ -208,17 +258,25 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         settings.add(new Advice.Setting("kubelet topologyManagerPolicy", "single-numa-node",
                 host.numaNodeIsChiplet()
                         ? "each chiplet is one NUMA node here, so a pod on one node is on one chiplet: this is what aligns pods to chiplets"
-                        : "a chiplet lies within one NUMA node; a pod is admitted only with CPUs (and memory, devices) of one node"));
+                        : "a chiplet lies within one NUMA node; a pod is admitted only with CPUs (and, with the memory manager below, memory) of one node"));
         settings.add(new Advice.Setting("kubelet topologyManagerScope", "pod",
                 "aligns the whole pod (the " + worker + " container and any sidecar) to one NUMA node, not each container on its own"));
         if (!host.l3IsChiplet() && !host.numaNodeIsChiplet()) {
             settings.add(new Advice.Setting("note", "kubelet cannot align", "neither the kernel's L3 nor its NUMA nodes match the chiplets here; "
                     + "pods get whole cores of one node, and the plugin pins threads within whatever cpuset they get"));
         }
+        settings.add(new Advice.Setting("kubelet memoryManagerPolicy", "Static",
+                "the topology manager aligns a Guaranteed pod's memory to its NUMA node only with the memory manager's Static policy; without it memory "
+                        + "comes from any node and only the plugin's memory binding prefers the chiplet's node"));
+        settings.add(new Advice.Setting("kubelet reservedMemory", "numaNode " + host.chiplets().get(0).numaNode() + ": " + kubernetesBytes(RESERVED_MEMORY),
+                "the Static memory manager needs reservedMemory summing to kubeReserved + systemReserved + evictionHard memory.available: "
+                        + kubernetesBytes(RESERVED_MEMORY) + " is the default hard eviction threshold alone; add kubeReserved and systemReserved "
+                        + "memory if you set them, or the kubelet does not start"));
         settings.add(new Advice.Setting(worker + " pods per node", Integer.toString(podsPerNode),
-                chiplets > 1 ? "one per chiplet (" + chiplets + "), less the chiplet that holds the reserved CPUs" : "one chiplet only: the pod gets it less the reserved core"));
+                chiplets > 1 ? "one per chiplet (" + chiplets + " chiplets), less the chiplet that holds the reserved CPUs"
+                        : "one chiplet only: the pod gets it less the reserved core"));
         settings.add(new Advice.Setting(worker + " pod cpu (requests = limits)", Integer.toString(podCpus),
-                "one chiplet: " + host.chipletShape() + "; an integer request equal to the limit (and memory likewise) makes the pod Guaranteed"
+                host.podShape() + "; an integer request equal to the limit (and memory likewise) makes the pod Guaranteed"
                         + (host.uniform() ? "" : "; chiplets differ in size here, this is the most common one")));
         OptionalLong podMemory = host.podMemory();
         settings.add(new Advice.Setting(worker + " pod memory (requests = limits)", podMemory.isPresent() ? kubernetesBytes(podMemory.getAsLong()) : "(unknown)",
@@ -234,9 +292,11 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                 + "  limits:\n    cpu: \"" + podCpus + "\"\n    memory: " + memory + "\n";
         if (engine == Advice.Engine.SPARK) {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB) : 0;
-            settings.add(new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()),
-                    "one task per physical core of the chiplet" + (host.smt() ? "; the SMT siblings take GC, JIT and shuffle threads" : "")));
-            settings.add(new Advice.Setting("spark.kubernetes.executor.request.cores", Integer.toString(podCpus), "the pod's CPU request: the whole chiplet"));
+            settings.add(new Advice.Setting("spark.executor.cores", Integer.toString(podCores),
+                    "one task per physical core of the pod's " + Advice.count(podCpus, "CPU") + ": " + Advice.count(podCores, "core")
+                            + (podCpus > podCores ? "; the SMT siblings take GC, JIT and shuffle threads" : "")));
+            settings.add(new Advice.Setting("spark.kubernetes.executor.request.cores", Integer.toString(podCpus), "the pod's CPU request: "
+                    + Advice.count(podCpus, "CPU") + (chiplets > 1 ? ", the whole chiplet" : ", the chiplet less the reserved core")));
             settings.add(new Advice.Setting("spark.kubernetes.executor.limit.cores", Integer.toString(podCpus), "equal to the request, for Guaranteed QoS"));
             if (podMemory.isPresent()) {
                 settings.add(new Advice.Setting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the pod's memory for the heap"));
@@ -247,7 +307,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                     "pins task threads to cores inside the pod's cpuset, reports whether the cpuset is one chiplet, and follows it when the kubelet narrows it"));
             settings.add(new Advice.Setting("spark.chiplet.mode", "task", "the pod already is one chiplet: pin each task thread to a core of it"));
             StringBuilder properties = new StringBuilder()
-                    .append("spark.executor.cores=").append(host.chipletCores()).append('\n')
+                    .append("spark.executor.cores=").append(podCores).append('\n')
                     .append("spark.kubernetes.executor.request.cores=").append(podCpus).append('\n')
                     .append("spark.kubernetes.executor.limit.cores=").append(podCpus).append('\n');
             if (podMemory.isPresent()) {
@@ -263,11 +323,11 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         }
         else {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * TRINO_HEAP_SHARE), GIB) : 0;
-            long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(host.chipletCores()), 64);
-            settings.add(new Advice.Setting("task.concurrency", Long.toString(concurrency), "a power of two (Trino requires one) not above the chiplet's "
-                    + host.chipletCores() + " cores"));
+            long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(podCores), TrinoSessionSettings.MAX_TASK_CONCURRENCY);
+            settings.add(new Advice.Setting("task.concurrency", Long.toString(concurrency), "the largest power of two (Trino requires one) not above the pod's "
+                    + Advice.count(podCores, "physical core")));
             if (podMemory.isPresent()) {
-                settings.add(new Advice.Setting("jvm.config -Xmx", (heap / GIB) + "G", (int) (TRINO_HEAP_SHARE * 100) + "% of the pod's memory, as Trino advises for containers"));
+                settings.add(new Advice.Setting("-Xmx (etc/jvm.config)", (heap / GIB) + "G", (int) (TRINO_HEAP_SHARE * 100) + "% of the pod's memory, as Trino advises for containers"));
             }
             fragments.add(new Fragment("the worker container's resources (Deployment or StatefulSet of Trino workers)", "yaml", resources));
             fragments.add(new Fragment("etc/config.properties and etc/jvm.config of each worker", "properties",
@@ -293,7 +353,13 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         }
         yaml.append("reservedSystemCPUs: \"").append(host.reserved().toList()).append("\"\n")
                 .append("topologyManagerPolicy: single-numa-node\n")
-                .append("topologyManagerScope: pod\n");
+                .append("topologyManagerScope: pod\n")
+                .append("memoryManagerPolicy: Static\n")
+                .append("# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here\n")
+                .append("reservedMemory:\n")
+                .append("  - numaNode: ").append(host.chiplets().get(0).numaNode()).append('\n')
+                .append("    limits:\n")
+                .append("      memory: ").append(kubernetesBytes(RESERVED_MEMORY)).append('\n');
         if (host.l3IsChiplet()) {
             yaml.append("# Kubernetes 1.32 and 1.33 only, where prefer-align-cpus-by-uncorecache is alpha:\n")
                     .append("# featureGates:\n#   CPUManagerPolicyAlphaOptions: true\n");
@@ -303,50 +369,66 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
 
     private static ClusterAdvice yarn(Advice.Engine engine, Host host)
     {
-        if (engine != Advice.Engine.SPARK) {
-            throw new IllegalArgumentException("--cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone");
-        }
-        List<Advice.Setting> settings = new ArrayList<>();
-        settings.add(new Advice.Setting("yarn.nodemanager.numa-awareness.enabled", "true",
-                "the NodeManager starts each container under numactl bound to one NUMA node's CPUs and memory"));
-        settings.add(new Advice.Setting("yarn.nodemanager.container-executor.class", "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor",
-                "NUMA awareness works only with the LinuxContainerExecutor"));
-        settings.add(new Advice.Setting("yarn.nodemanager.numa-awareness.read-topology", "true", "reads the nodes from numactl --hardware"));
-        settings.add(new Advice.Setting("yarn.nodemanager.numa-awareness.numactl.cmd", "/usr/bin/numactl", "where numactl is (package numactl)"));
+        List<Advice.Setting> yarnSite = List.of(
+                new Advice.Setting("yarn.nodemanager.numa-awareness.enabled", "true",
+                        "the NodeManager starts each container under numactl bound to one NUMA node's CPUs and memory"),
+                new Advice.Setting("yarn.nodemanager.container-executor.class", "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor",
+                        "NUMA awareness works only with the LinuxContainerExecutor, which needs the setuid container-executor binary and its "
+                                + "container-executor.cfg (fragments below)"),
+                new Advice.Setting("yarn.nodemanager.linux-container-executor.group", YARN_GROUP,
+                        "the NodeManager's group: the group owning the setuid container-executor binary, and the same value in container-executor.cfg"),
+                new Advice.Setting("yarn.nodemanager.numa-awareness.read-topology", "true", "reads the nodes from numactl --hardware"),
+                new Advice.Setting("yarn.nodemanager.numa-awareness.numactl.cmd", "/usr/bin/numactl", "where numactl is (package numactl)"));
+        List<Advice.Setting> settings = new ArrayList<>(yarnSite);
+        settings.add(new Advice.Setting("note", "container users", "without Kerberos the LinuxContainerExecutor runs every container as "
+                + "yarn.nodemanager.linux-container-executor.nonsecure-mode.local-user (default nobody); set "
+                + "yarn.nodemanager.linux-container-executor.nonsecure-mode.limit-users=false to run them as the submitting user (who must exist on every node)"));
         boolean several = host.chipletsPerNode() > 1;
         settings.add(new Advice.Setting("executors per NUMA node", Integer.toString(host.chipletsPerNode()),
                 several ? "one per chiplet: YARN binds a whole node (" + host.chipletsPerNode() + " chiplets), nothing finer, so each executor leases a chiplet of it"
                         : "each NUMA node is one chiplet here: YARN's binding alone is chiplet-aligned"));
-        settings.add(new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
+        List<Advice.Setting> spark = new ArrayList<>();
+        spark.add(new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
         OptionalLong podMemory = host.podMemory();
         if (podMemory.isPresent()) {
             long heap = floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB);
-            settings.add(new Advice.Setting("spark.executor.memory", sparkMebibytes(heap), "with the overhead, the chiplet's share of its node's memory less "
-                    + (100 - (int) (MEMORY_SHARE * 100)) + "% for the host: containers that fit a node's memory stay on it"));
-            settings.add(new Advice.Setting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
+            spark.add(new Advice.Setting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the container ("
+                    + sparkMebibytes(podMemory.getAsLong()) + ": the chiplet's share of its node's memory less " + (100 - (int) (MEMORY_SHARE * 100))
+                    + "% for the host, so containers that fit a node's memory stay on it)"));
+            spark.add(new Advice.Setting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
         }
-        settings.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
-        settings.add(new Advice.Setting("spark.chiplet.mode", several ? "executor" : "task",
+        spark.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
+        spark.add(new Advice.Setting("spark.chiplet.mode", several ? "executor" : "task",
                 several ? "each executor leases one chiplet of its node (host-wide leases, shared by every user) and binds itself there"
                         : "the container already is one chiplet: pin each task thread to a core of it"));
+        settings.addAll(spark);
         StringBuilder xml = new StringBuilder();
-        for (Advice.Setting setting : settings.subList(0, 4)) {
+        for (Advice.Setting setting : yarnSite) {
             xml.append("<property>\n  <name>").append(setting.key()).append("</name>\n  <value>").append(setting.value()).append("</value>\n</property>\n");
         }
         StringBuilder properties = new StringBuilder();
-        for (Advice.Setting setting : settings.subList(5, settings.size())) {
+        for (Advice.Setting setting : spark) {
             properties.append(setting.key()).append('=').append(setting.value()).append('\n');
         }
         return new ClusterAdvice(settings, List.of(
-                new Fragment("yarn-site.xml on every NodeManager (restart them)", "xml", xml.toString()),
+                new Fragment("yarn-site.xml on every NodeManager, inside <configuration> (restart them)", "xml", xml.toString()),
+                new Fragment("container-executor.cfg beside the binary's etc/hadoop (owned by root, mode 0400), on every NodeManager", "properties",
+                        "yarn.nodemanager.linux-container-executor.group=" + YARN_GROUP + "\n"
+                                + "banned.users=hdfs,yarn,mapred,bin\n"
+                                + "min.user.id=1000\n"
+                                + "allowed.system.users=\n"),
+                new Fragment("the setuid container-executor binary the NodeManager runs, on every NodeManager (Hadoop's secure-containers setup)", "shell",
+                        "chown root:" + YARN_GROUP + " \"$HADOOP_HOME/bin/container-executor\"\n"
+                                + "chmod 6050 \"$HADOOP_HOME/bin/container-executor\"\n"),
                 new Fragment("spark-defaults.conf or spark-submit --conf", "properties", properties.toString())));
     }
 
-    private static ClusterAdvice standalone(Advice.Engine engine, Host host, Topology topology, CpuSet allowed)
+    private static ClusterAdvice standalone(Advice.Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost, OptionalLong dataBytes,
+            OptionalInt hosts)
     {
-        List<Advice.Setting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, java.util.OptionalInt.empty(), OptionalLong.empty()));
+        List<Advice.Setting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, workersPerHost, dataBytes, hosts));
         List<Fragment> fragments = new ArrayList<>();
-        int chiplets = host.chiplets().size();
+        int workers = Integer.parseInt(settings.get(0).value());
         if (engine == Advice.Engine.SPARK) {
             StringBuilder properties = new StringBuilder();
             for (Advice.Setting setting : settings) {
@@ -354,11 +436,12 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                     properties.append(setting.key()).append('=').append(setting.value()).append('\n');
                 }
             }
-            properties.append("# spark.executor.instances = ").append(chiplets).append(" x the number of hosts\n");
+            properties.append("# spark.executor.instances = ").append(workers).append(" x the number of hosts\n");
             fragments.add(new Fragment("spark-defaults.conf or spark-submit --conf", "properties", properties.toString()));
         }
         else {
-            fragments.add(new Fragment("start each of the " + chiplets + " workers of a host on a chiplet of its own (leased host-wide, held while it runs)",
+            fragments.add(new Fragment((workers == 1 ? "start the host's one worker" : "start each of the " + workers + " workers of a host")
+                    + " on a chiplet lease of its own (host-wide, held while it runs)",
                     "shell", "chiplet exec --policy wicp-local --membind -- bin/launcher run\n"));
         }
         return new ClusterAdvice(settings, fragments);

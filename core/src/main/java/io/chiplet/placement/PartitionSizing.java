@@ -72,14 +72,34 @@ public record PartitionSizing(int partitions, int rddPartitions, long targetByte
         OptionalLong fromData = dataBytes.isPresent() ? OptionalLong.of(ceilDiv(dataBytes.getAsLong(), target)) : OptionalLong.empty();
         int partitions = count(SHUFFLE_TASKS_PER_CORE, basis, fromData);
         int rddPartitions = count(RDD_TASKS_PER_CORE, basis, fromData);
-        String data = dataBytes.isPresent() ? Bytes.format(dataBytes.getAsLong()) + " / target or " : "";
-        String rounding = ", rounded up to a multiple of " + chiplets + " chiplets so each runs the same number of waves";
         return new PartitionSizing(partitions, rddPartitions, target, target * SKEW_FACTOR, basis,
-                partitions + " = " + data + SHUFFLE_TASKS_PER_CORE + " per core (" + cores + " cores), whichever is more" + rounding
-                        + "; AQE coalesces what turns out small",
-                rddPartitions + " = " + data + RDD_TASKS_PER_CORE + " per core (" + cores + " cores), whichever is more" + rounding
-                        + "; RDD stages have no AQE to coalesce them",
+                countReason(partitions, SHUFFLE_TASKS_PER_CORE, basis, dataBytes, fromData) + "; AQE coalesces what turns out small",
+                countReason(rddPartitions, RDD_TASKS_PER_CORE, basis, dataBytes, fromData) + "; RDD stages have no AQE to coalesce them",
                 targetReason);
+    }
+
+    /** How {@code count} came about, with every number in it the one that produced it. */
+    private static String countReason(int count, int perCore, PartitionBasis basis, OptionalLong dataBytes, OptionalLong fromData)
+    {
+        long perCoreCount = (long) perCore * basis.cores();
+        String reason = perCore + " per core (" + basis.cores() + (basis.cores() == 1 ? " core" : " cores") + ")";
+        long wanted = perCoreCount;
+        if (fromData.isPresent()) {
+            reason = fromData.getAsLong() >= perCoreCount
+                    ? Bytes.format(dataBytes.getAsLong()) + " / the target (" + fromData.getAsLong() + "), more than " + reason + " (" + perCoreCount + ")"
+                    : reason + ", more than " + Bytes.format(dataBytes.getAsLong()) + " / the target (" + fromData.getAsLong() + ")";
+            wanted = Math.max(perCoreCount, fromData.getAsLong());
+        }
+        if (count < wanted) {
+            reason += ", held to at most " + count;
+        }
+        else if (count > wanted) {
+            reason += " = " + wanted + ", rounded up to a multiple of " + basis.chiplets() + " chiplets so each runs the same number of waves";
+        }
+        else if (basis.chiplets() > 1) {
+            reason += ", a multiple of " + basis.chiplets() + " chiplets so each runs the same number of waves";
+        }
+        return count + " = " + reason;
     }
 
     private static int count(int perCore, PartitionBasis basis, OptionalLong fromData)

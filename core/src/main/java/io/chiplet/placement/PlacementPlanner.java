@@ -204,22 +204,22 @@ public final class PlacementPlanner
         long sumL3 = usable.spreadOrder().stream().limit(workers).mapToLong(chiplet -> chiplet.chiplet().l3Bytes()).sum();
         if (request.workingSetBytes().isEmpty()) {
             return wicpMixed(usable, workers, Policy.AUTO,
-                    "working set unknown: wicp-mixed, the study's best default (§4.2) that never shrinks the L3 a worker sees below one chiplet's");
+                    "working set unknown: wicp-mixed, the OLAP study's best default (Fogli et al., PVLDB 2024, §4.2) that never shrinks the L3 a worker sees below one chiplet's");
         }
         long workingSet = request.workingSetBytes().getAsLong();
         if (oneL3 == 0) {
-            return wicpMixed(usable, workers, Policy.AUTO, "the topology reports no L3 size: wicp-mixed, the study's best default (§4.2)");
+            return wicpMixed(usable, workers, Policy.AUTO, "the topology reports no L3 size: wicp-mixed, the OLAP study's best default (Fogli et al., PVLDB 2024, §4.2)");
         }
         if (workingSet <= oneL3) {
             return wicpLocal(usable, workers, Policy.AUTO, "working set " + Bytes.format(workingSet) + " fits one chiplet's L3 ("
-                    + Bytes.format(oneL3) + "): wicp-local keeps it there without inter-chiplet traffic (§4.4)");
+                    + Bytes.format(oneL3) + "): wicp-local keeps it there without inter-chiplet traffic (Fogli et al., PVLDB 2024, §4.4)");
         }
         if (workingSet <= sumL3) {
             return wicpMixed(usable, workers, Policy.AUTO, "working set " + Bytes.format(workingSet) + " exceeds one chiplet's L3 ("
-                    + Bytes.format(oneL3) + ") but fits the " + Bytes.format(sumL3) + " of the chiplets used: wicp-mixed (§4.4)");
+                    + Bytes.format(oneL3) + ") but fits the " + Bytes.format(sumL3) + " of the chiplets used: wicp-mixed (Fogli et al., PVLDB 2024, §4.4)");
         }
         return wicpMixed(usable, workers, Policy.AUTO, "working set " + Bytes.format(workingSet) + " exceeds the " + Bytes.format(sumL3)
-                + " of L3 in reach: local and mixed converge (§4.4); wicp-mixed spreads memory bandwidth");
+                + " of L3 in reach: local and mixed converge (Fogli et al., PVLDB 2024, §4.4); wicp-mixed spreads memory bandwidth");
     }
 
     private static Plan adaptive(UsableTopology usable, int workers)

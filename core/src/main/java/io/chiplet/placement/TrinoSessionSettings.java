@@ -36,10 +36,11 @@ public final class TrinoSessionSettings
         int coresPerWorker = Math.max(1, PartitionBasis.of(topology, allowed).cores() / workersPerHost);
         long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(coresPerWorker), MAX_TASK_CONCURRENCY);
         return new Advice.Setting(TASK_CONCURRENCY, Long.toString(concurrency),
-                "a power of two (Trino requires one) not above the " + coresPerWorker + " physical cores per worker");
+                "the largest power of two (Trino requires one) not above the " + Advice.count(coresPerWorker, "physical core") + " per worker"
+                        + (concurrency < coresPerWorker && concurrency == MAX_TASK_CONCURRENCY ? " and Trino's useful maximum " + MAX_TASK_CONCURRENCY : ""));
     }
 
-    /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers taking part. */
+    /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers of the whole cluster taking part. */
     public static List<Advice.Setting> hashPartitions(int workers)
     {
         if (workers < 1) {
@@ -47,12 +48,19 @@ public final class TrinoSessionSettings
         }
         int min = Math.min(workers, TRINO_MIN_HASH_PARTITION_COUNT);
         long max = PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers);
+        String minReason = workers < TRINO_MIN_HASH_PARTITION_COUNT
+                ? "one hash partition per worker (" + Advice.count(workers, "worker") + "), below Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT
+                        + "), so a user's lower max_hash_partition_count never fails a query"
+                : "Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT + "), not one per worker (" + Advice.count(workers, "worker")
+                        + "): a higher minimum would fail the queries of a user who lowers max_hash_partition_count below it";
+        String maxReason = max == TRINO_DEFAULT_MAX_HASH_PARTITIONS
+                ? "Trino's default (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + "), already a multiple of the cluster's " + Advice.count(workers, "worker")
+                : workers > TRINO_DEFAULT_MAX_HASH_PARTITIONS
+                ? "one per worker of the cluster's " + Advice.count(workers, "worker") + " (more than Trino's default " + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ")"
+                : "Trino's default (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ") rounded up to " + max + ", a multiple of the cluster's "
+                        + Advice.count(workers, "worker") + ", so partitions fall evenly on them";
         return List.of(
-                new Advice.Setting(MIN_HASH_PARTITION_COUNT, Integer.toString(min),
-                        "one hash partition per worker, held to Trino's own minimum (" + TRINO_MIN_HASH_PARTITION_COUNT
-                                + ") so a user's lower max_hash_partition_count never fails a query"),
-                new Advice.Setting(MAX_HASH_PARTITION_COUNT, Long.toString(max),
-                        "Trino's default scale (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ") rounded up to a multiple of " + workers
-                                + " workers, so partitions fall evenly on chiplets"));
+                new Advice.Setting(MIN_HASH_PARTITION_COUNT, Integer.toString(min), minReason),
+                new Advice.Setting(MAX_HASH_PARTITION_COUNT, Long.toString(max), maxReason));
     }
 }

@@ -114,6 +114,12 @@ class ClusterAdviseGoldenTest
                 "reservedSystemCPUs: \"0\"",
                 "topologyManagerPolicy: single-numa-node",
                 "topologyManagerScope: pod",
+                "memoryManagerPolicy: Static",
+                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
+                "reservedMemory:",
+                "  - numaNode: 0",
+                "    limits:",
+                "      memory: 100Mi",
                 "# Kubernetes 1.32 and 1.33 only, where prefer-align-cpus-by-uncorecache is alpha:",
                 "# featureGates:",
                 "#   CPUManagerPolicyAlphaOptions: true");
@@ -145,7 +151,13 @@ class ClusterAdviseGoldenTest
                 "  full-pcpus-only: \"true\"",
                 "reservedSystemCPUs: \"0,112\"",
                 "topologyManagerPolicy: single-numa-node",
-                "topologyManagerScope: pod");
+                "topologyManagerScope: pod",
+                "memoryManagerPolicy: Static",
+                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
+                "reservedMemory:",
+                "  - numaNode: 0",
+                "    limits:",
+                "      memory: 100Mi");
         assertGolden("advise-kubernetes-spark-spr8480-snc4.txt", run.out());
 
         Output trino = advise("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
@@ -162,7 +174,11 @@ class ClusterAdviseGoldenTest
         assertThat(snc.status()).as(snc.err()).isZero();
         // A NUMA node is a chiplet here: YARN's numactl binding is already aligned, tasks are pinned inside it.
         assertThat(snc.out()).contains("<name>yarn.nodemanager.numa-awareness.enabled</name>\n  <value>true</value>")
-                .contains("executors per NUMA node=1\n").contains("spark.chiplet.mode=task\n");
+                .contains("executors per NUMA node=1\n").contains("spark.chiplet.mode=task\n")
+                // What the LinuxContainerExecutor needs besides its class name.
+                .contains("<name>yarn.nodemanager.linux-container-executor.group</name>\n  <value>hadoop</value>")
+                .contains("\nyarn.nodemanager.linux-container-executor.group=hadoop\n")
+                .contains("chmod 6050 \"$HADOOP_HOME/bin/container-executor\"\n");
         assertGolden("advise-yarn-spark-spr8480-snc4.txt", snc.out());
 
         Output epyc = advise("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());

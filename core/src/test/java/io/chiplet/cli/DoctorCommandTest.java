@@ -42,6 +42,29 @@ class DoctorCommandTest
         assertThat(DoctorCommand.placeable(checks)).isFalse();
     }
 
+    @Test
+    void withASnapshotItSaysWhichFactsAreLive(@org.junit.jupiter.api.io.TempDir Path empty)
+    {
+        List<DoctorCommand.Check> checks = DoctorCommand.checks(new DiscoveryOptions(Optional.of(empty), Optional.empty(), 0));
+        assertThat(check(checks, "sources").detail()).isEqualTo("topology from the snapshot " + empty
+                + "; pinning, memory binding and counters probed live on this machine");
+    }
+
+    @Test
+    void javaThatIsNoJdkIsAUsageError()
+    {
+        for (String notJava : List.of("/bin/true", "/bin/false")) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            picocli.CommandLine cli = ChipletCli.commandLine();
+            cli.setOut(new java.io.PrintWriter(out));
+            cli.setErr(new java.io.PrintWriter(err));
+            assertThat(cli.execute("doctor", "--java", notJava)).as(notJava).isEqualTo(2);
+            assertThat(err.toString()).as(notJava).startsWith("chiplet doctor: --java " + notJava + ": expected a JDK 17 or later but " + notJava
+                    + " -version names no Java version").hasLineCount(1);
+        }
+    }
+
     /** The same CLI on a real JDK 17: the JNA path, and pinning and memory binding work through it. */
     @Test
     void onJdk17TheJnaPathPinsAndBinds()

@@ -300,7 +300,11 @@ class ExecCommandTest
 
         run = exec("--no-such-option", "--", "true");
         assertThat(run.status()).isEqualTo(125);
-        assertThat(run.err()).startsWith("chiplet: Unknown option: '--no-such-option'");
+        assertThat(run.err()).startsWith("chiplet exec: Unknown option: '--no-such-option'");
+
+        run = exec("--fs-root", "/nonexistent", "--cpus", "1", "--", "true");
+        assertThat(run.status()).isEqualTo(125);
+        assertThat(run.err()).startsWith("chiplet exec: --fs-root /nonexistent: ").hasLineCount(1);
 
         run = exec("--cpus", "1", "--", "/no/such/command");
         assertThat(run.status()).isEqualTo(127);

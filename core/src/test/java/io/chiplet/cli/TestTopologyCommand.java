@@ -86,7 +86,7 @@ class TestTopologyCommand
 
             assertThat(result.exitCode).as(String.join(" ", args)).isEqualTo(2);
             assertThat(result.out).as(String.join(" ", args)).isEmpty();
-            assertThat(result.err).as(String.join(" ", args)).startsWith("chiplet: ").endsWith("\n").hasLineCount(1);
+            assertThat(result.err).as(String.join(" ", args)).startsWith(args[0].equals("topology") ? "chiplet topology: " : "chiplet: ").endsWith("\n").hasLineCount(1);
         }
         assertThat(requests).isEmpty();
     }
@@ -95,7 +95,7 @@ class TestTopologyCommand
     void usageErrorsSayWhatWasExpected()
     {
         assertThat(run(options -> dualEpycMilan(), "topology", "--format", "xml").err)
-                .isEqualTo("chiplet: Invalid value for option '--format': expected text, json or svg but found 'xml' (see 'chiplet topology --help')\n");
+                .isEqualTo("chiplet topology: Invalid value for option '--format': expected text, json or svg but found 'xml' (see 'chiplet topology --help')\n");
         assertThat(run(options -> dualEpycMilan(), "topology", "--fs-root", temp.resolve("missing").toString()).err)
                 .contains("--fs-root " + temp.resolve("missing") + ": expected a directory holding sys/ and proc/ but it does not exist");
         assertThat(run(options -> dualEpycMilan(), "topology", "--fs-root", "a", "--hwloc-xml", "b").err)
@@ -111,7 +111,7 @@ class TestTopologyCommand
 
         assertThat(result.exitCode).isEqualTo(1);
         assertThat(result.out).isEmpty();
-        assertThat(result.err).isEqualTo("chiplet: /snap/sys/devices/system/cpu/online: expected a cpulist like 0-3,8 but found \"0-x\"\n");
+        assertThat(result.err).isEqualTo("chiplet topology: /snap/sys/devices/system/cpu/online: expected a cpulist like 0-3,8 but found \"0-x\"\n");
     }
 
     @Test
@@ -122,7 +122,7 @@ class TestTopologyCommand
         }, "topology");
 
         assertThat(result.exitCode).isEqualTo(1);
-        assertThat(result.err).isEqualTo("chiplet: internal error: java.lang.NullPointerException: cores is null\n");
+        assertThat(result.err).isEqualTo("chiplet topology: internal error: java.lang.NullPointerException: cores is null\n");
         assertThat(ChipletCli.describe(new IllegalStateException("first\n  second"))).isEqualTo("first; second");
         assertThat(ChipletCli.describe(new IOException())).isEqualTo("internal error: java.io.IOException");
     }
@@ -140,7 +140,24 @@ class TestTopologyCommand
         }
         Result topology = run(options -> dualEpycMilan(), "topology", "--help");
         assertThat(topology.out).contains("--fs-root=DIR", "--hwloc-xml=FILE", "--format=FORMAT", "--virtual-chiplet-cores=N");
-        assertThat(run(options -> dualEpycMilan(), "--help").out).startsWith("Usage: chiplet ").contains("topology");
+        String usage = run(options -> dualEpycMilan(), "--help").out;
+        assertThat(usage).startsWith("Usage: chiplet ").contains("topology").contains("  demo ").contains("  bench ");
+        // Each command's line in the list is a whole sentence.
+        for (String name : names) {
+            if (!name.equals("help")) {
+                int start = usage.indexOf("\n  " + name + " ") + 1;
+                assertThat(start).as(name).isPositive();
+                String summary = usage.substring(start, nextEntry(usage, start));
+                assertThat(summary.strip()).as(name).endsWith(".");
+            }
+        }
+    }
+
+    /** Where the next command's entry starts: a line indented by two spaces and a word, after {@code from}. */
+    private static int nextEntry(String usage, int from)
+    {
+        java.util.regex.Matcher next = java.util.regex.Pattern.compile("\n(  [a-z]|\n)").matcher(usage);
+        return next.find(from) ? next.start() : usage.length();
     }
 
     @Test
@@ -162,7 +179,7 @@ class TestTopologyCommand
         int exitCode = cli.execute("topology", "--fs-root", temp.resolve("nope").toString());
 
         assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).startsWith("chiplet: --fs-root ").hasLineCount(1);
+        assertThat(err.toString()).startsWith("chiplet topology: --fs-root ").hasLineCount(1);
     }
 
     private Result run(Function<DiscoveryOptions, Topology> discovery, String... args)

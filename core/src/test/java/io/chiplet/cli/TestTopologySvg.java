@@ -77,6 +77,30 @@ class TestTopologySvg
         assertThat(TopologySvg.escape("a\u0001b")).isEqualTo("a?b");
     }
 
+    /** The canvas ends near the drawing: no more than 30 % of it empty on the right, whatever the source's path or the legend. */
+    @Test
+    void theCanvasFitsTheDrawing()
+            throws Exception
+    {
+        // Machines whose drawing is wider than the two heading lines (a small one's canvas is the heading's width).
+        for (Topology base : List.of(dualEpycMilan(), snc2Interleaved(), cgroupRestricted())) {
+            Topology topology = new Topology("hwloc-xml:/a/long/path/to/where/the/tests/keep/their/resources/hwloc-xml/machine-with-a-long-name.xml",
+                    base.present(), base.online(), base.allowed(), base.packages(), base.dies(), base.clusters(), base.numaNodes(), base.caches(),
+                    base.cores(), base.coreKinds(), base.chiplets(), base.unknowns());
+            Element root = parse(TopologySvg.render(topology)).getDocumentElement();
+            int width = Integer.parseInt(root.getAttribute("width"));
+            NodeList rects = root.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");
+            int right = 0;
+            for (int i = 1; i < rects.getLength(); i++) {
+                Element rect = (Element) rects.item(i);
+                right = Math.max(right, Integer.parseInt(rect.getAttribute("x")) + Integer.parseInt(rect.getAttribute("width")));
+            }
+            assertThat(width - right).as(base.source() + ": empty right of the drawing, canvas " + width).isLessThanOrEqualTo(width * 3 / 10);
+        }
+        assertThat(TopologySvg.shortSource("hwloc-xml:/x/y/m.xml")).isEqualTo("hwloc-xml:m.xml");
+        assertThat(TopologySvg.shortSource("sysfs:/")).isEqualTo("sysfs:/");
+    }
+
     private static Document parse(String svg)
             throws Exception
     {

@@ -9,6 +9,7 @@ import io.chiplet.spark.ChipletSparkPlugin;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.Topology;
 import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.SparkEnv;
@@ -46,6 +47,7 @@ public final class ChipletDemo
     private static final int DEFAULT_ROUNDS = 3;
     private static final String USAGE = "usage: chiplet demo [--scale-factor SF (default " + DEFAULT_SCALE + ")] [--rounds N (default " + DEFAULT_ROUNDS
             + "; 0: only the bundled machines)] [--queries 1,3,... (default all 22)] [--master local[*]] [--warmup true|false] [--conf spark.KEY=VALUE]...";
+    private static final List<String> OPTIONS = List.of("--scale-factor", "--scale", "--rounds", "--master", "--warmup", "--queries", "--conf");
     private static final String METRICS_SOURCE = "plugin." + ChipletSparkPlugin.ENTRY_CLASS;
     private static final List<String> SIZED_KEYS = List.of(
             SparkPartitionSettings.SHUFFLE_PARTITIONS,
@@ -98,7 +100,7 @@ public final class ChipletDemo
         demo.run();
     }
 
-    private static ChipletDemo parse(String[] args)
+    static ChipletDemo parse(String[] args)
     {
         double scale = DEFAULT_SCALE;
         int rounds = DEFAULT_ROUNDS;
@@ -110,6 +112,9 @@ public final class ChipletDemo
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
                 throw new IllegalArgumentException("help");
+            }
+            if (!OPTIONS.contains(flag)) {
+                throw new IllegalArgumentException("unknown option " + flag);
             }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(flag + " needs a value");
@@ -170,6 +175,10 @@ public final class ChipletDemo
                 }
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
+        }
+        // A setting the plugin would refuse is the user's mistake here, not a reason to run without it.
+        if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
+            throw new IllegalArgumentException("--conf: " + problem.message());
         }
         return new ChipletDemo(System.out, scale, rounds, master, queries, conf, warmup);
     }
@@ -235,14 +244,27 @@ public final class ChipletDemo
             return settings;
         }
         machineChiplets = topology.chiplets().size();
-        out.printf(Locale.ROOT, "Machine (%s): %d chiplets%n", topology.source(), topology.chiplets().size());
+        out.printf(Locale.ROOT, "Machine (%s): %d %s%n", topology.source(), topology.chiplets().size(), topology.chiplets().size() == 1 ? "chiplet" : "chiplets");
         for (Chiplet chiplet : topology.chiplets()) {
-            out.printf(Locale.ROOT, "  chiplet %d: CPUs %s, NUMA node %d, L3 %s (%s)%n", chiplet.id(), chiplet.cpus().toList(), chiplet.numaNode(),
-                    chiplet.l3Bytes() == 0 ? "unknown" : (chiplet.l3Bytes() >> 20) + " MiB", chiplet.basis().jsonName());
+            out.printf(Locale.ROOT, "  chiplet %d: CPUs %s, NUMA node %d, L3 %s; %s%n", chiplet.id(), chiplet.cpus().toList(), chiplet.numaNode(),
+                    chiplet.l3Bytes() == 0 ? "unknown" : (chiplet.l3Bytes() >> 20) + " MiB", basis(chiplet.basis()));
         }
         topology.unknowns().forEach(unknown -> out.println("  note: " + unknown));
         out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), settings.policy());
         return settings;
+    }
+
+    /** What a chiplet is on this machine, in words: the kernel's grouping it was read from. */
+    private static String basis(ChipletBasis basis)
+    {
+        return switch (basis) {
+            case NUMA -> "one NUMA node";
+            case CLUSTER -> "one CPU cluster";
+            case DIE -> "one die";
+            case PACKAGE -> "one package";
+            case VIRTUAL -> "a virtual chiplet";
+            default -> "one L3 group";
+        };
     }
 
     private Run runOnce(boolean withPlugin, double scaleFactor)
@@ -349,19 +371,32 @@ public final class ChipletDemo
         }
     }
 
-    /** The one sentence on the ratio: a ratio whose interval holds 1 is no result, and is not printed as one. */
+    /**
+     * The one sentence on the ratio, saying which way it points: with / without above 1 is slower with the plugin. A
+     * ratio whose interval holds 1 is no result, and says so first.
+     */
     static String verdict(RatioEstimate estimate)
     {
+        String direction = direction(estimate.ratio());
         if (estimate.noiseExplains()) {
-            return String.format(Locale.ROOT, "No difference measurable on this machine: ratio %.3f, 95 %% CI [%.3f, %.3f].",
-                    estimate.ratio(), estimate.low(), estimate.high());
+            return String.format(Locale.ROOT, "No difference measurable on this machine: with the plugin %s (time with / without %.3f), but the 95 %% CI "
+                    + "[%.3f, %.3f] holds 1.", direction, estimate.ratio(), estimate.low(), estimate.high());
         }
         if (estimate.oneRound()) {
-            return String.format(Locale.ROOT, "Not measurable in one round: ratio %.3f, 95 %% CI [%.3f, %.3f] holds only the spread between queries, "
-                    + "not the order the sides ran in; run --rounds 2 or more.", estimate.ratio(), estimate.low(), estimate.high());
+            return String.format(Locale.ROOT, "Not measurable in one round: with the plugin %s (time with / without %.3f, 95 %% CI [%.3f, %.3f]), an "
+                    + "interval that holds only the spread between queries, not the order the sides ran in; run --rounds 2 or more.",
+                    direction, estimate.ratio(), estimate.low(), estimate.high());
         }
-        double percent = 100 * Math.abs(estimate.ratio() - 1);
-        return String.format(Locale.ROOT, "With the plugin these queries took %.1f %% %s on this machine: ratio with / without %.3f, 95 %% CI [%.3f, %.3f].",
-                percent, estimate.ratio() > 1 ? "longer" : "less time", estimate.ratio(), estimate.low(), estimate.high());
+        return String.format(Locale.ROOT, "With the plugin these queries ran %s on this machine: time with / without %.3f, 95 %% CI [%.3f, %.3f].",
+                direction, estimate.ratio(), estimate.low(), estimate.high());
+    }
+
+    /** {@code 16.8 % slower} for a time ratio with / without of 1.168, {@code 10.0 % faster} for 0.9 (10 % less time). */
+    static String direction(double ratio)
+    {
+        if (Math.abs(ratio - 1) < 0.0005) {
+            return "as fast as without";
+        }
+        return String.format(Locale.ROOT, "%.1f %% %s", 100 * Math.abs(ratio - 1), ratio > 1 ? "slower" : "faster");
     }
 }

@@ -87,12 +87,24 @@ class MachineShowcaseTest
     void aRatioThatNoiseExplainsIsNeverPrintedAsAResult()
     {
         assertThat(ChipletDemo.verdict(new RatioEstimate(1.211, 0.95, 1.52, 0.95, 0.2, 22, 66, 10_000)))
-                .isEqualTo("No difference measurable on this machine: ratio 1.211, 95 % CI [0.950, 1.520].");
+                .isEqualTo("No difference measurable on this machine: with the plugin 21.1 % slower (time with / without 1.211), but the 95 % CI "
+                        + "[0.950, 1.520] holds 1.");
         assertThat(ChipletDemo.verdict(new RatioEstimate(1.031, 1.012, 1.05, 0.95, 0.02, 22, 66, 10_000)))
-                .isEqualTo("With the plugin these queries took 3.1 % longer on this machine: ratio with / without 1.031, 95 % CI [1.012, 1.050].");
-        assertThat(ChipletDemo.verdict(new RatioEstimate(0.9, 0.85, 0.95, 0.95, 0.02, 22, 66, 10_000))).startsWith("With the plugin these queries took 10.0 % less time");
+                .isEqualTo("With the plugin these queries ran 3.1 % slower on this machine: time with / without 1.031, 95 % CI [1.012, 1.050].");
+        assertThat(ChipletDemo.verdict(new RatioEstimate(0.9, 0.85, 0.95, 0.95, 0.02, 22, 66, 10_000))).startsWith("With the plugin these queries ran 10.0 % faster");
         // One round pairs every query once, the plugin side first: the interval holds no noise of the order, so no result.
-        assertThat(ChipletDemo.verdict(new RatioEstimate(1.076, 1.024, 1.128, 0.95, 0, 22, 22, 10_000))).startsWith("Not measurable in one round: ratio 1.076");
+        assertThat(ChipletDemo.verdict(new RatioEstimate(1.076, 1.024, 1.128, 0.95, 0, 22, 22, 10_000)))
+                .startsWith("Not measurable in one round: with the plugin 7.6 % slower (time with / without 1.076");
+    }
+
+    @Test
+    void badArgumentsAreNamedAsSuch()
+    {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--bogus"})).hasMessage("unknown option --bogus");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--rounds"})).hasMessage("--rounds needs a value");
+        // A setting the plugin would refuse is refused before anything runs (exit 2), not printed as one line of a successful run.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletDemo.parse(new String[] {"--rounds", "0", "--conf", "spark.chiplet.policy=bogus"}))
+                .hasMessageStartingWith("--conf: ").hasMessageContaining("spark.chiplet.policy");
     }
 
     private static String show(BundledMachine machine, Map<String, String> conf)

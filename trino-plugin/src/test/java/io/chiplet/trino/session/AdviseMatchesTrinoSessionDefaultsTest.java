@@ -31,7 +31,7 @@ class AdviseMatchesTrinoSessionDefaultsTest
         String xml = AdviseRun.fixture(machine).toString();
         int chiplets = Integer.parseInt(AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml).get("workers per host"));
         for (int workers : new TreeSet<>(List.of(1, chiplets))) {
-            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers));
+            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers), "--hosts", "1");
             var manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(Map.of(
                     SessionManagerSettings.HWLOC_XML, xml,
                     SessionManagerSettings.WORKERS_PER_HOST, Integer.toString(workers),
