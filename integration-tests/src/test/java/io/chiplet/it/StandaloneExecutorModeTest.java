@@ -89,6 +89,8 @@ class StandaloneExecutorModeTest
                 .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
                 .config("spark.plugins", Spark.PLUGIN)
                 .config("spark.chiplet.mode", "executor")
+                // Every executor must bind here; measuring would leave a drawn control executor unbound (MeasureInPlace tests cover that).
+                .config("spark.chiplet.measure.enabled", "false")
                 .config("spark.chiplet.fsRoot", fsRoot.toString())
                 .config("spark.chiplet.leaseDir", leaseDir.toString())
                 .getOrCreate();

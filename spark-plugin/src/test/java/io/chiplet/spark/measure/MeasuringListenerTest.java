@@ -5,6 +5,7 @@ import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
+import io.chiplet.measure.MeasureReport;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -75,6 +77,48 @@ class MeasuringListenerTest
         Path json = reports.resolve("out/chiplet-measure-app-1.json");
         assertThat(Files.readString(json)).contains("\"kind\" : \"chiplet-measure-report/1\"").contains("\"verdict\" : \"placed faster\"");
         assertThat(Files.readString(reports.resolve("out/chiplet-measure-app-1.html"))).contains("<svg");
+    }
+
+    @Test
+    void executorModeDrawsWholeExecutorsInTheOrderTheyAskAndComparesTheirTasksWithinStages()
+    {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "executors app", () -> "app-3", clock::get);
+        Map<String, DrawnArm> drawn = new HashMap<>();
+        for (String executor : List.of("1", "2", "3", "4", "5")) {
+            drawn.put(executor, (DrawnArm) MeasureMessages.decode(listener.receive(new ExecutorArmRequest(executor))).orElseThrow());
+        }
+        // The first executor is placed; each later pair at a share of 0.5 has one control; asking again changes nothing.
+        assertThat(drawn.get("1")).isEqualTo(new DrawnArm(Arm.PLACED, 0.5));
+        assertThat(List.of("2", "3")).filteredOn(executor -> drawn.get(executor).arm() == Arm.CONTROL).hasSize(1);
+        assertThat(List.of("4", "5")).filteredOn(executor -> drawn.get(executor).arm() == Arm.CONTROL).hasSize(1);
+        assertThat(MeasureMessages.decode(listener.receive(new ExecutorArmRequest("3")))).contains(drawn.get("3"));
+
+        SplittableRandom random = new SplittableRandom(2);
+        long task = 0;
+        for (int stage = 0; stage < 3; stage++) {
+            for (int partition = 0; partition < 60; partition++) {
+                String executor = Integer.toString(1 + partition % 5);
+                DrawnArm arm = drawn.get(executor);
+                long bytes = 1_000_000 + random.nextInt(1_000_000);
+                long millis = Math.max(1, Math.round(bytes / 1000.0 * (arm.arm() == Arm.PLACED ? 0.8 : 1.0) * Math.exp(random.nextGaussian() * 0.1)));
+                listener.receive(new ArmReport(executor, 1_000_000, Map.of(task, arm)));
+                listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
+                task++;
+                clock.addAndGet(50);
+            }
+        }
+        listener.finish();
+
+        MeasureReport report = listener.latest();
+        assertThat(report.estimate().placedUnits()).isEqualTo(108);
+        assertThat(report.estimate().controlUnits()).isEqualTo(72);
+        // A seeded run: the injected 1.25 within 3 %, and placed measurably faster (a 95 % interval misses the truth in one run of 20).
+        assertThat(report.estimate().speedUp().orElseThrow()).isCloseTo(1.25, org.assertj.core.data.Offset.offset(0.04));
+        assertThat(report.verdict()).isEqualTo("placed faster");
+        assertThat(report.design()).isEqualTo(MeasuringListener.EXECUTOR_DESIGN);
+        assertThat(report.notes()).contains("5 executors in executor mode: 3 placed, 2 control.", MeasuringListener.EXECUTOR_CAVEAT);
     }
 
     @Test
