@@ -56,13 +56,13 @@ public final class MeasuringListener
     static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
             + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
             + "compared within each stage between tasks of placed and control executors";
-    static final String EXECUTOR_CAVEAT = "Executor mode: the executor is the unit drawn, but the interval treats its tasks as independent. Executors differ "
-            + "(host, data locality, start time) beyond their arm, so the interval is a lower bound on the true width, and the figure cannot tell "
-            + "placement from those differences unless each arm has several executors (docs/measuring.md).";
+    static final String EXECUTOR_CAVEAT = "Executor mode: the executor is the unit drawn, so the interval is over executors (cluster-robust, with the "
+            + "smaller arm's executors less one as degrees of freedom) and there is no figure until each arm has two executors; executors still differ "
+            + "in host and data beyond their arm, which only more executors average out (docs/measuring.md).";
 
     private static final Logger log = LoggerFactory.getLogger(MeasuringListener.class);
 
-    private record TaskEnd(String stage, UnitObservation withoutArm) {}
+    private record TaskEnd(String stage, String executorId, UnitObservation withoutArm) {}
 
     private final MeasureSettings settings;
     private final String applicationName;
@@ -187,7 +187,7 @@ public final class MeasuringListener
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
                 String stage = "stage " + event.stageId();
-                TaskEnd end = new TaskEnd(stage, new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
+                TaskEnd end = new TaskEnd(stage, event.taskInfo().executorId(), new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
                         metrics.jvmGCTime() / 1e3, bytes, records));
                 long task = event.taskInfo().taskId();
                 DrawnArm arm = arms.remove(task);
@@ -210,7 +210,10 @@ public final class MeasuringListener
     {
         UnitObservation unit = end.withoutArm();
         // Compared within its stage and the share it was drawn at (DrawnArm).
-        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(), unit.recordsRead()));
+        // A task of an executor-mode executor shares its executor's arm: the executor is the cluster the interval accounts for.
+        String cluster = executorArms.containsKey(end.executorId()) ? "executor " + end.executorId() : "";
+        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(),
+                unit.recordsRead(), cluster));
     }
 
     /** Re-estimates at most once a second (or now); warns when the guard stops placement, and once a minute. */
