@@ -132,7 +132,9 @@ public final class MeasuringListener
             long hook = cpu.hookStarted();
             synchronized (this) {
                 executorCpu.put(report.executorId(), report.pluginCpuNanos());
-                report.arms().forEach((task, arm) -> {
+                // An executor-mode executor's tasks all have its arm, known here since it asked: nothing to join.
+                Map<Long, DrawnArm> taskArms = executorArms.containsKey(report.executorId()) ? Map.of() : report.arms();
+                taskArms.forEach((task, arm) -> {
                     TaskEnd end = ends.remove(task);
                     if (end == null) {
                         arms.put(task, arm);
@@ -190,7 +192,8 @@ public final class MeasuringListener
                 TaskEnd end = new TaskEnd(stage, event.taskInfo().executorId(), new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
                         metrics.jvmGCTime() / 1e3, bytes, records));
                 long task = event.taskInfo().taskId();
-                DrawnArm arm = arms.remove(task);
+                DrawnArm executorArm = executorArms.get(end.executorId());
+                DrawnArm arm = executorArm != null ? executorArm : arms.remove(task);
                 if (arm == null) {
                     if (ends.size() >= MAX_WAITING) {
                         givenUp++;
