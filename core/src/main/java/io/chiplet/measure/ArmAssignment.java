@@ -35,6 +35,26 @@ public record ArmAssignment(long seed)
         return unit % block == drawn ? Arm.CONTROL : Arm.PLACED;
     }
 
+    /** The stratum of whole processes (executors) drawn by {@link #ofProcess}: apart from every stage or worker number. */
+    static final long PROCESSES = Long.MIN_VALUE;
+
+    /**
+     * The arm of a whole process (a Spark executor in executor mode, placed or not for its life), by the order the
+     * processes asked in: the first ({@code ordinal} 0) is always placed, so an application of one executor runs as
+     * it would unmeasured and a control needs a second one; the later ones are drawn as units 0, 1, ... of one
+     * stratum, one control in each block of {@code 1 / share}.
+     *
+     * @param ordinal the process's number in the order processes asked, from 0
+     */
+    public Arm ofProcess(long ordinal, double controlShare)
+    {
+        if (ordinal < 0) {
+            throw new IllegalArgumentException("expected a process number of 0 or more, got " + ordinal);
+        }
+        blockSize(controlShare);
+        return ordinal == 0 ? Arm.PLACED : of(PROCESSES, ordinal - 1, controlShare);
+    }
+
     /**
      * Units per block for a control share: the nearest whole {@code 1 / share}, 0 for a share of 0 (no blocks, no
      * control).

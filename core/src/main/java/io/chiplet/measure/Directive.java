@@ -21,6 +21,13 @@ public record Directive(double controlShare, boolean placing)
         return draw(assignment, stratum, unit).arm();
     }
 
+    /** A whole process's arm ({@link ArmAssignment#ofProcess}) with the share it was drawn at: control once placement stopped. */
+    public DrawnArm drawProcess(ArmAssignment assignment, long ordinal)
+    {
+        requireNonNull(assignment, "assignment is null");
+        return placing ? new DrawnArm(assignment.ofProcess(ordinal, controlShare), controlShare) : new DrawnArm(Arm.CONTROL, 0);
+    }
+
     /** The arm with the share it was drawn at, for {@link DrawnArm#stratum}. */
     public DrawnArm draw(ArmAssignment assignment, long stratum, long unit)
     {

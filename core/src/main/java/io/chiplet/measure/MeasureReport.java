@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -29,6 +30,8 @@ public record MeasureReport(String subject, String design, String unit, String s
 {
     private static final JsonFactory JSON = new JsonFactory();
     private static final int CHART_ROWS = 30;
+    /** The unit of {@link #ofRounds}: one query's run on one side of one round. */
+    static final String ROUNDS_UNIT = "query run";
 
     public MeasureReport
     {
@@ -53,10 +56,54 @@ public record MeasureReport(String subject, String design, String unit, String s
                 measurement.directive(), cost, measurement.unitsAfterStop(), notes);
     }
 
+    /**
+     * A report of interleaved on/off rounds ({@code chiplet bench}, the demo) in the same form as an in-place run's,
+     * judged by the same rule: the overall figure is the paired bootstrap estimate ({@link OnOffComparison#estimate}):
+     * each round's on and off run of a query form a pair, so the run is "placed" units (on) against "control" units
+     * (off) at a share of a half, strata are the queries, and each query's figure is the geometric mean of its pair
+     * ratios with a Student's t interval over its rounds. One round is "not enough evidence yet": its interval holds
+     * only the spread between queries, not the order the sides ran in ({@link RatioEstimate#oneRound()}). The
+     * standard error shown is read from the bootstrap interval's width; the plugin's CPU is not read (unknown).
+     *
+     * @param subject what was run ("Spark TPC-H SF 1, bench")
+     */
+    public static MeasureReport ofRounds(OnOffComparison comparison, PairedBootstrap bootstrap, String subject, String design, String generatedAt, List<String> notes)
+    {
+        requireNonNull(comparison, "comparison is null");
+        requireNonNull(bootstrap, "bootstrap is null");
+        RatioEstimate ratio = comparison.estimate(bootstrap);
+        int queries = comparison.queries().size();
+        int runs = ratio.pairs();
+        // Two rounds' worth of each side before a figure: one round cannot separate the plugin from the order the sides ran in.
+        int needed = Math.max(2, 2 * queries);
+        List<StratumFigure> figures = new java.util.ArrayList<>();
+        List<List<TimedPair>> pairs = comparison.pairs();
+        for (int q = 0; q < queries; q++) {
+            double[] logs = pairs.get(q).stream().mapToDouble(pair -> Math.log(pair.with() / pair.without())).toArray();
+            double mean = java.util.Arrays.stream(logs).average().orElseThrow();
+            double half = 0;
+            if (logs.length > 1) {
+                double squares = java.util.Arrays.stream(logs).map(log -> (log - mean) * (log - mean)).sum();
+                half = NormalQuantile.student(1 - (1 - ratio.confidence()) / 2, logs.length - 1) * Math.sqrt(squares / (logs.length - 1) / logs.length);
+            }
+            figures.add(new StratumFigure("q" + comparison.queries().get(q), logs.length, logs.length, "paired rounds", Math.exp(mean), Math.exp(mean - half),
+                    Math.exp(mean + half), 1.0 / queries));
+        }
+        double z = NormalQuantile.of(1 - (1 - ratio.confidence()) / 2);
+        ArmEstimate estimate = ratio.oneRound()
+                ? new ArmEstimate(Optional.empty(), 0, 0, runs, runs, queries, 0, needed, figures)
+                : new ArmEstimate(Optional.of(ratio), Math.log(ratio.high() / ratio.low()) / (2 * z), runs - 1, runs, runs, queries, 0, needed, figures);
+        MeasurementPlan plan = new MeasurementPlan(true, new ControlShare(ArmAssignment.MAX_CONTROL_SHARE, ArmAssignment.MAX_CONTROL_SHARE, 0.02), GuardMode.ALWAYS,
+                bootstrap.seed(), needed);
+        return new MeasureReport(subject, design, ROUNDS_UNIT, "query text", generatedAt, plan, estimate, PlacementGuard.start(GuardMode.ALWAYS),
+                new Directive(ArmAssignment.MAX_CONTROL_SHARE, true), PluginCost.none(), 0, notes);
+    }
+
     /** The one line: the speed-up with its interval and what it rests on, the plugin's CPU share, the guard. */
     public String summaryLine()
     {
-        StringBuilder line = new StringBuilder("Chiplet placement measured in place for ").append(subject).append(": ");
+        StringBuilder line = new StringBuilder("Chiplet placement measured ").append(ROUNDS_UNIT.equals(unit) ? "on/off" : "in place").append(" for ")
+                .append(subject).append(": ");
         if (!plan.enabled()) {
             line.append("measuring is off");
         }

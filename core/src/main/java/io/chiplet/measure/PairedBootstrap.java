@@ -37,6 +37,12 @@ public final class PairedBootstrap
         this.seed = seed;
     }
 
+    /** The seed of the resampling: the same seed, the same interval. */
+    public long seed()
+    {
+        return seed;
+    }
+
     /** 10 000 resamples, 95 %, a fixed seed. */
     public static PairedBootstrap standard()
     {

@@ -62,8 +62,8 @@ public final class StratifiedArmEstimator
         return confidence;
     }
 
-    /** One stratum's two arms as log costs. */
-    private record Stratum(String name, String basis, double[] placed, double[] control)
+    /** One stratum's two arms as log costs, with each unit's cluster ("" for none). */
+    private record Stratum(String name, String basis, double[] placed, double[] control, String[] placedClusters, String[] controlClusters)
     {
         double effect()
         {
@@ -119,14 +119,67 @@ public final class StratifiedArmEstimator
                 freedomDenominator += part * part / (arm.length - 1);
             }
         }
-        double standardError = Math.sqrt(variance);
         // Satterthwaite; arms without any scatter leave at least one degree per stratum.
         double freedom = freedomDenominator > 0 ? Math.max(1, variance * variance / freedomDenominator) : strata.size();
+        if (strata.stream().anyMatch(StratifiedArmEstimator::clustered)) {
+            Optional<double[]> clustered = clusteredVariance(strata, weights);
+            if (clustered.isEmpty()) {
+                // Fewer than two clusters in an arm: nothing tells placement from the clusters' own differences.
+                return new ArmEstimate(Optional.empty(), 0, 0, placedUnits, controlUnits, byStratum.size(), leftOut, minUnitsPerArm, figures(strata));
+            }
+            variance = clustered.get()[0];
+            freedom = clustered.get()[1];
+        }
+        double standardError = Math.sqrt(variance);
         double half = standardError * NormalQuantile.student(1 - (1 - confidence) / 2, freedom);
         RatioEstimate ratio = new RatioEstimate(Math.exp(point), Math.exp(point - half), Math.exp(point + half), confidence, spread(strata), strata.size(),
                 placedUnits + controlUnits, 0);
         return new ArmEstimate(Optional.of(ratio), standardError, freedom, placedUnits, controlUnits, byStratum.size(), leftOut, minUnitsPerArm,
                 figures(strata));
+    }
+
+    private static boolean clustered(Stratum stratum)
+    {
+        return java.util.stream.Stream.concat(java.util.Arrays.stream(stratum.placedClusters()), java.util.Arrays.stream(stratum.controlClusters()))
+                .anyMatch(cluster -> !cluster.isEmpty());
+    }
+
+    /**
+     * Where arms were drawn for clusters (an executor's tasks), its units are not independent: the cluster-robust
+     * (Liang-Zeger, CR1) variance of the estimate, which is linear in the units' log costs with weight
+     * {@code w_s / n_arm} (negative for control), sums each cluster's weighted residuals from its stratum and arm's mean
+     * before squaring, scaled by {@code G / (G - 1)}. A unit without a cluster is its own. Degrees of freedom: the
+     * clusters of the smaller arm less one (conservative). Empty with fewer than two clusters in either arm.
+     *
+     * @return the variance and its degrees of freedom
+     */
+    private static Optional<double[]> clusteredVariance(List<Stratum> strata, double[] weights)
+    {
+        Map<String, Double> sums = new LinkedHashMap<>();
+        java.util.Set<String> placedClusters = new java.util.HashSet<>();
+        java.util.Set<String> controlClusters = new java.util.HashSet<>();
+        int alone = 0;
+        for (int s = 0; s < strata.size(); s++) {
+            Stratum stratum = strata.get(s);
+            for (boolean placed : new boolean[] {true, false}) {
+                double[] values = placed ? stratum.placed() : stratum.control();
+                String[] clusters = placed ? stratum.placedClusters() : stratum.controlClusters();
+                double mean = mean(values);
+                double coefficient = (placed ? 1 : -1) * weights[s] / values.length;
+                for (int i = 0; i < values.length; i++) {
+                    String cluster = clusters[i].isEmpty() ? "\u0000unit " + alone++ : clusters[i];
+                    sums.merge(cluster, coefficient * (values[i] - mean), Double::sum);
+                    (placed ? placedClusters : controlClusters).add(cluster);
+                }
+            }
+        }
+        int smaller = Math.min(placedClusters.size(), controlClusters.size());
+        int all = sums.size();
+        if (smaller < 2) {
+            return Optional.empty();
+        }
+        double squares = sums.values().stream().mapToDouble(sum -> sum * sum).sum();
+        return Optional.of(new double[] {squares * all / (all - 1), smaller - 1});
     }
 
     private static Stratum stratum(String name, List<UnitObservation> units)
@@ -136,7 +189,9 @@ public final class StratifiedArmEstimator
         String basis = bytes ? "bytes" : records ? "records" : "unit";
         double[] placed = units.stream().filter(unit -> unit.arm() == Arm.PLACED).mapToDouble(unit -> logCost(unit, bytes, records)).toArray();
         double[] control = units.stream().filter(unit -> unit.arm() == Arm.CONTROL).mapToDouble(unit -> logCost(unit, bytes, records)).toArray();
-        return new Stratum(name, basis, placed, control);
+        String[] placedClusters = units.stream().filter(unit -> unit.arm() == Arm.PLACED).map(UnitObservation::cluster).toArray(String[]::new);
+        String[] controlClusters = units.stream().filter(unit -> unit.arm() == Arm.CONTROL).map(UnitObservation::cluster).toArray(String[]::new);
+        return new Stratum(name, basis, placed, control, placedClusters, controlClusters);
     }
 
     private static double logCost(UnitObservation unit, boolean bytes, boolean records)

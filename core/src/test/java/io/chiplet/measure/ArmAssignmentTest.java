@@ -94,4 +94,27 @@ class ArmAssignmentTest
         IntStream.range(0, 200).forEach(unit -> arms.append(assignment.of(stage, unit, 0.1) == Arm.CONTROL ? 'c' : 'p'));
         return arms.toString();
     }
+    @Property
+    void theFirstProcessIsAlwaysPlacedAndEachBlockOfLaterOnesHasOneControl(@ForAll long seed, @ForAll @DoubleRange(min = 0.01, max = 0.5) double share)
+    {
+        ArmAssignment assignment = new ArmAssignment(seed);
+        int block = ArmAssignment.blockSize(share);
+        assertThat(assignment.ofProcess(0, share)).isEqualTo(Arm.PLACED);
+        for (int start = 1; start < 1 + 4 * block; start += block) {
+            int first = start;
+            assertThat(IntStream.range(first, first + block).filter(ordinal -> assignment.ofProcess(ordinal, share) == Arm.CONTROL).count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void twoProcessesAtAHalfHaveBothArmsAndAProcessesDrawDiffersFromAStages()
+    {
+        ArmAssignment assignment = new ArmAssignment(7);
+        assertThat(assignment.ofProcess(0, 0.5)).isEqualTo(Arm.PLACED);
+        assertThat(IntStream.range(1, 3).filter(ordinal -> assignment.ofProcess(ordinal, 0.5) == Arm.CONTROL).count()).isEqualTo(1);
+        assertThat(assignment.ofProcess(5, 0)).isEqualTo(Arm.PLACED);
+        assertThat(new Directive(0.5, false).drawProcess(assignment, 0)).isEqualTo(new DrawnArm(Arm.CONTROL, 0));
+        assertThat(new Directive(0.1, true).drawProcess(assignment, 0)).isEqualTo(new DrawnArm(Arm.PLACED, 0.1));
+        assertThatThrownBy(() -> assignment.ofProcess(-1, 0.1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("process number");
+    }
 }

@@ -73,4 +73,44 @@ class MeasureReportTest
         }
         return fields;
     }
+    @Test
+    void onOffRoundsShowTheBootstrapFigureInTheSameReportAndAreJudgedByTheSameRule()
+    {
+        List<Integer> queries = List.of(1, 6, 9);
+        // Three rounds; on takes 0.8 of off, each round's pair scattered by a few per cent.
+        double[][] scatter = {{1.00, 1.03, 0.98}, {0.97, 1.01, 1.02}, {1.02, 0.99, 1.00}};
+        List<Map<Integer, Double>> on = new java.util.ArrayList<>();
+        List<Map<Integer, Double>> off = new java.util.ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            Map<Integer, Double> onRound = new HashMap<>();
+            Map<Integer, Double> offRound = new HashMap<>();
+            for (int q = 0; q < 3; q++) {
+                offRound.put(queries.get(q), 2.0 + q);
+                onRound.put(queries.get(q), (2.0 + q) * 0.8 * scatter[round][q]);
+            }
+            on.add(onRound);
+            off.add(offRound);
+        }
+        OnOffComparison comparison = new OnOffComparison(queries, on, off);
+        RatioEstimate bootstrap = comparison.estimate(PairedBootstrap.standard());
+        MeasureReport report = MeasureReport.ofRounds(comparison, PairedBootstrap.standard(), "Spark TPC-H SF 1, bench", "interleaved rounds", "2026-11-26T17:00:00Z", List.of());
+
+        // The same figure and interval as the bench's own estimate, shown as a speed-up, judged as in place.
+        assertThat(report.estimate().timeRatio()).contains(bootstrap);
+        assertThat(report.estimate().speedUp().orElseThrow()).isEqualTo(1 / bootstrap.ratio());
+        assertThat(report.verdict()).isEqualTo("placed faster");
+        assertThat(report.summaryLine()).startsWith("Chiplet placement measured on/off for Spark TPC-H SF 1, bench: speed-up ")
+                .contains("from 9 placed and 9 control query runs in 3 query texts");
+        assertThat(report.estimate().figures()).extracting(StratumFigure::stratum).containsExactly("q1", "q6", "q9");
+        assertThat(report.estimate().figures().getFirst().low()).isLessThan(0.8).isGreaterThan(0.7);
+        assertThat(report.json()).contains("\"verdict\" : \"placed faster\"", "\"unit\" : \"query run\"");
+        assertThat(report.html()).contains("<svg");
+
+        // One round: the interval holds only the spread between queries, so no figure, as the demo says.
+        OnOffComparison oneRound = new OnOffComparison(queries, on.subList(0, 1), off.subList(0, 1));
+        MeasureReport single = MeasureReport.ofRounds(oneRound, PairedBootstrap.standard(), "demo", "interleaved rounds", "2026-11-26T17:00:00Z", List.of());
+        assertThat(single.estimate().enough()).isFalse();
+        assertThat(single.verdict()).isEqualTo("not enough evidence yet");
+        assertThat(single.summaryLine()).contains("not enough evidence yet (3 placed and 3 control query runs", "6 of each needed");
+    }
 }

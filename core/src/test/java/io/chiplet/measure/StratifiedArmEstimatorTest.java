@@ -106,4 +106,52 @@ class StratifiedArmEstimatorTest
     {
         return new UnitObservation(stage, arm, megabytes * secondsPerMegabyte, 0, 0, megabytes << 20, megabytes * 1000);
     }
+    /** Executors (clusters) differing by a lognormal factor of sigma 0.2, placement without effect; 3 stages of 40 tasks per executor. */
+    private static List<UnitObservation> executorRun(java.util.SplittableRandom random, int placedExecutors, int controlExecutors, boolean withClusters)
+    {
+        List<UnitObservation> units = new ArrayList<>();
+        for (int executor = 0; executor < placedExecutors + controlExecutors; executor++) {
+            Arm arm = executor < placedExecutors ? Arm.PLACED : Arm.CONTROL;
+            double executorFactor = Math.exp(0.2 * random.nextGaussian());
+            for (int stage = 0; stage < 3; stage++) {
+                for (int task = 0; task < 40; task++) {
+                    double seconds = (1 + stage) * executorFactor * Math.exp(0.1 * random.nextGaussian());
+                    units.add(new UnitObservation("stage " + stage, arm, seconds, 0, 0, 0, 0, withClusters ? "executor " + executor : ""));
+                }
+            }
+        }
+        return units;
+    }
+
+    @Test
+    void armsDrawnPerExecutorGetAnIntervalOverExecutorsThatHoldsItsRate()
+    {
+        StratifiedArmEstimator estimator = StratifiedArmEstimator.standard();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(23);
+        int runs = 400;
+        int clusteredHolds = 0;
+        int naiveHolds = 0;
+        for (int run = 0; run < runs; run++) {
+            long seed = random.nextLong();
+            RatioEstimate clustered = estimator.estimate(executorRun(new java.util.SplittableRandom(seed), 3, 3, true)).timeRatio().orElseThrow();
+            RatioEstimate naive = estimator.estimate(executorRun(new java.util.SplittableRandom(seed), 3, 3, false)).timeRatio().orElseThrow();
+            clusteredHolds += clustered.noiseExplains() ? 1 : 0;
+            naiveHolds += naive.noiseExplains() ? 1 : 0;
+            // The same point figure: only the interval knows the executors.
+            assertThat(clustered.ratio()).isCloseTo(naive.ratio(), within(1e-12));
+        }
+        // Tasks taken as independent: the executors' own differences read as placement's effect in most runs.
+        assertThat(naiveHolds).isLessThan(runs / 2);
+        // Over executors: at least its stated 95 % (binomial s.d. about 1.1 points at 400 runs).
+        assertThat(clusteredHolds).isGreaterThanOrEqualTo((int) (0.93 * runs));
+    }
+
+    @Test
+    void oneExecutorInAnArmIsNotEnoughEvidence()
+    {
+        ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(executorRun(new java.util.SplittableRandom(5), 3, 1, true));
+        assertThat(estimate.enough()).isFalse();
+        assertThat(estimate.controlUnits()).isEqualTo(120);
+        assertThat(StratifiedArmEstimator.standard().estimate(executorRun(new java.util.SplittableRandom(5), 3, 2, true)).enough()).isTrue();
+    }
 }

@@ -89,6 +89,8 @@ class StandaloneExecutorModeTest
                 .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
                 .config("spark.plugins", Spark.PLUGIN)
                 .config("spark.chiplet.mode", "executor")
+                // Every executor must bind here; measuring would leave a drawn control executor unbound (MeasureInPlace tests cover that).
+                .config("spark.chiplet.measure.enabled", "false")
                 .config("spark.chiplet.fsRoot", fsRoot.toString())
                 .config("spark.chiplet.leaseDir", leaseDir.toString())
                 .getOrCreate();
@@ -139,6 +141,83 @@ class StandaloneExecutorModeTest
         }
         // The executors are gone with the application, and with them their leases.
         awaitNoLeases(leaseDir);
+    }
+
+    /**
+     * Measured per executor: the driver draws the first executor placed and, with a seed whose draw makes the second
+     * control at a share of one half (core's draw, looked up here), the second leases and binds nothing: its threads
+     * keep the whole machine's CPUs. With one executor per arm the report gives no figure.
+     */
+    @Test
+    void measuredPerExecutorTheControlExecutorLeasesAndBindsNothing()
+            throws Exception
+    {
+        long seed = java.util.stream.LongStream.range(0, 100).filter(candidate -> new io.chiplet.measure.ArmAssignment(candidate).ofProcess(1, 0.5)
+                == io.chiplet.measure.Arm.CONTROL).findFirst().orElseThrow();
+        Path leaseDir = temp.resolve("measured-leases");
+        Path reports = temp.resolve("measured-reports");
+        String applicationId;
+        SparkSession spark = SparkSession.builder()
+                .master(cluster.masterUrl())
+                .appName("chiplet-it-executor-measured")
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.executor.memory", "512m")
+                .config("spark.executor.cores", "1")
+                .config("spark.cores.max", "2")
+                .config("spark.executor.extraJavaOptions", cluster.jvmOptions())
+                .config("spark.executor.extraClassPath", StandaloneCluster.executorClassPath())
+                .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
+                .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
+                .config("spark.plugins", Spark.PLUGIN)
+                .config("spark.chiplet.mode", "executor")
+                .config("spark.chiplet.measure.controlShare", "0.5")
+                .config("spark.chiplet.measure.seed", Long.toString(seed))
+                .config("spark.chiplet.measure.reportDir", reports.toString())
+                .config("spark.chiplet.fsRoot", fsRoot.toString())
+                .config("spark.chiplet.leaseDir", leaseDir.toString())
+                .getOrCreate();
+        try {
+            applicationId = spark.sparkContext().applicationId();
+            awaitExecutors(spark, 2);
+            assertThat(spark.range(0, 20_000, 1, 20).selectExpr("sum(id)").first().getLong(0)).isEqualTo(199_990_000L);
+            List<Long> executors = executorPids(applicationId);
+            assertThat(executors).as("executor processes of %s", applicationId).hasSize(2);
+            Map<Integer, Long> holders = ownerSlotHolders(leaseDir);
+            assertThat(holders).as("one lease, the placed executor's; logs:%n%s", cluster.tails()).hasSize(1);
+            long placed = holders.values().iterator().next();
+            long control = executors.stream().filter(pid -> pid != placed).findFirst().orElseThrow();
+            CpuSet leased = CpuSet.of(holders.keySet().iterator().next());
+            assertThat(awaitBound(placed, leased)).as("threads of the placed executor %d", placed).containsOnly(leased);
+            // Unbound: its threads keep the mask its Worker started it with, both chiplets' CPUs (and any others the machine has).
+            assertThat(threadMasks(control)).as("threads of the control executor %d", control).isNotEmpty()
+                    .allSatisfy(mask -> assertThat(mask.containsAll(CpuSet.of(0, 1))).as("mask %s", mask).isTrue());
+        }
+        finally {
+            Spark.stop(spark);
+        }
+        Path json = reports.resolve("chiplet-measure-" + applicationId + ".json");
+        assertThat(json).content()
+                .contains("\"design\" : \"per executor", "2 executors in executor mode: 1 placed, 1 control.", "\"verdict\" : \"not enough evidence yet\"");
+        assertThat(cluster.executorLogs()).anySatisfy(log -> assertThat(Files.readString(log)).contains("control executor: nothing leased or bound"));
+    }
+
+    /** The pids of the executor processes of one application, from their command lines. */
+    private static List<Long> executorPids(String applicationId)
+            throws IOException
+    {
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            return processes.filter(path -> path.getFileName().toString().matches("\\d+")).filter(path -> {
+                try {
+                    String command = Files.readString(path.resolve("cmdline")).replace('\0', ' ');
+                    return command.contains("CoarseGrainedExecutorBackend") && command.contains(applicationId);
+                }
+                catch (IOException | UncheckedIOException e) {
+                    return false;
+                }
+            }).map(path -> Long.parseLong(path.getFileName().toString())).toList();
+        }
     }
 
     private static Map<Integer, List<String>> runAll(SparkSession spark)

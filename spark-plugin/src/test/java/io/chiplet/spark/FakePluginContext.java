@@ -20,6 +20,7 @@ public final class FakePluginContext
     private final Function<Object, Object> driver;
     private final MetricRegistry registry = new MetricRegistry();
     private final List<Object> asked = new CopyOnWriteArrayList<>();
+    private final List<Object> measureMessages = new CopyOnWriteArrayList<>();
 
     public FakePluginContext(Map<String, String> conf, Function<Object, Object> driver)
     {
@@ -71,14 +72,26 @@ public final class FakePluginContext
         if (!(message instanceof String)) {
             throw new IllegalArgumentException("a plugin message must be a String, got " + message.getClass().getName());
         }
-        if (io.chiplet.spark.measure.MeasureMessages.decode(message).isPresent()) {
-            // The measurement's periodic arm reports: not what these tests look at; the driver places on.
+        java.util.Optional<Object> measured = io.chiplet.spark.measure.MeasureMessages.decode(message);
+        if (measured.isPresent()) {
+            measureMessages.add(measured.get());
+            // An executor in executor mode asks for its arm: answered where the driver function answers it with a message.
+            if (measured.get() instanceof io.chiplet.spark.measure.ExecutorArmRequest && driver.apply(measured.get()) instanceof String reply) {
+                return reply;
+            }
+            // The measurement's periodic arm reports: not what most tests look at; the driver places on.
             return io.chiplet.spark.measure.MeasureMessages.encode(new io.chiplet.measure.Directive(0.1, true));
         }
         Object decoded = PluginMessages.decode(message);
         asked.add(decoded);
         Object reply = driver.apply(decoded);
         return reply instanceof SpreadHints hints ? PluginMessages.encode(hints) : reply;
+    }
+
+    /** The measurement's messages the executor asked with (arm reports, its arm request), decoded. */
+    public List<Object> measureMessages()
+    {
+        return List.copyOf(measureMessages);
     }
 
     public List<Object> asked()

@@ -82,10 +82,13 @@ public final class TpchOnOffBenchmark
                 plugin -> runContext(plugin, data, arguments.queries(), plugin ? Map.of() : chosen).seconds(),
                 ManagementFactory.getOperatingSystemMXBean()::getSystemLoadAverage, System.out);
 
-        String body = report(arguments, chosen, start, Duration.between(start, Instant.now()), Runtime.version().toString(), result.peakLoad(),
-                Runtime.getRuntime().availableProcessors()).render(result.comparison());
+        OnOffReport onOff = report(arguments, chosen, start, Duration.between(start, Instant.now()), Runtime.version().toString(), result.peakLoad(),
+                Runtime.getRuntime().availableProcessors());
+        String body = onOff.render(result.comparison());
         System.out.println();
         System.out.println(body);
+        // The plugins' kind of report, judged by the same rule: its line, and its JSON and HTML beside the benchmark's data.
+        onOff.writeMeasureReport(result.comparison(), arguments.root().resolve("jmh/target/chiplet-bench"), sectionName(arguments), System.out);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
             ReportDocument.writeSection(report, sectionName(arguments), body);

@@ -1,12 +1,19 @@
 package io.chiplet.jmh.tpch;
 
+import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 
@@ -45,6 +52,32 @@ public record OnOffReport(String title, String command, String method, String se
         requireNonNull(took, "took is null");
         requireNonNull(jdk, "jdk is null");
         requireNonNull(peakLoad, "peakLoad is null");
+    }
+
+    /**
+     * The run in core's report, the kind the plugins print at the end of an application: the same figure and verdict
+     * rule (docs/measuring.md), with the run's method as its design.
+     */
+    public MeasureReport measureReport(OnOffComparison comparison)
+    {
+        return MeasureReport.ofRounds(comparison, PairedBootstrap.standard(), title, method, start.truncatedTo(ChronoUnit.SECONDS).toString(),
+                List.of("Repeat with: " + command + "."));
+    }
+
+    /**
+     * Prints the report's summary line and writes its JSON and HTML, {@code chiplet-measure-<name>.json} and
+     * {@code .html}, into {@code directory} (made if missing).
+     */
+    public void writeMeasureReport(OnOffComparison comparison, Path directory, String name, PrintStream out)
+            throws IOException
+    {
+        MeasureReport report = measureReport(comparison);
+        out.println(report.summaryLine());
+        Files.createDirectories(directory);
+        String file = "chiplet-measure-" + name.replaceAll("[^A-Za-z0-9._-]+", "-");
+        Files.writeString(directory.resolve(file + ".json"), report.json(), StandardCharsets.UTF_8);
+        Files.writeString(directory.resolve(file + ".html"), report.html(), StandardCharsets.UTF_8);
+        out.println("chiplet bench: measurement report in " + directory.resolve(file + ".json") + " and .html");
     }
 
     public String render(OnOffComparison comparison)

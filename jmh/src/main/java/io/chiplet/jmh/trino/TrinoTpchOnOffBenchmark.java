@@ -136,10 +136,13 @@ public final class TrinoTpchOnOffBenchmark
                 forks.stream().flatMap(fork -> fork.rounds().comparison().off().stream()).toList());
         OptionalDouble peakLoad = forks.stream().map(fork -> fork.rounds().peakLoad()).filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).max();
         // Every fork's "on" server chose the same settings (they are fitted to this machine); the last one's placement is reported.
-        String body = report(arguments, forks.getLast().onSide(), start, Duration.between(start, Instant.now()), Runtime.version().toString(),
-                peakLoad, Runtime.getRuntime().availableProcessors()).render(comparison);
+        OnOffReport onOff = report(arguments, forks.getLast().onSide(), start, Duration.between(start, Instant.now()), Runtime.version().toString(),
+                peakLoad, Runtime.getRuntime().availableProcessors());
+        String body = onOff.render(comparison);
         out.println();
         out.println(body);
+        // The plugins' kind of report, judged by the same rule: its line, and its JSON and HTML beside the benchmark's data.
+        onOff.writeMeasureReport(comparison, arguments.root().resolve("jmh/target/chiplet-bench"), sectionName(arguments), out);
         if (arguments.report()) {
             Path report = arguments.root().resolve("docs/performance.md");
             ReportDocument.writeSection(report, sectionName(arguments), body);

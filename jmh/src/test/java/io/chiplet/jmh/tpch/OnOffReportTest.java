@@ -4,7 +4,13 @@ import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,6 +47,23 @@ class OnOffReportTest
                 .contains("The interval holds 1.0: no difference between plugin on and off is measurable in this run.")
                 .contains("the whole interval within [0.98, 1.02] and holding 1.0 or below it; **not met**: the interval is ")
                 .contains(" wide after 3 rounds, the target 0.04;");
+    }
+
+    @Test
+    void writesThePluginsKindOfReportWithTheSameFigureAndVerdict(@TempDir Path directory)
+            throws Exception
+    {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        report(OptionalDouble.of(1.5)).writeMeasureReport(NOISY, directory.resolve("bench"), "Engine TPC-H SF 1: plugin on vs off", new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        RatioEstimate estimate = NOISY.estimate(PairedBootstrap.standard());
+        String line = printed.toString(StandardCharsets.UTF_8);
+        assertThat(line).startsWith(String.format(java.util.Locale.ROOT, "Chiplet placement measured on/off for Engine TPC-H SF 1: plugin on vs off: speed-up %.3fx (95%% CI %.3f-%.3f, noise explains it) "
+                + "from 6 placed and 6 control query runs in 2 query texts", 1 / estimate.ratio(), 1 / estimate.high(), 1 / estimate.low()));
+        Path json = directory.resolve("bench/chiplet-measure-Engine-TPC-H-SF-1-plugin-on-vs-off.json");
+        assertThat(Files.readString(json)).contains("\"kind\" : \"chiplet-measure-report/1\"", "\"verdict\" : \"noise explains it\"",
+                "after an untimed warm-up, a fresh engine per side and round");
+        assertThat(Files.readString(directory.resolve("bench/chiplet-measure-Engine-TPC-H-SF-1-plugin-on-vs-off.html"))).contains("<svg");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.OnOffRounds;
 import io.chiplet.measure.PairedBootstrap;
@@ -362,6 +363,8 @@ public final class ChipletDemo
                         ? String.format(Locale.ROOT, " (system load average up to %.1f on %d CPUs)", result.peakLoad().getAsDouble(), Runtime.getRuntime().availableProcessors())
                         : "");
         out.println(verdict(estimate));
+        // The same kind of line (and judging rule) the plugin prints at the end of every application (docs/measuring.md).
+        out.println("As the plugin reports it: " + roundsReport(comparison).summaryLine());
         out.printf(Locale.ROOT, "(Paired geometric mean over %d queries x %d rounds, each query weighing the same; 95 %% interval from a bootstrap over "
                 + "queries and rounds, %d resamples. `bin/chiplet bench --tpch-sf 1 --rounds N` measures the same at a realistic size.)%n",
                 estimate.groups(), comparison.rounds(), estimate.resamples());
@@ -370,6 +373,15 @@ public final class ChipletDemo
                     + "the plugin's overhead. Gains need several L3 domains (AMD EPYC CCDs, Intel SNC, ARM clusters): see below.");
         }
     }
+
+    /** The demo's rounds in core's report: the figure, interval and verdict an application's WARN line has. */
+    static MeasureReport roundsReport(OnOffComparison comparison)
+    {
+        return MeasureReport.ofRounds(comparison, PairedBootstrap.standard(), "the demo's TPC-H queries", DESIGN, java.time.Instant.now().toString(), List.of());
+    }
+
+    static final String DESIGN = "interleaved on/off rounds: each round runs every query once with the plugin and once without, in a fresh SparkContext "
+            + "per side, alternating which side goes first; each query's on and off run of a round form a pair";
 
     /**
      * The one sentence on the ratio, saying which way it points: with / without above 1 is slower with the plugin. A

@@ -10,6 +10,7 @@ import io.chiplet.placement.SparkExecutorExpectation;
 import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ArmReport;
+import io.chiplet.spark.measure.ExecutorArmRequest;
 import io.chiplet.spark.measure.MeasureMessages;
 import io.chiplet.spark.measure.MeasuringListener;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -213,6 +214,10 @@ public final class ChipletDriverPlugin
             if (measured.isPresent() && measured.get() instanceof ArmReport arms) {
                 MeasuringListener listener = measuring;
                 return listener == null ? null : listener.receive(arms);
+            }
+            if (measured.isPresent() && measured.get() instanceof ExecutorArmRequest request) {
+                MeasuringListener listener = measuring;
+                return listener == null ? null : listener.receive(request);
             }
             Object decoded = PluginMessages.decode(message);
             SpreadHints reply = answer(decoded);

@@ -1,6 +1,8 @@
 package io.chiplet.spark.executor;
 
 import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.measure.Arm;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.CpusetAlignment;
 import io.chiplet.placement.HostShares;
@@ -9,6 +11,7 @@ import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
+import io.chiplet.spark.measure.MeasuredTaskPlacement;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -140,8 +143,16 @@ public final class ChipletExecutorPlugin
         Topology topology = share.topology();
         List<Integer> usable = UsableChiplets.of(topology).ids();
         PlacementMetrics contextMetrics = new PlacementMetrics(usable);
-        placement = placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
-        measure(context, mode);
+        MeasureSettings measureSettings = measureSettings(context);
+        // Executor mode, measured: the driver draws whether this whole executor is placed, before it leases or binds anything.
+        Optional<DrawnArm> executorArm = mode == PlacementMode.EXECUTOR && measureSettings.enabled()
+                ? ExecutorMeasuring.askExecutorArm(context.executorID(), message -> askDriver(context, message))
+                : Optional.empty();
+        boolean control = executorArm.isPresent() && executorArm.get().arm() == Arm.CONTROL;
+        placement = control
+                ? new UnplacedTaskPlacement()
+                : placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+        measure(context, mode, measureSettings, executorArm);
         List<Integer> placedOn = placement.chipletIds(usable);
         // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
         PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
@@ -152,7 +163,8 @@ public final class ChipletExecutorPlugin
         log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
                 context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
                 cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
-                describe(placement, share), settings.policy(), NativeAccess.path());
+                control ? "control executor: nothing leased or bound, its tasks run as without the plugin (docs/measuring.md)" : describe(placement, share),
+                settings.policy(), NativeAccess.path());
         if (mode == PlacementMode.TASK) {
             python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
                     Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
@@ -169,30 +181,38 @@ public final class ChipletExecutorPlugin
         followCpuset(context.executorID(), topology, placementMetrics);
     }
 
-    /**
-     * In task mode, a control share of tasks runs unplaced and the driver learns each task's arm (docs/measuring.md).
-     * Executor mode binds the whole process at start: it has no per-task control.
-     */
-    private void measure(PluginContext context, PlacementMode mode)
+    private static MeasureSettings measureSettings(PluginContext context)
     {
         MeasureSettings.Parsed parsed = MeasureSettings.parse(SparkConfs.toMap(context.conf()));
         if (parsed instanceof MeasureSettings.Invalid invalid) {
             throw new IllegalArgumentException(invalid.problem().message());
         }
-        MeasureSettings settings = ((MeasureSettings.Valid) parsed).settings();
-        if (mode != PlacementMode.TASK || !settings.enabled()) {
+        return ((MeasureSettings.Valid) parsed).settings();
+    }
+
+    private static Object askDriver(PluginContext context, Object message)
+    {
+        try {
+            return context.ask(message);
+        }
+        catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * In task mode, a control share of tasks runs unplaced and the driver learns each task's arm (docs/measuring.md).
+     * In executor mode every task has its executor's arm, drawn by the driver; an executor the driver drew no arm
+     * for is placed and not measured.
+     */
+    private void measure(PluginContext context, PlacementMode mode, MeasureSettings settings, Optional<DrawnArm> executorArm)
+    {
+        if (!settings.enabled() || (mode == PlacementMode.EXECUTOR && executorArm.isEmpty())) {
             return;
         }
-        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> {
-            try {
-                return context.ask(message);
-            }
-            catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> askDriver(context, message));
         measuring = started;
-        placement = started.wrap(placement);
+        placement = executorArm.isPresent() ? started.wrapWhole(placement, executorArm.get()) : started.wrap(placement);
     }
 
     /**
@@ -234,7 +254,8 @@ public final class ChipletExecutorPlugin
     /** What the executor got: its share of the host in task mode, its lease in executor mode. */
     private static String describe(TaskPlacement placement, HostShare share)
     {
-        if (placement instanceof ExecutorProcessPlacement process) {
+        TaskPlacement inner = placement instanceof MeasuredTaskPlacement measured ? measured.placement() : placement;
+        if (inner instanceof ExecutorProcessPlacement process) {
             return "process bound to leased " + process.lease().describe();
         }
         return share.description();

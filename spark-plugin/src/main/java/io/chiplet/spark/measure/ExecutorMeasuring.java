@@ -68,11 +68,41 @@ public final class ExecutorMeasuring
     /** {@code placement} with a control arm. */
     public TaskPlacement wrap(TaskPlacement placement)
     {
-        EffectInjector injector = settings.activeInjection().isPresent() ? EffectInjector.sparkTasks(settings.activeInjection().getAsDouble()) : EffectInjector.NONE;
+        return new MeasuredTaskPlacement(placement, plan.assignment(), () -> directive, (task, arm) -> started.add(new Started(task, arm)), cpu, injector());
+    }
+
+    private EffectInjector injector()
+    {
         if (settings.injectedTimeRatio().isPresent() && settings.activeInjection().isEmpty()) {
             log.warn("Chiplet plugin ignores {}: a test-only setting, honoured only with -D{}=true", MeasureSettings.INJECT_TIME_RATIO, MeasureSettings.TEST_INJECTOR_PROPERTY);
         }
-        return new MeasuredTaskPlacement(placement, plan.assignment(), () -> directive, (task, arm) -> started.add(new Started(task, arm)), cpu, injector);
+        return settings.activeInjection().isPresent() ? EffectInjector.sparkTasks(settings.activeInjection().getAsDouble()) : EffectInjector.NONE;
+    }
+
+    /**
+     * Executor mode: every task of this executor has the executor's own arm ({@link #askExecutorArm}); a control
+     * executor's {@code placement} is the unplaced one, so its tasks run exactly as without the plugin.
+     */
+    public TaskPlacement wrapWhole(TaskPlacement placement, DrawnArm executorArm)
+    {
+        requireNonNull(executorArm, "executorArm is null");
+        return new MeasuredTaskPlacement(placement, task -> executorArm, (task, arm) -> started.add(new Started(task, arm)), cpu, injector());
+    }
+
+    /**
+     * The driver's draw of this executor's arm; empty when the driver did not answer with one (this executor is then
+     * placed as configured and not measured).
+     */
+    public static Optional<DrawnArm> askExecutorArm(String executorId, UnaryOperator<Object> ask)
+    {
+        try {
+            Optional<Object> reply = MeasureMessages.decode(ask.apply(MeasureMessages.encode(new ExecutorArmRequest(executorId))));
+            return reply.isPresent() && reply.get() instanceof DrawnArm arm ? Optional.of(arm) : Optional.empty();
+        }
+        catch (Exception | LinkageError e) {
+            log.warn("Chiplet plugin could not ask the driver whether executor {} is placed or control, it is placed and not measured: {}", executorId, e.toString());
+            return Optional.empty();
+        }
     }
 
     public Directive directive()

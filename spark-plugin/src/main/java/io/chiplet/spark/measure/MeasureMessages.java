@@ -22,6 +22,8 @@ public final class MeasureMessages
     private static final String VERSION = "chiplet/1";
     private static final String ARMS = "arms";
     private static final String DIRECTIVE = "directive";
+    private static final String EXECUTOR_ARM_REQUEST = "executor-arm-request";
+    private static final String EXECUTOR_ARM = "executor-arm";
 
     private MeasureMessages() {}
 
@@ -38,7 +40,18 @@ public final class MeasureMessages
         return String.join("\t", VERSION, DIRECTIVE, String.format(Locale.ROOT, "%.6f", directive.controlShare()), directive.placing() ? "placing" : "stopped");
     }
 
-    /** An {@link ArmReport} or {@link Directive}; empty for any other message, which is then not the measurement's. */
+    public static String encode(ExecutorArmRequest request)
+    {
+        return String.join("\t", VERSION, EXECUTOR_ARM_REQUEST, URLEncoder.encode(request.executorId(), StandardCharsets.UTF_8));
+    }
+
+    /** The driver's answer to an {@link ExecutorArmRequest}: the executor's arm with the share it was drawn at. */
+    public static String encode(DrawnArm executorArm)
+    {
+        return String.join("\t", VERSION, EXECUTOR_ARM, executorArm.arm() == Arm.PLACED ? "placed" : "control", Integer.toString(ArmAssignment.blockSize(executorArm.controlShare())));
+    }
+
+    /** An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; empty for any other message, which is then not the measurement's. */
     public static Optional<Object> decode(Object message)
     {
         if (!(message instanceof String text) || !text.startsWith(VERSION + "\t")) {
@@ -56,6 +69,13 @@ public final class MeasureMessages
                     }
                 }
                 return Optional.of(new ArmReport(URLDecoder.decode(fields[2], StandardCharsets.UTF_8), Long.parseLong(fields[3]), arms));
+            }
+            if (fields[1].equals(EXECUTOR_ARM_REQUEST) && fields.length == 3) {
+                return Optional.of(new ExecutorArmRequest(URLDecoder.decode(fields[2], StandardCharsets.UTF_8)));
+            }
+            if (fields[1].equals(EXECUTOR_ARM) && fields.length == 4 && (fields[2].equals("placed") || fields[2].equals("control"))) {
+                int block = Integer.parseInt(fields[3]);
+                return Optional.of(new DrawnArm(fields[2].equals("placed") ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block));
             }
             if (fields[1].equals(DIRECTIVE) && fields.length == 4) {
                 return Optional.of(new Directive(Double.parseDouble(fields[2]), fields[3].equals("placing")));

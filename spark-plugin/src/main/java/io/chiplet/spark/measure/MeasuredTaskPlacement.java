@@ -12,6 +12,7 @@ import io.chiplet.topology.Topology;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -29,27 +30,41 @@ public final class MeasuredTaskPlacement
     static final Handle CONTROL = OptionalInt::empty;
 
     private final TaskPlacement placement;
-    private final ArmAssignment assignment;
-    private final Supplier<Directive> directive;
+    private final Function<TaskIdentity, DrawnArm> draw;
     private final BiConsumer<Long, DrawnArm> arms;
     private final OwnCpu cpu;
     private final EffectInjector injector;
 
+    /** Task mode: each task's arm drawn by its stage and partition under the latest directive. */
     MeasuredTaskPlacement(TaskPlacement placement, ArmAssignment assignment, Supplier<Directive> directive, BiConsumer<Long, DrawnArm> arms, OwnCpu cpu, EffectInjector injector)
     {
+        this(placement, perTask(assignment, directive), arms, cpu, injector);
+    }
+
+    /**
+     * @param draw each task's arm: per task in task mode, the executor's own for every task in executor mode
+     */
+    MeasuredTaskPlacement(TaskPlacement placement, Function<TaskIdentity, DrawnArm> draw, BiConsumer<Long, DrawnArm> arms, OwnCpu cpu, EffectInjector injector)
+    {
         this.placement = requireNonNull(placement, "placement is null");
-        this.assignment = requireNonNull(assignment, "assignment is null");
-        this.directive = requireNonNull(directive, "directive is null");
+        this.draw = requireNonNull(draw, "draw is null");
         this.arms = requireNonNull(arms, "arms is null");
         this.cpu = requireNonNull(cpu, "cpu is null");
         this.injector = requireNonNull(injector, "injector is null");
+    }
+
+    private static Function<TaskIdentity, DrawnArm> perTask(ArmAssignment assignment, Supplier<Directive> directive)
+    {
+        requireNonNull(assignment, "assignment is null");
+        requireNonNull(directive, "directive is null");
+        return task -> directive.get().draw(assignment, task.stageId(), Math.max(0, task.partitionId()));
     }
 
     @Override
     public Handle onTaskStart(TaskIdentity task)
     {
         long started = cpu.hookStarted();
-        DrawnArm drawn = directive.get().draw(assignment, task.stageId(), Math.max(0, task.partitionId()));
+        DrawnArm drawn = draw.apply(task);
         Arm arm = drawn.arm();
         // Intention to treat: a placed task counts as placed even when the placement finds no free slot for it.
         Handle handle = arm == Arm.PLACED ? placement.onTaskStart(task) : CONTROL;

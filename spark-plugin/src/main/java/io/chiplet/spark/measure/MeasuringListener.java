@@ -53,9 +53,16 @@ public final class MeasuringListener
     static final String DESIGN = "per task: a seeded draw per stage and partition, one control task in each block of 1/share partitions of a stage "
             + "(so every stage of enough tasks has both arms); time per byte (or record) read compared within each stage and control share";
 
+    static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
+            + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
+            + "compared within each stage between tasks of placed and control executors";
+    static final String EXECUTOR_CAVEAT = "Executor mode: the executor is the unit drawn, so the interval is over executors (cluster-robust, with the "
+            + "smaller arm's executors less one as degrees of freedom) and there is no figure until each arm has two executors; executors still differ "
+            + "in host and data beyond their arm, which only more executors average out (docs/measuring.md).";
+
     private static final Logger log = LoggerFactory.getLogger(MeasuringListener.class);
 
-    private record TaskEnd(String stage, UnitObservation withoutArm) {}
+    private record TaskEnd(String stage, String executorId, UnitObservation withoutArm) {}
 
     private final MeasureSettings settings;
     private final String applicationName;
@@ -67,6 +74,7 @@ public final class MeasuringListener
     private final Map<Long, DrawnArm> arms = waiting();
     private final Map<Long, TaskEnd> ends = waiting();
     private final Map<String, Long> executorCpu = new ConcurrentHashMap<>();
+    private final Map<String, DrawnArm> executorArms = new LinkedHashMap<>();
     private final long startedAt;
     private long jobCpuNanos;
     private long givenUp;
@@ -124,7 +132,9 @@ public final class MeasuringListener
             long hook = cpu.hookStarted();
             synchronized (this) {
                 executorCpu.put(report.executorId(), report.pluginCpuNanos());
-                report.arms().forEach((task, arm) -> {
+                // An executor-mode executor's tasks all have its arm, known here since it asked: nothing to join.
+                Map<Long, DrawnArm> taskArms = executorArms.containsKey(report.executorId()) ? Map.of() : report.arms();
+                taskArms.forEach((task, arm) -> {
                     TaskEnd end = ends.remove(task);
                     if (end == null) {
                         arms.put(task, arm);
@@ -138,6 +148,22 @@ public final class MeasuringListener
                 return MeasureMessages.encode(measurement.directive());
             }
         }, MeasureMessages.encode(new io.chiplet.measure.Directive(0, true)));
+    }
+
+    /**
+     * Draws the arm of an executor in executor mode, in the order executors ask: the first is placed (core's
+     * {@link io.chiplet.measure.ArmAssignment#ofProcess}); an executor that asks again gets its first answer.
+     */
+    public String receive(ExecutorArmRequest request)
+    {
+        return guard.call("measurement executor arm", () -> {
+            synchronized (this) {
+                DrawnArm arm = executorArms.computeIfAbsent(request.executorId(),
+                        executor -> measurement.directive().drawProcess(settings.plan().assignment(), executorArms.size()));
+                latest = report();
+                return MeasureMessages.encode(arm);
+            }
+        }, MeasureMessages.encode(new DrawnArm(Arm.PLACED, 0)));
     }
 
     @Override
@@ -163,10 +189,11 @@ public final class MeasuringListener
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
                 String stage = "stage " + event.stageId();
-                TaskEnd end = new TaskEnd(stage, new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
+                TaskEnd end = new TaskEnd(stage, event.taskInfo().executorId(), new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
                         metrics.jvmGCTime() / 1e3, bytes, records));
                 long task = event.taskInfo().taskId();
-                DrawnArm arm = arms.remove(task);
+                DrawnArm executorArm = executorArms.get(end.executorId());
+                DrawnArm arm = executorArm != null ? executorArm : arms.remove(task);
                 if (arm == null) {
                     if (ends.size() >= MAX_WAITING) {
                         givenUp++;
@@ -186,7 +213,10 @@ public final class MeasuringListener
     {
         UnitObservation unit = end.withoutArm();
         // Compared within its stage and the share it was drawn at (DrawnArm).
-        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(), unit.recordsRead()));
+        // A task of an executor-mode executor shares its executor's arm: the executor is the cluster the interval accounts for.
+        String cluster = executorArms.containsKey(end.executorId()) ? "executor " + end.executorId() : "";
+        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(),
+                unit.recordsRead(), cluster));
     }
 
     /** Re-estimates at most once a second (or now); warns when the guard stops placement, and once a minute. */
@@ -222,13 +252,17 @@ public final class MeasuringListener
         List<String> notes = new java.util.ArrayList<>();
         notes.add("Control tasks share the machine with placed ones, so the control is not a clean 'plugin off': a share of placement's effect on "
                 + "shared caches and memory reaches control tasks too and pulls the estimate towards 1 (docs/measuring.md).");
-        notes.add("Executors in executor mode (spark.chiplet.mode=executor) are not measured: their whole process is placed, and time windows are "
-                + "not wired in Spark yet.");
+        if (!executorArms.isEmpty()) {
+            long control = executorArms.values().stream().filter(arm -> arm.arm() == Arm.CONTROL).count();
+            notes.add(String.format(Locale.ROOT, "%d executors in executor mode: %d placed, %d control.", executorArms.size(), executorArms.size() - control, control));
+            notes.add(EXECUTOR_CAVEAT);
+        }
         if (givenUp > 0 || !ends.isEmpty() || untimed > 0) {
             notes.add(String.format(Locale.ROOT, "%d tasks finished without their arm reaching the driver (an executor's last report lost at its end, "
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
-        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", DESIGN, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
+        String design = executorArms.isEmpty() ? DESIGN : executorCpu.keySet().stream().allMatch(executorArms::containsKey) ? EXECUTOR_DESIGN : EXECUTOR_DESIGN + "; executors in task mode: " + DESIGN;
+        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", design, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
                 new PluginCost(plugin, jobCpuNanos), notes);
     }
 

@@ -1,6 +1,8 @@
 package io.chiplet.spark.demo;
 
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.measure.OnOffComparison;
+import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
 import io.chiplet.placement.Advice;
 import io.chiplet.spark.settings.ChipletSettings;
@@ -81,6 +83,26 @@ class MachineShowcaseTest
         assertThat(MachineShowcase.slotList(List.of(0, 1, 2, 3))).isEqualTo("slots 0-3");
         assertThat(MachineShowcase.slotList(List.of(0, 8, 16, 24, 32, 40))).isEqualTo("slots 0,8,16,24,32,40");
         assertThat(MachineShowcase.slotList(List.of(0, 8, 16, 24, 32, 40, 48, 56))).isEqualTo("8 slots (0, 8, 16, ..., 56)");
+    }
+
+    @Test
+    void theDemosVerdictAndThePluginsReportJudgeTheSameRoundsAlike()
+    {
+        List<Integer> queries = List.of(1, 6);
+        // on/off per round: faster by 20 % with little scatter; the same with wide scatter; one round.
+        OnOffComparison faster = new OnOffComparison(queries, List.of(Map.of(1, 0.80, 6, 1.62), Map.of(1, 0.81, 6, 1.58), Map.of(1, 0.79, 6, 1.60)),
+                List.of(Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0)));
+        OnOffComparison noisy = new OnOffComparison(queries, List.of(Map.of(1, 0.6, 6, 2.6), Map.of(1, 1.3, 6, 1.4), Map.of(1, 0.9, 6, 2.2)),
+                List.of(Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0)));
+        OnOffComparison oneRound = new OnOffComparison(queries, List.of(Map.of(1, 0.8, 6, 1.6)), List.of(Map.of(1, 1.0, 6, 2.0)));
+
+        assertThat(ChipletDemo.verdict(faster.estimate(PairedBootstrap.standard()))).startsWith("With the plugin these queries ran 20.");
+        assertThat(ChipletDemo.roundsReport(faster).verdict()).isEqualTo("placed faster");
+        assertThat(ChipletDemo.roundsReport(faster).summaryLine()).startsWith("Chiplet placement measured on/off for the demo's TPC-H queries: speed-up 1.2");
+        assertThat(ChipletDemo.verdict(noisy.estimate(PairedBootstrap.standard()))).startsWith("No difference measurable");
+        assertThat(ChipletDemo.roundsReport(noisy).verdict()).isEqualTo("noise explains it");
+        assertThat(ChipletDemo.verdict(oneRound.estimate(PairedBootstrap.standard()))).startsWith("Not measurable in one round");
+        assertThat(ChipletDemo.roundsReport(oneRound).verdict()).isEqualTo("not enough evidence yet");
     }
 
     @Test

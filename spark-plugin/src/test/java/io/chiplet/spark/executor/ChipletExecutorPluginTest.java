@@ -1,8 +1,13 @@
 package io.chiplet.spark.executor;
 
+import io.chiplet.measure.Arm;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
+import io.chiplet.spark.measure.ArmReport;
+import io.chiplet.spark.measure.ExecutorArmRequest;
+import io.chiplet.spark.measure.MeasureMessages;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
@@ -68,6 +73,50 @@ class ChipletExecutorPluginTest
         // One control task in each block of ten partitions: core's draw.
         assertThat(placement.started()).hasSize(36);
         assertThat(context.metricRegistry().getGauges().get("tasks.unplaced").getValue()).isEqualTo(4L);
+    }
+
+    @Test
+    void inExecutorModeTheDriverDrawsTheWholeExecutorAndAControlExecutorLeasesAndBindsNothing()
+    {
+        for (Arm drawn : Arm.values()) {
+            AtomicInteger created = new AtomicInteger();
+            RecordingTaskPlacement bound = new RecordingTaskPlacement(2);
+            FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.mode", "executor"),
+                    message -> message instanceof ExecutorArmRequest ? MeasureMessages.encode(new DrawnArm(drawn, 0.1)) : SpreadHints.NONE);
+            ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, placementContext -> {
+                created.incrementAndGet();
+                return bound;
+            }, currentTask::get);
+            plugin.init(context, Map.of());
+            for (int partition = 0; partition < 12; partition++) {
+                runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), true);
+            }
+            plugin.shutdown();
+
+            // The arm is asked before anything is placed; a control executor never makes its placement (no lease, no binding).
+            assertThat(context.measureMessages().getFirst()).isEqualTo(new ExecutorArmRequest("7"));
+            assertThat(created.get()).as(drawn.name()).isEqualTo(drawn == Arm.PLACED ? 1 : 0);
+            assertThat(bound.started()).as(drawn.name()).hasSize(drawn == Arm.PLACED ? 12 : 0);
+            // Every task carries the executor's arm to the driver, none drawn per task.
+            Map<Long, DrawnArm> reported = new java.util.HashMap<>();
+            context.measureMessages().stream().filter(ArmReport.class::isInstance).map(ArmReport.class::cast).forEach(report -> reported.putAll(report.arms()));
+            assertThat(reported).hasSize(12).allSatisfy((task, arm) -> assertThat(arm).isEqualTo(new DrawnArm(drawn, 0.1)));
+        }
+    }
+
+    @Test
+    void inExecutorModeADriverWithoutAnArmLeavesTheExecutorPlacedAndUnmeasured()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.mode", "executor"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
+        plugin.init(context, Map.of());
+        for (int partition = 0; partition < 12; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), true);
+        }
+        plugin.shutdown();
+
+        assertThat(placement.started()).hasSize(12);
+        assertThat(context.measureMessages()).containsExactly(new ExecutorArmRequest("7"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
+import io.chiplet.measure.MeasureReport;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -78,6 +80,52 @@ class MeasuringListenerTest
     }
 
     @Test
+    void executorModeDrawsWholeExecutorsInTheOrderTheyAskAndComparesTheirTasksWithinStages()
+    {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "executors app", () -> "app-3", clock::get);
+        Map<String, DrawnArm> drawn = new HashMap<>();
+        List<String> executors = List.of("1", "2", "3", "4", "5", "6", "7");
+        for (String executor : executors) {
+            drawn.put(executor, (DrawnArm) MeasureMessages.decode(listener.receive(new ExecutorArmRequest(executor))).orElseThrow());
+        }
+        // The first executor is placed; each later pair at a share of 0.5 has one control; asking again changes nothing.
+        assertThat(drawn.get("1")).isEqualTo(new DrawnArm(Arm.PLACED, 0.5));
+        for (List<String> pair : List.of(List.of("2", "3"), List.of("4", "5"), List.of("6", "7"))) {
+            assertThat(pair).filteredOn(executor -> drawn.get(executor).arm() == Arm.CONTROL).hasSize(1);
+        }
+        assertThat(MeasureMessages.decode(listener.receive(new ExecutorArmRequest("3")))).contains(drawn.get("3"));
+
+        SplittableRandom random = new SplittableRandom(2);
+        long task = 0;
+        for (int stage = 0; stage < 3; stage++) {
+            for (int partition = 0; partition < 70; partition++) {
+                String executor = executors.get(partition % 7);
+                DrawnArm arm = drawn.get(executor);
+                long bytes = 1_000_000 + random.nextInt(1_000_000);
+                long millis = Math.max(1, Math.round(bytes / 1000.0 * (arm.arm() == Arm.PLACED ? 0.8 : 1.0) * Math.exp(random.nextGaussian() * 0.1)));
+                // The driver knows every task's arm from its executor's: no per-task report needed (a short application's last one is often lost).
+                listener.onTaskEnd(taskEnd(stage, task, millis, bytes, executor));
+                task++;
+                clock.addAndGet(50);
+            }
+        }
+        listener.finish();
+
+        MeasureReport report = listener.latest();
+        assertThat(report.estimate().placedUnits()).isEqualTo(4 * 30);
+        assertThat(report.estimate().controlUnits()).isEqualTo(3 * 30);
+        // The interval is over executors (3 control: 2 degrees of freedom), so wider than over tasks; the injected 1.25 recovered.
+        assertThat(report.estimate().degreesOfFreedom()).isEqualTo(2);
+        assertThat(report.estimate().speedUp().orElseThrow()).isCloseTo(1.25, org.assertj.core.data.Offset.offset(0.04));
+        assertThat(report.estimate().speedUpLow().orElseThrow()).isLessThan(1.25);
+        assertThat(report.estimate().speedUpHigh().orElseThrow()).isGreaterThan(1.25);
+        assertThat(report.design()).isEqualTo(MeasuringListener.EXECUTOR_DESIGN);
+        assertThat(report.notes()).contains("7 executors in executor mode: 4 placed, 3 control.", MeasuringListener.EXECUTOR_CAVEAT);
+    }
+
+    @Test
     void theGuardStopsPlacementAndTheReplySaysSo()
     {
         AtomicLong clock = new AtomicLong(0);
@@ -100,12 +148,17 @@ class MeasuringListenerTest
 
     private static SparkListenerTaskEnd taskEnd(int stage, long task, long millis, long bytes)
     {
+        return taskEnd(stage, task, millis, bytes, "1");
+    }
+
+    private static SparkListenerTaskEnd taskEnd(int stage, long task, long millis, long bytes, String executor)
+    {
         TaskMetrics metrics = TaskMetrics.empty();
         metrics.setExecutorRunTime(millis);
         metrics.setExecutorCpuTime(1_000_000);
         metrics.inputMetrics().incBytesRead(bytes);
         metrics.inputMetrics().incRecordsRead(bytes / 100);
-        TaskInfo info = new TaskInfo(task, (int) task, 0, (int) task, 0L, "1", "host-a", TaskLocality.PROCESS_LOCAL(), false);
+        TaskInfo info = new TaskInfo(task, (int) task, 0, (int) task, 0L, executor, "host-a", TaskLocality.PROCESS_LOCAL(), false);
         return new SparkListenerTaskEnd(stage, 0, "ResultTask", Success$.MODULE$, info, null, metrics);
     }
 }
