@@ -3,7 +3,10 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
+import java.util.Collection;
 import java.util.List;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * The Trino session properties fitted to the chiplets: what {@code chiplet advise --engine trino} prints and what the
@@ -27,16 +30,49 @@ public final class TrinoSessionSettings
 
     private TrinoSessionSettings() {}
 
+    /**
+     * One kind of worker host as its workers report it: the physical cores of its usable chiplets
+     * ({@link PartitionBasis#cores()}) and how many Trino workers share them.
+     */
+    public record WorkerHost(int cores, int workers)
+    {
+        public WorkerHost
+        {
+            if (cores < 1 || workers < 1) {
+                throw new IllegalArgumentException("expected at least one core and one worker but was " + cores + " cores, " + workers + " workers");
+            }
+        }
+
+        int coresPerWorker()
+        {
+            return Math.max(1, cores / workers);
+        }
+    }
+
     /** {@code task_concurrency} for {@code workersPerHost} workers sharing the physical cores of {@code topology}'s usable chiplets. */
     public static Advice.Setting taskConcurrency(Topology topology, CpuSet allowed, int workersPerHost)
     {
         if (workersPerHost < 1) {
             throw new IllegalArgumentException("workers per host must be positive: " + workersPerHost);
         }
-        int coresPerWorker = Math.max(1, PartitionBasis.of(topology, allowed).cores() / workersPerHost);
+        return taskConcurrency(List.of(new WorkerHost(PartitionBasis.of(topology, allowed).cores(), workersPerHost)));
+    }
+
+    /**
+     * {@code task_concurrency} for a cluster whose worker hosts may differ. Trino applies one value to every worker, so
+     * it is fitted to the worker with the fewest cores: a larger worker runs fewer drivers per task than it could but
+     * takes more tasks at once, while a value above a small worker's cores would make its drivers contend.
+     */
+    public static Advice.Setting taskConcurrency(Collection<WorkerHost> hosts)
+    {
+        requireNonNull(hosts, "hosts is null");
+        int coresPerWorker = hosts.stream().mapToInt(WorkerHost::coresPerWorker).min()
+                .orElseThrow(() -> new IllegalArgumentException("no worker host to fit task_concurrency to"));
         long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(coresPerWorker), MAX_TASK_CONCURRENCY);
+        boolean mixed = hosts.stream().mapToInt(WorkerHost::coresPerWorker).distinct().count() > 1;
         return new Advice.Setting(TASK_CONCURRENCY, Long.toString(concurrency),
-                "a power of two (Trino requires one) not above the " + coresPerWorker + " physical cores per worker");
+                "a power of two (Trino requires one) not above the " + coresPerWorker + " physical cores per worker"
+                        + (mixed ? " on the smallest of the differing workers" : ""));
     }
 
     /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers taking part. */

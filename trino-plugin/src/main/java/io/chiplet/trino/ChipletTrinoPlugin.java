@@ -1,14 +1,17 @@
 package io.chiplet.trino;
 
+import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Plugin;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.eventlistener.EventListenerFactory;
 import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
 
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -19,6 +22,8 @@ public final class ChipletTrinoPlugin
         implements Plugin
 {
     private final SkewHistory skewHistory = new SkewHistory(1024);
+    private final SkewEvidenceLog skewEvidence = new SkewEvidenceLog(4096);
+    private final WorkerReports workerReports = new WorkerReports();
 
     /** The history the coordinator's parts share; for tests in this package. */
     SkewHistory skewHistory()
@@ -29,18 +34,18 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {
-        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory));
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC()));
     }
 
     @Override
     public Iterable<EventListenerFactory> getEventListenerFactories()
     {
-        return List.of(new ChipletEventListenerFactory(skewHistory));
+        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence));
     }
 
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of(new ChipletConnectorFactory(skewHistory));
+        return List.of(new ChipletConnectorFactory(skewHistory, workerReports));
     }
 }

@@ -144,7 +144,7 @@ class ChipletCoordinatorTest
     }
 
     @Test
-    void aSkewedQueryIsRecordedAndItsSourceGetsSpreadDefaults()
+    void aSkewedQueryShapeRunTwiceGivesItsUserAndSourceSpreadDefaults()
             throws InterruptedException
     {
         Session session = session("skewed-reports");
@@ -163,7 +163,12 @@ class ChipletCoordinatorTest
         assertThat(window.maxToMean()).isBetween(2.5, 3.0);
         assertThat(window.gini()).isBetween(0.5, 0.67);
 
-        // Later queries of the same source get more, smaller partitions and drivers; other sources do not.
+        // One run of the shape is not evidence enough; the second is (core's SkewEvidence.MIN_QUERIES).
+        assertThat(shownValue(runner, session, "task_concurrency")).isEqualTo("8");
+        rows(runner, session, SKEWED_WINDOW.replace("= 0", "= 00"));
+        awaitStages(plugin, stage -> stage.source().equals("skewed-reports") && stages.stream().noneMatch(seen -> seen.queryId().equals(stage.queryId())));
+
+        // Later queries of the same user and source get more, smaller partitions and drivers; other sources do not.
         assertThat(shownValue(runner, session, "task_concurrency")).isEqualTo("16");
         assertThat(shownValue(runner, session, "max_hash_partition_count")).isEqualTo("204");
         assertThat(shownValue(runner, session("other-reports"), "task_concurrency")).isEqualTo("8");

@@ -14,11 +14,12 @@ class PackageDependencyTest
     {
         super(ChipletTrinoPlugin.class, "io.chiplet.trino", Map.of(
                         "guard", List.of(),
+                        "cluster", List.of(),
                         "placement", List.of(),
                         "skew", List.of(),
                         "event", List.of("guard", "skew"),
-                        "session", List.of("guard", "skew"),
-                        "connector", List.of("guard", "placement", "skew")),
+                        "session", List.of("guard", "skew", "cluster"),
+                        "connector", List.of("guard", "placement", "skew", "cluster")),
                 Set.of(""));
     }
 }

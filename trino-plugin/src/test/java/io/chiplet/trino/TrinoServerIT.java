@@ -22,8 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -128,13 +126,12 @@ class TrinoServerIT
                 assertThat(row.get(1)).startsWith("chiplet.policy=fastest is not usable: expected one of");
             });
 
-            // The session property manager chose task_concurrency from this machine's own topology (not the catalog's snapshot).
-            Matcher chosen = Pattern
-                    .compile("Chiplet session defaults for [^\\n]* on worker topology sysfs:/: task_concurrency (\\d+) ")
-                    .matcher(Files.readString(log));
-            assertThat(chosen.find()).as("the session manager's start line; log:%n%s", tail(log)).isTrue();
+            // The session property manager sized task_concurrency on what the node that runs tasks (this one, with
+            // include-coordinator=true) reported of its catalog's snapshot: two one-core chiplets.
+            String sized = awaitLogLine(log, "Chiplet session defaults on the topology the workers reported (1 worker: chiplet-it on ");
+            assertThat(sized).contains("2 chiplets 2 cores").contains("task_concurrency 2 (");
             assertThat(trino.query("SHOW SESSION LIKE 'task_concurrency'")).singleElement()
-                    .satisfies(row -> assertThat(row.get(1)).as("task_concurrency of a new session").isEqualTo(chosen.group(1)));
+                    .satisfies(row -> assertThat(row.get(1)).as("task_concurrency of a new session").isEqualTo("2"));
 
             // Runner threads come and go with the queries: each query makes some, and the agent pins them within a rescan.
             long pid = serverPid(server);
@@ -169,7 +166,7 @@ class TrinoServerIT
      * Every SplitRunner thread of the server the placement table lists that is alive in {@code /proc} with the mask the
      * table gives, by tid; empty unless every live SplitRunner thread of the server is pinned to one CPU set of the table.
      */
-    private static Map<Integer, String> pinnedRunners(long pid, List<List<String>> placement)
+    static Map<Integer, String> pinnedRunners(long pid, List<List<String>> placement)
             throws IOException
     {
         Map<Integer, String> table = new HashMap<>();
@@ -199,7 +196,7 @@ class TrinoServerIT
     }
 
     /** A thread's status fields; empty when the thread ended while being read. */
-    private static Optional<Map<String, String>> readStatus(Path status)
+    static Optional<Map<String, String>> readStatus(Path status)
     {
         try {
             Map<String, String> fields = new HashMap<>();
@@ -216,8 +213,25 @@ class TrinoServerIT
         }
     }
 
+    /** The first line of {@code log} that starts with {@code start} (after its log prefix), waited for up to a minute. */
+    static String awaitLogLine(Path log, String start)
+            throws IOException, InterruptedException
+    {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            Optional<String> line = Files.readAllLines(log).stream().filter(text -> text.contains(start)).findFirst();
+            if (line.isPresent()) {
+                return line.get().substring(line.get().indexOf(start));
+            }
+            if (System.nanoTime() > deadline) {
+                fail("no log line starting %s within a minute; log:%n%s", start, tail(log));
+            }
+            Thread.sleep(500);
+        }
+    }
+
     /** The server JVM: the launcher replaces itself with it, and only a launcher of another kind would fork. */
-    private static long serverPid(Process server)
+    static long serverPid(Process server)
     {
         return Stream.concat(Stream.of(server.toHandle()), server.descendants())
                 .filter(process -> process.info().command().map(command -> command.endsWith("/java")).orElse(false))
@@ -226,7 +240,7 @@ class TrinoServerIT
                 .orElseThrow(() -> new AssertionError("no java process under the launcher " + server.pid()));
     }
 
-    private static String buildProperty(String name)
+    static String buildProperty(String name)
     {
         String value = System.getProperty(name);
         assertThat(value).as("%s, which failsafe sets in verify (./mvnw -pl trino-plugin verify -Dit.test=TrinoServerIT)", name).isNotBlank();
@@ -234,7 +248,7 @@ class TrinoServerIT
     }
 
     /** The server's installation folder, unpacked beside the tarball once (tar keeps the tarball's hard links and modes). */
-    private static Path unpackServer(Path tarball, String version)
+    static Path unpackServer(Path tarball, String version)
             throws IOException, InterruptedException
     {
         assertThat(tarball).as("trino-server-core %s, copied by the build", version).isRegularFile();
@@ -253,7 +267,7 @@ class TrinoServerIT
         return home;
     }
 
-    private static void installPlugin(Path target)
+    static void installPlugin(Path target)
             throws IOException
     {
         if (Files.exists(target)) {
@@ -322,7 +336,7 @@ class TrinoServerIT
         return etc;
     }
 
-    private static int freePort()
+    static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -331,7 +345,7 @@ class TrinoServerIT
     }
 
     /** Until {@code /v1/info} says the server is no longer starting; fails with the log when it dies or takes too long. */
-    private static void awaitStarted(Process server, int port, Path log)
+    static void awaitStarted(Process server, int port, Path log)
             throws IOException, InterruptedException
     {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -355,7 +369,7 @@ class TrinoServerIT
         fail("the server did not start within %s; log:%n%s", START_LIMIT, tail(log));
     }
 
-    private static void stop(Process server)
+    static void stop(Process server)
             throws InterruptedException
     {
         List<ProcessHandle> all = new ArrayList<>(server.descendants().toList());
@@ -367,7 +381,7 @@ class TrinoServerIT
         all.forEach(ProcessHandle::destroyForcibly);
     }
 
-    private static String tail(Path log)
+    static String tail(Path log)
     {
         try {
             List<String> lines = Files.readAllLines(log);
@@ -379,7 +393,7 @@ class TrinoServerIT
     }
 
     /** The release's own command line client, one JVM per statement, output as tab-separated rows. */
-    private record Trino(Path cli, int port, Path serverLog, Path scratch)
+    record Trino(Path cli, int port, Path serverLog, Path scratch)
     {
         List<List<String>> query(String sql)
                 throws IOException, InterruptedException

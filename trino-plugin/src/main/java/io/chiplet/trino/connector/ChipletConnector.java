@@ -27,11 +27,16 @@ public final class ChipletConnector
     private final ChipletMetadata metadata = new ChipletMetadata();
     private final ChipletSplitManager splitManager;
     private final ChipletRecordSetProvider recordSetProvider;
+    private final Optional<WorkerReportCollector> reportCollector;
 
-    /** @param nodeManager the cluster's nodes; empty where the running Trino would not give them */
-    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory)
+    /**
+     * @param nodeManager the cluster's nodes; empty where the running Trino would not give them
+     * @param reportCollector on the coordinator, what collects the workers' reports; closed with the catalog
+     */
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, Optional<WorkerReportCollector> reportCollector)
     {
         this.state = requireNonNull(state, "state is null");
+        this.reportCollector = requireNonNull(reportCollector, "reportCollector is null");
         this.splitManager = new ChipletSplitManager(nodeManager, skewHistory);
         this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
@@ -63,6 +68,7 @@ public final class ChipletConnector
     @Override
     public void shutdown()
     {
+        reportCollector.ifPresent(WorkerReportCollector::close);
         state.close();
     }
 }

@@ -3,6 +3,8 @@ package io.chiplet.trino.connector;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.guard.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
+import io.chiplet.trino.cluster.WorkerReports;
+import io.trino.spi.HostAddress;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
@@ -13,6 +15,8 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
+import java.net.URI;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 
@@ -42,21 +46,28 @@ public final class ChipletConnectorFactory
     @FunctionalInterface
     interface RuntimeStarter
     {
-        CatalogState start(String catalog, String node, Map<String, String> properties);
+        CatalogState start(String catalog, String node, Map<String, String> properties, TaskRole role);
     }
 
     private final SkewHistory skewHistory;
+    private final WorkerReports workerReports;
     private final Optional<MethodHandle> contextCurrentNode;
     private final RuntimeStarter starter;
 
-    public ChipletConnectorFactory(SkewHistory skewHistory)
+    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports)
     {
-        this(skewHistory, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        this(skewHistory, workerReports, CONTEXT_CURRENT_NODE, NodeRuntime::start);
     }
 
     ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
     {
+        this(skewHistory, new WorkerReports(), contextCurrentNode, starter);
+    }
+
+    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    {
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.workerReports = requireNonNull(workerReports, "workerReports is null");
         this.contextCurrentNode = requireNonNull(contextCurrentNode, "contextCurrentNode is null");
         this.starter = requireNonNull(starter, "starter is null");
     }
@@ -77,9 +88,10 @@ public final class ChipletConnectorFactory
         String node = "unknown";
         Optional<CatalogState> started = Optional.empty();
         try {
-            node = currentNode(context, nodeManager).getNodeIdentifier();
-            started = Optional.of(starter.start(catalogName, node, config));
-            return new ChipletConnector(started.get(), nodeManager, skewHistory);
+            Node current = currentNode(context, nodeManager);
+            node = current.getNodeIdentifier();
+            started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
+            return new ChipletConnector(started.get(), nodeManager, skewHistory, reportCollector(catalogName, current, nodeManager));
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
@@ -88,7 +100,45 @@ public final class ChipletConnectorFactory
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
-            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory);
+            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, Optional.empty());
+        }
+    }
+
+    /**
+     * On the coordinator, the first chiplet catalog collects the workers' reports for the session defaults; nowhere
+     * else. A failure to start it costs the session defaults their worker figures, never the catalog.
+     */
+    private Optional<WorkerReportCollector> reportCollector(String catalog, Node current, Optional<NodeManager> nodeManager)
+    {
+        if (!current.isCoordinator() || nodeManager.isEmpty() || !workerReports.claimCollection()) {
+            return Optional.empty();
+        }
+        try {
+            HostAddress address = current.getHostAndPort();
+            URI uri = URI.create("http://" + address.getHostText() + ":" + address.getPort());
+            WorkerReportCollector collector = new WorkerReportCollector(catalog, nodeManager.get(), new LoopbackStatements(uri), workerReports, Clock.systemUTC());
+            collector.start();
+            return Optional.of(collector);
+        }
+        catch (Throwable e) {
+            FailOpenSwitch.rethrowIfFatal(e);
+            workerReports.releaseCollection();
+            log.warn("Chiplet catalog {} on the coordinator: cannot collect the workers' topology reports, session defaults keep Trino's own task_concurrency: {}",
+                    catalog, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** Whether this node runs tasks; a failure to tell is taken as no, with one warning (placing nothing is Trino's own way). */
+    private static TaskRole taskRole(Node current, Optional<NodeManager> nodeManager)
+    {
+        try {
+            return TaskRole.of(current, nodeManager);
+        }
+        catch (Throwable e) {
+            FailOpenSwitch.rethrowIfFatal(e);
+            log.warn("Chiplet catalog on node {}: cannot tell whether this node runs tasks, so it places nothing: {}", current.getNodeIdentifier(), e.toString());
+            return TaskRole.of(true, Optional.empty());
         }
     }
 

@@ -70,7 +70,9 @@ final class ChipletRecordSetProvider
                     (long) placement.threads().size(),
                     runtime.problem().orElse(null),
                     placement.placingOn().isEmpty() ? null : placement.placingOn().toList(),
-                    placement.cpusetChanges()));
+                    placement.cpusetChanges(),
+                    runtime.partitionBasis().map(basis -> (long) basis.chiplets()).orElse(null),
+                    runtime.partitionBasis().map(basis -> (long) basis.cores()).orElse(null)));
         };
     }
 

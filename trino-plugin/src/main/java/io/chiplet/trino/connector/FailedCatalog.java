@@ -33,7 +33,7 @@ record FailedCatalog(String catalog, String node, String cause)
     public List<List<Object>> rows(RuntimeTable table, List<CompletedStageSkew> skew)
     {
         return switch (table) {
-            case STATUS -> List.of(Arrays.asList(node, catalog, false, null, null, 0L, cause, null, 0L));
+            case STATUS -> List.of(Arrays.asList(node, catalog, false, null, null, 0L, cause, null, 0L, null, null));
             case SKEW -> ChipletRecordSetProvider.skewRows(skew);
             case TOPOLOGY, PLACEMENT, ADAPTATION -> List.of();
         };

@@ -6,6 +6,7 @@ import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.UsableChiplets;
 import io.chiplet.topology.Chiplet;
@@ -65,13 +66,14 @@ public final class NodeRuntime
      * Reads the settings and the topology and joins (or starts) the JVM's placement agent. Never throws: a catalog that
      * failed to load would fail Trino's start (static catalogs) or every query naming it.
      */
-    public static NodeRuntime start(String catalog, String node, Map<String, String> properties)
+    public static NodeRuntime start(String catalog, String node, Map<String, String> properties, TaskRole role)
     {
         requireNonNull(catalog, "catalog is null");
         requireNonNull(node, "node is null");
         requireNonNull(properties, "properties is null");
+        requireNonNull(role, "role is null");
         try {
-            return tryStart(catalog, node, properties);
+            return tryStart(catalog, node, properties, role);
         }
         catch (RuntimeException | LinkageError e) {
             // A bug of ours, or a class the JVM cannot link (a JDK without FFM): still no reason to take Trino down.
@@ -80,13 +82,24 @@ public final class NodeRuntime
         }
     }
 
-    private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties)
+    private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties, TaskRole role)
     {
         ChipletConfig.Parsed parsed = ChipletConfig.parse(properties);
         if (parsed instanceof ChipletConfig.Problem bad) {
             return off(catalog, node, Optional.empty(), Optional.empty(), bad.message());
         }
         ChipletConfig config = ((ChipletConfig.Valid) parsed).config();
+        if (!role.runsTasks()) {
+            // An idle JVM holding a lease would halve the placement of a worker on the same host.
+            String why = "this node is " + role.reason() + ": no chiplet lease, nothing pinned";
+            if (role.determined()) {
+                log.info("Chiplet catalog {} on node {}: {}", catalog, node, why);
+            }
+            else {
+                log.warn("Chiplet catalog {} on node {}: {}", catalog, node, why);
+            }
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.empty(), Optional.empty(), Optional.of(why));
+        }
         Topology topology;
         try {
             topology = TopologyDiscovery.discover(new DiscoveryOptions(config.fsRoot(), Optional.empty(), config.virtualChipletCores()));
@@ -135,7 +148,8 @@ public final class NodeRuntime
             ChipletLeases.LeaseSet leased = leases.acquire(count);
             for (ChipletLease lease : leased.leases()) {
                 if (lease.shared()) {
-                    log.info("Chiplet placement on node {}: {}", node, lease.describe());
+                    // Sharing halves this node's placement on that chiplet: the operator must hear of it.
+                    log.warn("Chiplet placement on node {}: {}", node, lease.describe());
                 }
             }
             CpuSet allowed = leased.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union).intersect(processCpus);
@@ -211,6 +225,22 @@ public final class NodeRuntime
     public Optional<Topology> topology()
     {
         return topology;
+    }
+
+    /**
+     * Core's partition basis of this node's topology: the usable chiplets and physical cores its report to the
+     * coordinator gives, read as {@code chiplet advise} reads the same machine or snapshot. Empty without a topology.
+     */
+    public Optional<PartitionBasis> partitionBasis()
+    {
+        try {
+            return topology.map(read -> PartitionBasis.of(read, read.allowed()));
+        }
+        catch (RuntimeException e) {
+            // No usable chiplet (a snapshot of another machine): nothing to report.
+            log.debug("No partition basis for the topology", e);
+            return Optional.empty();
+        }
     }
 
     /** The problem that keeps placement off, or why it stopped; empty while the agent places threads. */

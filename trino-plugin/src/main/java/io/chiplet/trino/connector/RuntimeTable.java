@@ -35,7 +35,7 @@ public enum RuntimeTable
     STATUS(true,
             column("node", VARCHAR), column("catalog", VARCHAR), column("placing", BOOLEAN), column("policy", VARCHAR),
             column("topology_source", VARCHAR), column("threads", BIGINT), column("problem", VARCHAR), column("placing_on_cpus", VARCHAR),
-            column("cpuset_changes", BIGINT));
+            column("cpuset_changes", BIGINT), column("usable_chiplets", BIGINT), column("usable_cores", BIGINT));
 
     public static final String SCHEMA = "runtime";
 

@@ -2,6 +2,7 @@ package io.chiplet.trino.event;
 
 import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.eventlistener.EventListener;
 import io.trino.spi.eventlistener.EventListenerFactory;
@@ -23,10 +24,12 @@ public final class ChipletEventListenerFactory
     private static final Logger log = LoggerFactory.getLogger(SkewEventListener.class);
 
     private final SkewHistory skewHistory;
+    private final SkewEvidenceLog skewEvidence;
 
-    public ChipletEventListenerFactory(SkewHistory skewHistory)
+    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence)
     {
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
     }
 
     @Override
@@ -40,7 +43,7 @@ public final class ChipletEventListenerFactory
     {
         try {
             SkewRule.Thresholds thresholds = SkewListenerSettings.parse(config);
-            return new SkewEventListener(skewHistory, thresholds, log);
+            return new SkewEventListener(skewHistory, skewEvidence, thresholds, log);
         }
         catch (RuntimeException e) {
             log.warn("Chiplet skew listener off, no skew is recorded: {}", e.getMessage());

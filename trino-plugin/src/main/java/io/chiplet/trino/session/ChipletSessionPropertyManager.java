@@ -3,6 +3,7 @@ package io.chiplet.trino.session;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.skew.CompletedStageSkew;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewFeedback;
 import io.trino.spi.session.SessionConfigurationContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -24,22 +26,24 @@ final class ChipletSessionPropertyManager
         implements SessionPropertyConfigurationManager
 {
     private final SessionRules rules;
-    private final Optional<SessionDefaultsPolicy> defaults;
+    private final Optional<Supplier<SessionDefaultsPolicy>> defaults;
     private final OptionalInt configuredWorkers;
-    private final int skewWindowQueries;
+    private final Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints;
     private final Supplier<List<CompletedStageSkew>> recentStages;
     private final FailOpenSwitch failOpen;
 
     /**
      * @param defaults empty when the chiplet settings were not usable: the rules alone apply
-     * @param recentStages the skew history, read for the hint and, when not configured, the worker count
+     * @param skewHints the skew hint for a new session of a user and source
+     * @param recentStages the skew history, read for the worker count where neither configured nor reported
      */
-    ChipletSessionPropertyManager(SessionRules rules, Optional<SessionDefaultsPolicy> defaults, OptionalInt configuredWorkers, int skewWindowQueries, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
+    ChipletSessionPropertyManager(SessionRules rules, Optional<Supplier<SessionDefaultsPolicy>> defaults, OptionalInt configuredWorkers,
+            Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
     {
         this.rules = requireNonNull(rules, "rules is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.configuredWorkers = requireNonNull(configuredWorkers, "configuredWorkers is null");
-        this.skewWindowQueries = skewWindowQueries;
+        this.skewHints = requireNonNull(skewHints, "skewHints is null");
         this.recentStages = requireNonNull(recentStages, "recentStages is null");
         this.failOpen = requireNonNull(failOpen, "failOpen is null");
     }
@@ -61,9 +65,11 @@ final class ChipletSessionPropertyManager
         }
         try {
             List<CompletedStageSkew> recent = recentStages.get();
-            OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers : SkewFeedback.observedTaskNodes(recent);
-            SkewHint hint = skewWindowQueries == 0 ? SkewHint.NONE : SkewFeedback.hintFor(context.getSource().orElse(""), recent, skewWindowQueries);
-            return defaults.get().systemProperties(ruleProperties, workers, hint);
+            SessionDefaultsPolicy policy = defaults.get().get();
+            OptionalInt workers = configuredWorkers.isPresent() ? configuredWorkers
+                    : policy.reportedWorkers().isPresent() ? policy.reportedWorkers() : SkewFeedback.observedTaskNodes(recent);
+            SkewHint hint = skewHints.apply(new SkewEvidenceLog.SessionKey(context.getUser(), context.getSource().orElse("")));
+            return policy.systemProperties(ruleProperties, workers, hint);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);

@@ -2,7 +2,11 @@ package io.chiplet.trino.session;
 
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Topology;
+import io.chiplet.trino.cluster.WorkerReports;
+import io.chiplet.trino.cluster.WorkerReportsFile;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.placement.SkewHint;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
@@ -19,15 +23,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.time.Clock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The {@code chiplet} session property manager, enabled on the coordinator by
  * {@code etc/session-property-config.properties} with {@code session-property-config.configuration-manager=chiplet}.
- * Trino's SPI tells a session property manager nothing about the cluster, so the workers' topology is read on the
- * coordinator (its own machine, or the snapshot the settings name) and every worker host is taken to look alike.
- * Creating the manager never fails: what cannot be used is named in one warning and left out.
+ * Trino's SPI tells a session property manager nothing about the cluster: the workers' topology comes from their own
+ * reports, which the coordinator's chiplet catalog collects ({@link WorkerReports}), or, where the operator names one
+ * with {@code chiplet.fs-root} or {@code chiplet.hwloc-xml}, from that snapshot, taken to describe every worker host.
+ * The coordinator's own machine is never used. Creating the manager never fails: what cannot be used is named in one
+ * warning and left out.
  */
 public final class ChipletSessionPropertyManagerFactory
         implements SessionPropertyConfigurationManagerFactory
@@ -35,10 +44,21 @@ public final class ChipletSessionPropertyManagerFactory
     private static final Logger log = LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class);
 
     private final SkewHistory skewHistory;
+    private final SkewEvidenceLog skewEvidence;
+    private final WorkerReports workerReports;
+    private final Clock clock;
 
-    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory)
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, WorkerReports workerReports)
+    {
+        this(skewHistory, new SkewEvidenceLog(16), workerReports, Clock.systemUTC());
+    }
+
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock)
     {
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.workerReports = requireNonNull(workerReports, "workerReports is null");
     }
 
     @Override
@@ -68,20 +88,39 @@ public final class ChipletSessionPropertyManagerFactory
             problems.add("the operator's rules are not applied: " + e);
         }
 
-        Optional<SessionDefaultsPolicy> defaults = Optional.empty();
+        Optional<Supplier<SessionDefaultsPolicy>> defaults = Optional.empty();
         OptionalInt workers = OptionalInt.empty();
         int skewWindowQueries = 0;
         try {
             SessionManagerSettings settings = SessionManagerSettings.parse(config);
-            Topology topology = TopologyDiscovery.discover(settings.topology());
-            SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(topology, settings.workersPerHost(), settings.defaults());
-            defaults = Optional.of(policy);
             workers = settings.workers();
             skewWindowQueries = settings.skewWindowQueries();
-            log.info("Chiplet session defaults for {} on worker topology {}: task_concurrency {} ({}); hash partition counts fitted to {}",
-                    settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), topology.source(),
-                    policy.taskConcurrency(), policy.taskConcurrencyReason(),
-                    workers.isPresent() ? workers.getAsInt() + " nodes (" + SessionManagerSettings.WORKERS + ")" : "the nodes seen running tasks");
+            String counts = workers.isPresent() ? workers.getAsInt() + " nodes (" + SessionManagerSettings.WORKERS + ")" : "the workers that reported";
+            if (settings.namesWorkerTopology()) {
+                Topology topology = TopologyDiscovery.discover(settings.topology());
+                SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(topology, settings.workersPerHost(), settings.defaults());
+                defaults = Optional.of(() -> policy);
+                log.info("Chiplet session defaults for {} on the worker topology the settings name, {}: task_concurrency {} ({}); hash partition counts fitted to {}",
+                        settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), topology.source(),
+                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), counts);
+            }
+            else {
+                workerReports.keepIn(settings.stateDirectory().resolve(WorkerReportsFile.FILE_NAME));
+                ReportedDefaults reported = new ReportedDefaults(workerReports, settings.defaults(), log);
+                log.info("Chiplet session defaults for {} on the topology the workers report (kept in {}); hash partition counts fitted to {}",
+                        settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), settings.stateDirectory(), counts);
+                reported.get();
+                // Refitted and logged as soon as the workers report, not at the next query.
+                workerReports.onChange(() -> {
+                    try {
+                        reported.get();
+                    }
+                    catch (RuntimeException e) {
+                        log.debug("Refitting the session defaults failed; the next query tries again", e);
+                    }
+                });
+                defaults = Optional.of(reported);
+            }
         }
         catch (RuntimeException | LinkageError e) {
             // LinkageError: the live topology reader's native calls, refused by a JVM without native access, or a
@@ -97,7 +136,11 @@ public final class ChipletSessionPropertyManagerFactory
         if (!problems.isEmpty()) {
             log.warn("Chiplet session property manager: {}; queries run with what remains", String.join("; ", problems));
         }
-        return new ChipletSessionPropertyManager(rules, defaults, workers, skewWindowQueries, skewHistory::recent, failOpen);
+        int window = skewWindowQueries;
+        Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints = window == 0
+                ? key -> SkewHint.NONE
+                : key -> skewEvidence.hintFor(key, clock.instant(), window);
+        return new ChipletSessionPropertyManager(rules, defaults, workers, skewHints, skewHistory::recent, failOpen);
     }
 
     private static SessionRules readRules(Path file)

@@ -5,23 +5,29 @@ import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
+import io.chiplet.trino.cluster.WorkerReport;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The chiplet session defaults for one query, and how they give way to the operator's rules. The values come from
  * core's {@link TrinoSessionSettings}, as {@code chiplet advise --engine trino} prints them: {@code task_concurrency}
- * fitted once to a worker's chiplets and cores, the hash partition counts to the number of workers, which may
- * change while the coordinator runs. A source whose recent queries were skewed gets its defaults adjusted by the
- * hint. Pure: the topology is read before, the worker count and the hint are passed in.
+ * fitted to the workers' chiplets and cores (as the workers reported them, or as the operator's snapshot describes
+ * every worker host), the hash partition counts to the number of workers, which may change while the coordinator
+ * runs. Without a worker topology {@code task_concurrency} is left to Trino. Queries whose recent evidence was skewed
+ * get their defaults adjusted by the hint. Pure: the topology and reports are read before, the worker count and the
+ * hint are passed in.
  */
 public final class SessionDefaultsPolicy
 {
@@ -41,16 +47,49 @@ public final class SessionDefaultsPolicy
         }
     }
 
-    private final int taskConcurrency;
+    private final OptionalInt taskConcurrency;
     private final String taskConcurrencyReason;
+    private final OptionalInt reportedWorkers;
     private final Set<String> enabled;
     private final Map<Integer, HashPartitions> hashPartitionsByWorkers = new ConcurrentHashMap<>();
 
-    private SessionDefaultsPolicy(int taskConcurrency, String taskConcurrencyReason, Set<String> enabled)
+    private SessionDefaultsPolicy(OptionalInt taskConcurrency, String taskConcurrencyReason, OptionalInt reportedWorkers, Set<String> enabled)
     {
         this.taskConcurrency = taskConcurrency;
         this.taskConcurrencyReason = taskConcurrencyReason;
+        this.reportedWorkers = reportedWorkers;
         this.enabled = Set.copyOf(enabled);
+    }
+
+    /**
+     * Fitted to what the workers reported: {@code task_concurrency} as core fits it to the worker hosts (workers of one
+     * host share its cores; where hosts differ, the smallest worker's figure), and the number of workers for the hash
+     * partition counts. Without reports {@code task_concurrency} stays Trino's.
+     */
+    public static SessionDefaultsPolicy forWorkers(List<WorkerReport> reports, Set<String> enabled)
+    {
+        requireNonNull(reports, "reports is null");
+        checkEnabled(enabled);
+        if (reports.isEmpty()) {
+            return new SessionDefaultsPolicy(OptionalInt.empty(), "no worker has reported its topology yet: Trino's own", OptionalInt.empty(), enabled);
+        }
+        Map<String, List<WorkerReport>> byHost = reports.stream().collect(Collectors.groupingBy(WorkerReport::host, TreeMap::new, Collectors.toList()));
+        List<TrinoSessionSettings.WorkerHost> hosts = new ArrayList<>();
+        byHost.values().forEach(workers -> {
+            // Workers of one host report the same machine; the fewest cores any of them sees is what they share.
+            int cores = workers.stream().mapToInt(WorkerReport::cores).min().orElseThrow();
+            hosts.add(new TrinoSessionSettings.WorkerHost(cores, workers.size()));
+        });
+        Advice.Setting concurrency = TrinoSessionSettings.taskConcurrency(hosts);
+        return new SessionDefaultsPolicy(OptionalInt.of(Integer.parseInt(concurrency.value())), concurrency.reason(), OptionalInt.of(reports.size()), enabled);
+    }
+
+    private static void checkEnabled(Set<String> enabled)
+    {
+        requireNonNull(enabled, "enabled is null");
+        if (!PROPERTIES.containsAll(enabled)) {
+            throw new IllegalArgumentException("expected a subset of " + PROPERTIES + " but was " + enabled);
+        }
     }
 
     /**
@@ -61,17 +100,21 @@ public final class SessionDefaultsPolicy
     public static SessionDefaultsPolicy fit(Topology workerTopology, int workersPerHost, Set<String> enabled)
     {
         requireNonNull(workerTopology, "workerTopology is null");
-        requireNonNull(enabled, "enabled is null");
-        if (!PROPERTIES.containsAll(enabled)) {
-            throw new IllegalArgumentException("expected a subset of " + PROPERTIES + " but was " + enabled);
-        }
+        checkEnabled(enabled);
         Advice.Setting concurrency = TrinoSessionSettings.taskConcurrency(workerTopology, workerTopology.allowed(), workersPerHost);
-        return new SessionDefaultsPolicy(Integer.parseInt(concurrency.value()), concurrency.reason(), enabled);
+        return new SessionDefaultsPolicy(OptionalInt.of(Integer.parseInt(concurrency.value())), concurrency.reason(), OptionalInt.empty(), enabled);
     }
 
-    public int taskConcurrency()
+    /** Empty where no worker topology is known: Trino's own {@code task_concurrency} applies. */
+    public OptionalInt taskConcurrency()
     {
         return taskConcurrency;
+    }
+
+    /** How many workers reported; empty where the policy was not fitted to reports. */
+    public OptionalInt reportedWorkers()
+    {
+        return reportedWorkers;
     }
 
     public String taskConcurrencyReason()
@@ -92,13 +135,16 @@ public final class SessionDefaultsPolicy
         requireNonNull(workers, "workers is null");
         requireNonNull(hint, "hint is null");
         Map<String, String> ours = new HashMap<>();
-        // More drivers per task split a task's input into more, smaller local partitions; fewer waste less on tiny input.
-        int concurrency = switch (hint) {
-            case SPREAD -> taskConcurrency * 2;
-            case CONSOLIDATE -> Math.max(1, taskConcurrency / 2);
-            case NONE -> taskConcurrency;
-        };
-        ours.put(TASK_CONCURRENCY, Integer.toString(concurrency));
+        if (taskConcurrency.isPresent()) {
+            // More drivers per task split a task's input into more, smaller local partitions; fewer waste less on tiny input.
+            int fitted = taskConcurrency.getAsInt();
+            int concurrency = switch (hint) {
+                case SPREAD -> fitted * 2;
+                case CONSOLIDATE -> Math.max(1, fitted / 2);
+                case NONE -> fitted;
+            };
+            ours.put(TASK_CONCURRENCY, Integer.toString(concurrency));
+        }
         if (workers.isPresent()) {
             int count = workers.getAsInt();
             HashPartitions fitted = hashPartitions(count);

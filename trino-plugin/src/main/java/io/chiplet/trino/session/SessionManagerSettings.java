@@ -18,13 +18,17 @@ import static java.util.Objects.requireNonNull;
  * The settings of the {@code chiplet} session property manager, read from {@code etc/session-property-config.properties}
  * (Trino passes every entry but {@code session-property-config.configuration-manager}).
  *
- * @param topology where to read a worker host's topology; every worker host is taken to look alike
- * @param workersPerHost Trino worker JVMs per host
- * @param workers nodes that run tasks; empty to learn it from the stages the event listener saw
+ * @param topology where to read a worker host's topology, taken to describe every worker host, where
+ *         {@link #namesWorkerTopology()}; otherwise the workers' own reports are used
+ * @param workersPerHost Trino worker JVMs per host, with a named topology (reports say which workers share a host)
+ * @param workers nodes that run tasks; empty to take the number of workers that reported (or, before any report,
+ *         that ran tasks)
  * @param defaults which session properties get chiplet defaults
- * @param skewWindowQueries how many of a source's latest queries its skew hint looks at; 0 turns the feedback off
+ * @param skewWindowQueries how many of a query shape's latest queries its skew hint looks at; 0 turns the feedback off
+ * @param stateDirectory where the workers' last reports are kept over coordinator restarts
  */
-public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHost, OptionalInt workers, Set<String> defaults, int skewWindowQueries)
+public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHost, OptionalInt workers, Set<String> defaults, int skewWindowQueries,
+        Path stateDirectory)
 {
     public static final String RULES_FILE = "session-property-manager.config-file";
     public static final String FS_ROOT = "chiplet.fs-root";
@@ -34,14 +38,33 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
     public static final String WORKERS = "chiplet.workers";
     public static final String DEFAULTS = "chiplet.session-defaults";
     public static final String SKEW_WINDOW_QUERIES = "chiplet.skew-feedback.window-queries";
+    public static final String STATE_DIR = "chiplet.state-dir";
 
-    public static final Set<String> KEYS = Set.of(RULES_FILE, FS_ROOT, HWLOC_XML, VIRTUAL_CHIPLET_CORES, WORKERS_PER_HOST, WORKERS, DEFAULTS, SKEW_WINDOW_QUERIES);
+    public static final Set<String> KEYS = Set.of(RULES_FILE, FS_ROOT, HWLOC_XML, VIRTUAL_CHIPLET_CORES, WORKERS_PER_HOST, WORKERS, DEFAULTS, SKEW_WINDOW_QUERIES,
+            STATE_DIR);
 
     public SessionManagerSettings
     {
         requireNonNull(topology, "topology is null");
         requireNonNull(workers, "workers is null");
         defaults = Set.copyOf(defaults);
+        requireNonNull(stateDirectory, "stateDirectory is null");
+    }
+
+    /** Whether the operator named the workers' topology; otherwise the workers' own reports size the defaults. */
+    public boolean namesWorkerTopology()
+    {
+        return topology.fsRoot().isPresent() || topology.hwlocXml().isPresent();
+    }
+
+    /**
+     * Folder {@code chiplet} of the node's data directory: Trino's launcher passes {@code node.data-dir} and starts the
+     * server in that directory.
+     */
+    static Path defaultStateDirectory()
+    {
+        String dataDir = System.getProperty("node.data-dir", System.getProperty("user.dir", "."));
+        return Path.of(dataDir).toAbsolutePath().resolve("chiplet");
     }
 
     /**
@@ -88,7 +111,8 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
                 workersPerHost,
                 workers,
                 defaults,
-                window);
+                window,
+                Optional.ofNullable(config.get(STATE_DIR)).map(String::trim).map(value -> path(STATE_DIR, value)).orElseGet(SessionManagerSettings::defaultStateDirectory));
     }
 
     private static int count(Map<String, String> config, String key, int defaultValue, int minimum, String expected)

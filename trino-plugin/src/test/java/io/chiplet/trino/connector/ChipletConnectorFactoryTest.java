@@ -40,14 +40,14 @@ class ChipletConnectorFactoryTest
     @Test
     void placementPartThrowingNoSuchMethodErrorLeavesTheCatalogUpNotPlacing()
     {
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new NoSuchMethodError("'io.trino.spi.Node io.trino.spi.connector.ConnectorContext.getCurrentNode()'");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
             Connector connector = factory.create("chiplet", SETTINGS, context(Optional.of(manager("node-1"))));
 
             String cause = "the chiplet catalog failed to start: java.lang.NoSuchMethodError: 'io.trino.spi.Node io.trino.spi.connector.ConnectorContext.getCurrentNode()'";
-            assertThat(statusRows(connector)).containsExactly(List.of("node-1", "chiplet", false, "", "", 0L, cause, "", 0L));
+            assertThat(statusRows(connector)).containsExactly(List.of("node-1", "chiplet", false, "", "", 0L, cause, "", 0L, "", ""));
             assertThat(rows(connector, RuntimeTable.PLACEMENT)).isEmpty();
             assertThat(rows(connector, RuntimeTable.TOPOLOGY)).isEmpty();
             assertThat(log.warnings()).containsExactly("Chiplet catalog chiplet on node node-1: no thread placement, Trino runs as without it: " + cause);
@@ -58,7 +58,7 @@ class ChipletConnectorFactoryTest
     @Test
     void anyThrowableOfOursIsAbsorbedButTheJvmRunningOutOfMemoryIsNot()
     {
-        ChipletConnectorFactory assertionFails = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory assertionFails = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new AssertionError("a bug of ours");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
@@ -68,7 +68,7 @@ class ChipletConnectorFactoryTest
             assertThat(log.warnings()).hasSize(1);
         }
 
-        ChipletConnectorFactory outOfMemory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory outOfMemory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new OutOfMemoryError("Java heap space");
         });
         assertThatThrownBy(() -> outOfMemory.create("chiplet", SETTINGS, context(Optional.of(manager("node-1")))))
@@ -79,9 +79,9 @@ class ChipletConnectorFactoryTest
     void withoutTheNewerAccessorTheNodeComesFromTheNodeManagerAsInTrino476()
     {
         AtomicReference<String> startedOn = new AtomicReference<>();
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties) -> {
+        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             startedOn.set(node);
-            return NodeRuntime.start(catalog, node, properties);
+            return NodeRuntime.start(catalog, node, properties, role);
         });
         Connector connector = factory.create("chiplet", SETTINGS, context(Optional.of(manager("node-476"))));
 
@@ -100,9 +100,9 @@ class ChipletConnectorFactoryTest
         assertThat(ChipletConnectorFactory.CONTEXT_CURRENT_NODE).isPresent();
         AtomicReference<String> startedOn = new AtomicReference<>();
         ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE,
-                (catalog, node, properties) -> {
+                (catalog, node, properties, role) -> {
                     startedOn.set(node);
-                    return NodeRuntime.start(catalog, node, properties);
+                    return NodeRuntime.start(catalog, node, properties, role);
                 });
         // No node manager at all, as an SPI that dropped it: the context's own accessor names the node.
         ConnectorContext context = new ConnectorContext()

@@ -17,7 +17,7 @@ class NodeRuntimeTest
     void badSettingLeavesTheCatalogUpWithOneWarning()
     {
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
-                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of("connector.name", "chiplet", "chiplet.rescan-interval", "often"))) {
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of("connector.name", "chiplet", "chiplet.rescan-interval", "often"), TaskRole.WORKER)) {
             String expected = "chiplet.rescan-interval=often is not usable: expected a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms";
             assertThat(runtime.problem()).contains(expected);
             assertThat(runtime.governingCatalog()).isEmpty();
@@ -31,7 +31,7 @@ class NodeRuntimeTest
     {
         Path missing = temp.resolve("no-such-snapshot");
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
-                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, missing.toString()))) {
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, missing.toString()), TaskRole.WORKER)) {
             assertThat(runtime.problem()).hasValueSatisfying(problem -> assertThat(problem).startsWith("cannot read the topology from chiplet.fs-root=" + missing + ": "));
             assertThat(runtime.topology()).isEmpty();
             assertThat(log.warnings()).hasSize(1);
@@ -43,7 +43,7 @@ class NodeRuntimeTest
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
-                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.ENABLED, "false"))) {
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.ENABLED, "false"), TaskRole.WORKER)) {
             assertThat(runtime.topology()).hasValueSatisfying(topology -> assertThat(topology.chiplets()).hasSize(2));
             assertThat(runtime.problem()).contains("chiplet.enabled=false");
             assertThat(runtime.governingCatalog()).isEmpty();
@@ -56,14 +56,35 @@ class NodeRuntimeTest
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString());
-        try (NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties)) {
+        try (NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties, TaskRole.WORKER)) {
             assertThat(runtime.problem()).isEmpty();
             assertThat(runtime.governingCatalog()).contains("chiplet");
             assertThat(ChipletRecordSetProvider.rows(RuntimeTable.STATUS, runtime, List.of()))
-                    .containsExactly(java.util.Arrays.asList("node-1", "chiplet", true, "auto", "sysfs:" + snapshot, 0L, null, "0-1", 0L));
+                    .containsExactly(java.util.Arrays.asList("node-1", "chiplet", true, "auto", "sysfs:" + snapshot, 0L, null, "0-1", 0L, 2L, 2L));
             assertThat(ChipletRecordSetProvider.rows(RuntimeTable.TOPOLOGY, runtime, List.of()))
                     .extracting(row -> row.get(1) + ":" + row.get(2))
                     .containsExactly("0:0", "1:1");
+        }
+    }
+
+    @Test
+    void aCoordinatorThatRunsNoTasksTakesNoLeaseAndPinsNothing(@TempDir Path temp)
+            throws Exception
+    {
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Path leases = temp.resolve("leases");
+        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, leases.toString());
+        TaskRole role = TaskRole.of(true, java.util.Optional.of(false));
+        try (LogCapture log = LogCapture.of("io.chiplet.trino");
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "coordinator", properties, role)) {
+            String why = "this node is a coordinator that runs no tasks (node-scheduler.include-coordinator=false): no chiplet lease, nothing pinned";
+            assertThat(runtime.problem()).contains(why);
+            assertThat(runtime.governingCatalog()).isEmpty();
+            assertThat(leases).doesNotExist();
+            assertThat(ChipletRecordSetProvider.rows(RuntimeTable.STATUS, runtime, List.of()).getFirst().subList(0, 3))
+                    .containsExactly("coordinator", "chiplet", false);
+            assertThat(log.warnings()).isEmpty();
+            assertThat(log.messages()).contains("Chiplet catalog chiplet on node coordinator: " + why);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.chiplet.trino.event;
 
 import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.LogCapture;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
@@ -57,9 +58,9 @@ class ChipletEventListenerFactoryTest
     void badSettingGivesOneWarningAndAListenerThatRecordsNothing()
     {
         try (LogCapture recorded = LogCapture.of(SkewEventListener.class)) {
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
+            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
                     .isNotInstanceOf(SkewEventListener.class);
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4)).create(Map.of(), CONTEXT))
+            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of(), CONTEXT))
                     .isInstanceOf(SkewEventListener.class);
 
             assertThat(recorded.warnings()).singleElement().asString()

@@ -1,6 +1,7 @@
 package io.chiplet.trino.session;
 
 import io.chiplet.cli.AdviseRun;
+import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.resourcegroups.ResourceGroupId;
 import io.trino.spi.resourcegroups.SessionPropertyConfigurationManagerContext;
@@ -32,7 +33,7 @@ class AdviseMatchesTrinoSessionDefaultsTest
         int chiplets = Integer.parseInt(AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml).get("workers per host"));
         for (int workers : new TreeSet<>(List.of(1, chiplets))) {
             Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers));
-            var manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(Map.of(
+            var manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(Map.of(
                     SessionManagerSettings.HWLOC_XML, xml,
                     SessionManagerSettings.WORKERS_PER_HOST, Integer.toString(workers),
                     SessionManagerSettings.WORKERS, Integer.toString(workers)), new SessionPropertyConfigurationManagerContext() {});

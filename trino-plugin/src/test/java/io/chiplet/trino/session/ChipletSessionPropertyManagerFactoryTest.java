@@ -1,8 +1,13 @@
 package io.chiplet.trino.session;
 
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.SkewEvidence;
+import io.chiplet.placement.SkewHint;
+import io.chiplet.trino.cluster.WorkerReport;
+import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.LogCapture;
+import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.resourcegroups.ResourceGroupId;
@@ -18,6 +23,9 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +47,7 @@ class ChipletSessionPropertyManagerFactoryTest
     {
         Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "3"));
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
-            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(config, CONTEXT);
 
             // The hybrid laptop has 14 physical cores: task_concurrency 8.
             assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEqualTo(Map.of(
@@ -52,21 +60,31 @@ class ChipletSessionPropertyManagerFactoryTest
     }
 
     @Test
-    void skewHistoryFeedsTheSourcesNextQueriesAndTheWorkerCount()
+    void skewEvidenceOfAUsersSourceFeedsItsNextQueriesAndTheHistoryTheWorkerCount()
             throws Exception
     {
         SkewHistory history = new SkewHistory(16);
-        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(history).create(config(Map.of()), CONTEXT);
+        SkewEvidenceLog evidence = new SkewEvidenceLog(64);
+        Instant now = Instant.parse("2026-11-26T12:00:00Z");
+        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(history, evidence, new WorkerReports(), Clock.fixed(now, ZoneOffset.UTC))
+                .create(config(Map.of()), CONTEXT);
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of("task_concurrency", "8"));
 
         history.record(List.of(
                 new CompletedStageSkew("q1", "dashboards", 1, 3, 60_000, 18.0, 2.7, 0.57, "spread"),
                 new CompletedStageSkew("q1", "dashboards", 2, 3, 60_000, 1.0, 1.0, 0.0, "none")));
+        SkewEvidenceLog.SessionKey alice = new SkewEvidenceLog.SessionKey("alice", "dashboards");
+        evidence.record(alice, "shape-a", new SkewEvidence.Observation(now.minusSeconds(120), SkewHint.SPREAD));
+        // One query of the shape is not enough.
+        assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).containsEntry("task_concurrency", "8");
+        evidence.record(alice, "shape-a", new SkewEvidence.Observation(now.minusSeconds(60), SkewHint.NONE));
 
         assertThat(manager.getSystemSessionProperties(query("alice", "dashboards"))).isEqualTo(Map.of(
                 "task_concurrency", "16", "min_hash_partition_count", "3", "max_hash_partition_count", "204"));
+        // Not another source of hers, nor another user of the same client.
         assertThat(manager.getSystemSessionProperties(query("alice", "reports"))).isEqualTo(Map.of(
                 "task_concurrency", "8", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+        assertThat(manager.getSystemSessionProperties(query("carol", "dashboards"))).containsEntry("task_concurrency", "8");
     }
 
     @Test
@@ -75,7 +93,7 @@ class ChipletSessionPropertyManagerFactoryTest
     {
         Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "three"));
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
-            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(config, CONTEXT);
 
             assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEmpty();
             assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "2", "query_max_execution_time", "1h"));
@@ -90,10 +108,10 @@ class ChipletSessionPropertyManagerFactoryTest
             throws Exception
     {
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
-            new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config(Map.of("chiplet.worker", "3")), CONTEXT);
+            new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(config(Map.of("chiplet.worker", "3")), CONTEXT);
             Map<String, String> missing = config(Map.of());
             missing.put(SessionManagerSettings.HWLOC_XML, directory.resolve("absent.xml").toString());
-            new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(missing, CONTEXT);
+            new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(missing, CONTEXT);
 
             assertThat(recorded.warnings()).hasSize(2);
             assertThat(recorded.warnings().get(0)).contains("chiplet.worker is not a setting of the chiplet session property manager");
@@ -108,7 +126,7 @@ class ChipletSessionPropertyManagerFactoryTest
         Map<String, String> config = config(Map.of());
         Files.writeString(Path.of(config.get(SessionManagerSettings.RULES_FILE)), "[{\"users\": \"bob\"}]");
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
-            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(config, CONTEXT);
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new WorkerReports()).create(config, CONTEXT);
 
             assertThat(manager.getSystemSessionProperties(query("etl_bob", "cli"))).isEqualTo(Map.of("task_concurrency", "8"));
             assertThat(recorded.warnings()).singleElement().asString()
@@ -127,7 +145,7 @@ class ChipletSessionPropertyManagerFactoryTest
         SessionRules rules = SessionRulesParser.parse(Files.readString(Path.of(config.get(SessionManagerSettings.RULES_FILE))), "rules.json");
         try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
             FailOpenSwitch failOpen = new FailOpenSwitch(LoggerFactory.getLogger(ChipletSessionPropertyManagerFactory.class), "Chiplet session defaults", "the operator's rules apply");
-            ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(policy), OptionalInt.empty(), 0, () -> {
+            ChipletSessionPropertyManager manager = new ChipletSessionPropertyManager(rules, Optional.of(() -> policy), OptionalInt.empty(), key -> io.chiplet.placement.SkewHint.NONE, () -> {
                 throw new NoSuchMethodError("'java.util.List io.trino.spi.eventlistener.QueryStatistics.getTaskStatistics()'");
             }, failOpen);
 
@@ -141,14 +159,32 @@ class ChipletSessionPropertyManagerFactoryTest
     }
 
     @Test
-    void noSettingsAtAllStillWork()
+    void withoutANamedTopologyTheWorkersReportsSizeTheDefaultsNeverTheCoordinatorsMachine()
     {
-        // The live machine's topology: whatever it is, task_concurrency is a power of two.
-        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16)).create(Map.of(), CONTEXT);
+        WorkerReports reports = new WorkerReports();
+        try (LogCapture recorded = LogCapture.of(ChipletSessionPropertyManagerFactory.class)) {
+            SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), reports)
+                    .create(Map.of(SessionManagerSettings.STATE_DIR, directory.toString()), CONTEXT);
 
-        assertThat(manager.getSystemSessionProperties(query("alice", "cli")))
-                .containsOnlyKeys("task_concurrency")
-                .hasEntrySatisfying("task_concurrency", value -> assertThat(Integer.bitCount(Integer.parseInt(value))).isEqualTo(1));
+            // No report yet: Trino's own defaults, and the log says so.
+            assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEmpty();
+            assertThat(recorded.messages()).anySatisfy(line -> assertThat(line).contains("no worker has reported its topology yet"));
+
+            // Two one-core-per-chiplet workers sharing a two-chiplet host, a 16-core worker on another: the smallest share.
+            reports.update(List.of(new WorkerReport("w1", "host-a", 2, 2), new WorkerReport("w2", "host-a", 2, 2), new WorkerReport("w3", "host-b", 2, 16)),
+                    java.time.Instant.parse("2026-11-26T12:00:00Z"));
+            assertThat(manager.getSystemSessionProperties(query("alice", "cli"))).isEqualTo(Map.of(
+                    "task_concurrency", "1", "min_hash_partition_count", "3", "max_hash_partition_count", "102"));
+            assertThat(recorded.messages()).anySatisfy(line -> assertThat(line)
+                    .startsWith("Chiplet session defaults on the topology the workers reported (3 workers: w1 on host-a 2 chiplets 2 cores")
+                    .contains("task_concurrency 1 ("));
+            assertThat(recorded.warnings()).isEmpty();
+        }
+        // Kept for the next start.
+        WorkerReports restarted = new WorkerReports();
+        restarted.keepIn(directory.resolve(io.chiplet.trino.cluster.WorkerReportsFile.FILE_NAME));
+        assertThat(restarted.current().reports()).hasSize(3);
+        assertThat(restarted.current().saved()).isTrue();
     }
 
     private Map<String, String> config(Map<String, String> extra)

@@ -24,11 +24,11 @@ class SessionDefaultsPolicyTest
     @Test
     void taskConcurrencyIsAPowerOfTwoWithinAWorkersCores()
     {
-        assertThat(SessionDefaultsPolicy.fit(HOST, 1, PROPERTIES).taskConcurrency()).isEqualTo(32);
-        assertThat(SessionDefaultsPolicy.fit(HOST, 8, PROPERTIES).taskConcurrency()).isEqualTo(4);
-        assertThat(SessionDefaultsPolicy.fit(SyntheticTopologies.cpus512(), 1, PROPERTIES).taskConcurrency()).isEqualTo(64);
+        assertThat(SessionDefaultsPolicy.fit(HOST, 1, PROPERTIES).taskConcurrency()).hasValue(32);
+        assertThat(SessionDefaultsPolicy.fit(HOST, 8, PROPERTIES).taskConcurrency()).hasValue(4);
+        assertThat(SessionDefaultsPolicy.fit(SyntheticTopologies.cpus512(), 1, PROPERTIES).taskConcurrency()).hasValue(64);
         for (int workersPerHost = 1; workersPerHost <= 64; workersPerHost++) {
-            int concurrency = SessionDefaultsPolicy.fit(HOST, workersPerHost, PROPERTIES).taskConcurrency();
+            int concurrency = SessionDefaultsPolicy.fit(HOST, workersPerHost, PROPERTIES).taskConcurrency().getAsInt();
             assertThat(Integer.bitCount(concurrency)).as("task_concurrency %d for %d workers per host", concurrency, workersPerHost).isEqualTo(1);
             assertThat(concurrency).isLessThanOrEqualTo(Math.max(1, 48 / workersPerHost));
         }

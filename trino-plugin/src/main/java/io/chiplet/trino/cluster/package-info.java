@@ -1,0 +1,8 @@
+/**
+ * What the workers told the coordinator: each worker's usable chiplets and cores, as the chiplet catalog's
+ * {@code status} table reports them on the worker itself, kept on the coordinator (and in a small file, so that a
+ * restarted coordinator sizes sessions as before until the workers report again).
+ *
+ * <p>May depend on core only.
+ */
+package io.chiplet.trino.cluster;

@@ -1,0 +1,57 @@
+package io.chiplet.trino.session;
+
+import io.chiplet.trino.cluster.WorkerReport;
+import io.chiplet.trino.cluster.WorkerReports;
+import org.slf4j.Logger;
+
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The session defaults fitted to the workers' latest reports, refitted when they change, each change logged once
+ * with what it was fitted to. Before any report {@code task_concurrency} stays Trino's.
+ */
+final class ReportedDefaults
+        implements Supplier<SessionDefaultsPolicy>
+{
+    private final WorkerReports reports;
+    private final Set<String> enabled;
+    private final Logger log;
+    private WorkerReports.Snapshot fittedTo;
+    private SessionDefaultsPolicy policy;
+
+    ReportedDefaults(WorkerReports reports, Set<String> enabled, Logger log)
+    {
+        this.reports = requireNonNull(reports, "reports is null");
+        this.enabled = Set.copyOf(enabled);
+        this.log = requireNonNull(log, "log is null");
+    }
+
+    @Override
+    public synchronized SessionDefaultsPolicy get()
+    {
+        WorkerReports.Snapshot current = reports.current();
+        if (policy == null || !current.reports().equals(fittedTo.reports())) {
+            policy = SessionDefaultsPolicy.forWorkers(current.reports(), enabled);
+            fittedTo = current;
+            if (current.isEmpty()) {
+                log.info("Chiplet session defaults: no worker has reported its topology yet, so task_concurrency stays Trino's own "
+                        + "(the coordinator's own machine is never used)");
+            }
+            else {
+                log.info("Chiplet session defaults on the topology the workers reported ({}: {}): task_concurrency {} ({}); hash partition counts for {} workers",
+                        current.describe(), current.reports().stream().map(ReportedDefaults::describe).collect(Collectors.joining(", ")),
+                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), current.reports().size());
+            }
+        }
+        return policy;
+    }
+
+    private static String describe(WorkerReport report)
+    {
+        return "%s on %s %d chiplets %d cores".formatted(report.node(), report.host(), report.chiplets(), report.cores());
+    }
+}
