@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -31,11 +32,13 @@ final class ChipletSplitManager
 {
     private final Optional<NodeManager> nodeManager;
     private final SkewHistory skewHistory;
+    private final QueryMeasurements measurements;
 
-    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory)
+    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, QueryMeasurements measurements)
     {
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.measurements = requireNonNull(measurements, "measurements is null");
     }
 
     /**
@@ -64,15 +67,19 @@ final class ChipletSplitManager
 
     List<ChipletSplit> splits(RuntimeTable table)
     {
+        if (table == RuntimeTable.MEASUREMENT) {
+            return List.of(ChipletSplit.withMeasurement(measurements.rows()));
+        }
         if (!table.perNode()) {
             return List.of(ChipletSplit.withSkew(skewHistory.recent()));
         }
         if (nodeManager.isEmpty()) {
             return List.of(ChipletSplit.anyNode(table));
         }
+        var schedule = measurements.schedule();
         return nodeManager.get().getWorkerNodes().stream()
                 .sorted(Comparator.comparing(Node::getNodeIdentifier))
-                .map(node -> ChipletSplit.forNode(table, node.getHostAndPort()))
+                .map(node -> ChipletSplit.forNode(table, node.getHostAndPort()).withSchedule(schedule))
                 .toList();
     }
 }

@@ -58,13 +58,24 @@ class ChipletEventListenerFactoryTest
     void badSettingGivesOneWarningAndAListenerThatRecordsNothing()
     {
         try (LogCapture recorded = LogCapture.of(SkewEventListener.class)) {
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
+            assertThat(skewOf(factory().create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT)))
                     .isNotInstanceOf(SkewEventListener.class);
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of(), CONTEXT))
+            assertThat(skewOf(factory().create(Map.of(), CONTEXT)))
                     .isInstanceOf(SkewEventListener.class);
 
             assertThat(recorded.warnings()).singleElement().asString()
                     .isEqualTo("Chiplet skew listener off, no skew is recorded: chiplet.skew.max-over-median = 'lots' is not usable: expected a ratio above 1, such as 2.0");
         }
+    }
+
+    private static ChipletEventListenerFactory factory()
+    {
+        return new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4),
+                new io.chiplet.trino.measure.QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger("test")));
+    }
+
+    private static io.trino.spi.eventlistener.EventListener skewOf(io.trino.spi.eventlistener.EventListener listener)
+    {
+        return ((ChipletEventListenerFactory.ChipletEventListener) listener).skew();
     }
 }
