@@ -281,7 +281,8 @@ public final class QueryMeasurements
         log.warn("Chiplet placement stopped by the guard ({}=auto): placed queries are measurably slower (look {}, threshold {} standard errors); "
                         + "the workers stop placing from the window after next and measuring goes on. {}",
                 MeasureSettings.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), report().summaryLine());
-        state.publish.run();
+        state.reportDue = true;
+        writeReport(true);
     }
 
     /** One WARN line for the query's shape once it has enough evidence, at most once a {@link #LINE_EVERY}. */
