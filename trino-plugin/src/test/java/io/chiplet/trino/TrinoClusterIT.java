@@ -64,6 +64,7 @@ class TrinoClusterIT
         coordinator.writeEtc(coordinatorPort, true, """
                 connector.name=chiplet
                 chiplet.lease-dir=%s
+                chiplet.measure.enabled=false
                 """.formatted(leases));
         for (Node worker : List.of(worker1, worker2)) {
             worker.writeEtc(coordinatorPort, false, """
