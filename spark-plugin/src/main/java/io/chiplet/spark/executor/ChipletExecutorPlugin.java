@@ -9,7 +9,6 @@ import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
-import io.chiplet.spark.measure.MeasuringListener;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
@@ -182,7 +181,7 @@ public final class ChipletExecutorPlugin
         if (mode != PlacementMode.TASK || !settings.enabled()) {
             return;
         }
-        ExecutorMeasuring started = new ExecutorMeasuring(settings, MeasuringListener.applicationSeed(context.conf().get("spark.app.id", "")), context.executorID(), message -> {
+        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> {
             try {
                 return context.ask(message);
             }

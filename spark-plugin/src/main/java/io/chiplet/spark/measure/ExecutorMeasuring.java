@@ -44,16 +44,14 @@ public final class ExecutorMeasuring
     private volatile Directive directive;
 
     /**
-     * @param applicationSeed the seed every executor of the application derives alike (from its id), so that the
-     *         draw's blocks hold one control task each across executors
      * @param ask the driver's {@code PluginContext.ask}
      */
-    public ExecutorMeasuring(MeasureSettings settings, long applicationSeed, String executorId, UnaryOperator<Object> ask)
+    public ExecutorMeasuring(MeasureSettings settings, String executorId, UnaryOperator<Object> ask)
     {
         this.settings = requireNonNull(settings, "settings is null");
         this.executorId = requireNonNull(executorId, "executorId is null");
         this.ask = requireNonNull(ask, "ask is null");
-        this.plan = settings.plan(applicationSeed);
+        this.plan = settings.plan();
         this.directive = new Directive(settings.enabled() ? settings.controlShare() : 0, true);
         this.sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-measure-arms");

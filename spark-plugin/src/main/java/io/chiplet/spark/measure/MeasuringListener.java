@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -56,8 +57,8 @@ public final class MeasuringListener
     private record TaskEnd(String stage, UnitObservation withoutArm) {}
 
     private final MeasureSettings settings;
-    private final String subject;
-    private final String applicationId;
+    private final String applicationName;
+    private final Supplier<String> applicationId;
     private final LongSupplier clock;
     private final FailOpenGuard guard = new FailOpenGuard(log, "the driver's measurement", "placement and Spark go on unmeasured");
     private final Measurement measurement;
@@ -74,26 +75,19 @@ public final class MeasuringListener
     private boolean ended;
     private volatile MeasureReport latest;
 
-    public MeasuringListener(MeasureSettings settings, String applicationName, String applicationId, LongSupplier clock)
+    /**
+     * @param applicationId read when a report is made: Spark assigns it after the plugins start
+     */
+    public MeasuringListener(MeasureSettings settings, String applicationName, Supplier<String> applicationId, LongSupplier clock)
     {
         this.settings = requireNonNull(settings, "settings is null");
+        this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
-        this.subject = requireNonNull(applicationName, "applicationName is null") + " (" + applicationId + ")";
         this.clock = requireNonNull(clock, "clock is null");
-        this.measurement = new Measurement(settings.plan(applicationSeed(applicationId)));
+        this.measurement = new Measurement(settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
         this.latest = report();
-    }
-
-    /** The seed executors and driver derive alike from the application id, unless one is set. */
-    public static long applicationSeed(String applicationId)
-    {
-        long hash = 1125899906842597L;
-        for (int i = 0; i < applicationId.length(); i++) {
-            hash = 31 * hash + applicationId.charAt(i);
-        }
-        return hash;
     }
 
     private static <V> Map<Long, V> waiting()
@@ -216,7 +210,7 @@ public final class MeasuringListener
         log.warn(String.format(Locale.ROOT, "Chiplet plugin stops placing tasks in %s (%s=auto): placed tasks are slower, speed-up %.3fx (95%% CI %.3f-%.3f) "
                         + "from %d placed and %d control tasks in %d stages; every task now runs as without the plugin, measuring goes on. "
                         + "Set %s=always to place regardless.",
-                subject, MeasureSettings.GUARD, estimate.speedUp().orElseThrow(), estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
+                applicationName, MeasureSettings.GUARD, estimate.speedUp().orElseThrow(), estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
                 estimate.placedUnits(), estimate.controlUnits(), estimate.strataCompared(), MeasureSettings.GUARD));
     }
 
@@ -232,7 +226,7 @@ public final class MeasuringListener
             notes.add(String.format(Locale.ROOT, "%d tasks finished without their arm reaching the driver (an executor's last report lost at its end, "
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
-        return MeasureReport.of(measurement, subject, DESIGN, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
+        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", DESIGN, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
                 new PluginCost(plugin, jobCpuNanos), notes);
     }
 
@@ -260,7 +254,7 @@ public final class MeasuringListener
 
     private void write(Path directory, MeasureReport report)
     {
-        String name = "chiplet-measure-" + applicationId.replaceAll("[^A-Za-z0-9._-]", "_");
+        String name = "chiplet-measure-" + applicationId().replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             Files.createDirectories(directory);
             Files.writeString(directory.resolve(name + ".json"), report.json(), StandardCharsets.UTF_8);
@@ -270,6 +264,12 @@ public final class MeasuringListener
         catch (IOException | RuntimeException e) {
             log.warn("Chiplet plugin could not write its measurement report to {} ({}): {}", directory, MeasureSettings.REPORT_DIR, e.toString());
         }
+    }
+
+    private String applicationId()
+    {
+        String id = applicationId.get();
+        return id == null ? "unknown-application" : id;
     }
 
     /** The report as it stands. */

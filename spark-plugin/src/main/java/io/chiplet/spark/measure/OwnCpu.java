@@ -16,8 +16,11 @@ public final class OwnCpu
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean supported = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeSupported();
+    static final int LOOKUP_INTERVAL_CALLS = 20;
+
     private final LongAdder hookNanos = new LongAdder();
-    // Threads of ours that ended: their time stays counted.
+    private long calls;
+    // Our threads by id with the last CPU time read: a thread that ended keeps its time counted.
     private final java.util.Map<Long, Long> lastSeen = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** This thread's CPU clock, for {@link #hookEnded}; 0 where unsupported. */
@@ -39,19 +42,27 @@ public final class OwnCpu
         return hookNanos.sum();
     }
 
-    /** The hooks' and the plugin's threads' CPU time so far, in nanoseconds. */
+    /**
+     * The hooks' and the plugin's threads' CPU time so far, in nanoseconds. The threads are looked up by name at most
+     * every {@value #LOOKUP_INTERVAL_CALLS} calls (listing every thread of an executor costs more than reading a few
+     * threads' clocks); a thread started in between is counted from the next lookup on, with all its time.
+     */
     public long nanos()
     {
         if (!supported) {
             return 0;
         }
-        long[] ids = threads.getAllThreadIds();
-        for (ThreadInfo info : threads.getThreadInfo(ids)) {
-            if (info != null && info.getThreadName().startsWith(THREAD_PREFIX)) {
-                long cpu = threads.getThreadCpuTime(info.getThreadId());
-                if (cpu > 0) {
-                    lastSeen.merge(info.getThreadId(), cpu, Math::max);
+        if (calls++ % LOOKUP_INTERVAL_CALLS == 0) {
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info != null && info.getThreadName().startsWith(THREAD_PREFIX)) {
+                    lastSeen.putIfAbsent(info.getThreadId(), 0L);
                 }
+            }
+        }
+        for (Long id : lastSeen.keySet()) {
+            long cpu = threads.getThreadCpuTime(id);
+            if (cpu > 0) {
+                lastSeen.merge(id, cpu, Math::max);
             }
         }
         return hookNanos.sum() + lastSeen.values().stream().mapToLong(Long::longValue).sum();

@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  *         (default), {@code always} places regardless
  * @param reportDir {@code spark.chiplet.measure.reportDir}: where the driver writes each application's report
  *         (JSON and HTML); none when unset
- * @param seed {@code spark.chiplet.measure.seed}: the arms' seed; by default one derived from the application id
+ * @param seed {@code spark.chiplet.measure.seed}: the arms' seed; by default a fixed one, so that every executor draws
+ *         alike (the draw mixes in each stage's id) and a run can be repeated
  * @param injectedTimeRatio {@code spark.chiplet.measure.test.injectTimeRatio}: test only, honoured only where the JVM
  *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor of a
  *         control task's time (0.8: control tasks are slowed by 1/0.8)
@@ -107,10 +108,13 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
         }
     }
 
-    /** Core's plan for these settings, seeded with {@code applicationSeed} unless {@link #seed} is set. */
-    public MeasurementPlan plan(long applicationSeed)
+    /** The seed when none is set. */
+    public static final long DEFAULT_SEED = 0x23_c41e_7L;
+
+    /** Core's plan for these settings. */
+    public MeasurementPlan plan()
     {
-        return new MeasurementPlan(enabled, ControlShare.of(enabled ? controlShare : 0), guard, seed.orElse(applicationSeed),
+        return new MeasurementPlan(enabled, ControlShare.of(enabled ? controlShare : 0), guard, seed.orElse(DEFAULT_SEED),
                 StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
     }
 

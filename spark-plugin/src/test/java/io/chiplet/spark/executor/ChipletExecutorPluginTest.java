@@ -65,7 +65,7 @@ class ChipletExecutorPluginTest
         }
         plugin.shutdown();
 
-        // One control task in each block of ten partitions: core's draw, seeded by the application id.
+        // One control task in each block of ten partitions: core's draw.
         assertThat(placement.started()).hasSize(36);
         assertThat(context.metricRegistry().getGauges().get("tasks.unplaced").getValue()).isEqualTo(4L);
     }

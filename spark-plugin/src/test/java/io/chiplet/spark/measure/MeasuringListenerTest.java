@@ -34,7 +34,7 @@ class MeasuringListenerTest
     {
         AtomicLong clock = new AtomicLong(1_000_000);
         MeasureSettings settings = new MeasureSettings(true, 0.1, io.chiplet.measure.GuardMode.AUTO, Optional.of(reports.resolve("out")), OptionalLong.of(3), OptionalDouble.empty());
-        MeasuringListener listener = new MeasuringListener(settings, "test app", "app-1", clock::get);
+        MeasuringListener listener = new MeasuringListener(settings, "test app", () -> "app-1", clock::get);
         MetricRegistry registry = new MetricRegistry();
         listener.register(registry);
         ArmAssignment assignment = new ArmAssignment(3);
@@ -81,7 +81,7 @@ class MeasuringListenerTest
     {
         AtomicLong clock = new AtomicLong(0);
         MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.AUTO, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
-        MeasuringListener listener = new MeasuringListener(settings, "slow app", "app-2", clock::get);
+        MeasuringListener listener = new MeasuringListener(settings, "slow app", () -> "app-2", clock::get);
         ArmAssignment assignment = new ArmAssignment(3);
         String reply = null;
         long task = 0;

@@ -1,0 +1,102 @@
+package io.chiplet.jmh;
+
+import io.chiplet.spark.TaskHooks;
+import io.chiplet.spark.placement.TaskPlacement;
+import org.apache.spark.api.plugin.ExecutorPlugin;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the in-place measurement adds to every task (docs/measuring.md): the task-mode hooks pair
+ * ({@code onTaskStart}, {@code onTaskSucceeded}) with measuring off (placement only), with the default control share
+ * (one task in ten unplaced) and with half the tasks unplaced. A control task skips the pin and its restore but pays
+ * the arm's draw, the hook CPU clock reads and the arm's queueing for the driver; the difference to {@code off} is the
+ * control's per-task cost, which a 10 % share must keep within the hooks' noise.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class SparkControlArmBenchmark
+{
+    private static final int PARTITIONS = 64;
+
+    @Param({"off", "0.1", "0.5"})
+    public String controlShare;
+
+    private final TaskPlacement.TaskIdentity[] tasks = new TaskPlacement.TaskIdentity[PARTITIONS];
+    private int next;
+    private long attempt;
+    private TaskPlacement.TaskIdentity current;
+    private TaskHooks.Started started;
+    private ExecutorPlugin plugin;
+    private Path leaseDir;
+
+    @Setup
+    public void setup()
+            throws IOException
+    {
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            tasks[partition] = new TaskPlacement.TaskIdentity(1, partition, partition);
+        }
+        leaseDir = Files.createTempDirectory("chiplet-bench-leases");
+        Map<String, String> conf = new HashMap<>();
+        conf.put("spark.chiplet.mode", "task");
+        conf.put("spark.chiplet.leaseDir", leaseDir.toString());
+        conf.put("spark.chiplet.measure.enabled", Boolean.toString(!controlShare.equals("off")));
+        if (!controlShare.equals("off")) {
+            conf.put("spark.chiplet.measure.controlShare", controlShare);
+        }
+        started = TaskHooks.start(conf, () -> current);
+        plugin = started.plugin();
+        if (started.tasksCounted() < 0) {
+            throw new IllegalStateException("the chiplet plugin switched itself off; see its warning");
+        }
+    }
+
+    @Benchmark
+    public void startAndSucceed()
+    {
+        TaskPlacement.TaskIdentity task = tasks[next];
+        next = (next + 1) % PARTITIONS;
+        current = new TaskPlacement.TaskIdentity(task.stageId(), task.partitionId(), attempt++);
+        plugin.onTaskStart();
+        plugin.onTaskSucceeded();
+    }
+
+    @TearDown
+    public void tearDown()
+            throws IOException
+    {
+        long counted = started.tasksCounted();
+        plugin.shutdown();
+        try (var files = Files.list(leaseDir)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(leaseDir);
+        if (counted <= 0) {
+            throw new IllegalStateException("the plugin counted no tasks: the hooks did not run through its placement");
+        }
+    }
+}
