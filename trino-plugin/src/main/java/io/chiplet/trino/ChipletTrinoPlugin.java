@@ -3,6 +3,7 @@ package io.chiplet.trino;
 import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
 import io.chiplet.trino.skew.SkewEvidenceLog;
@@ -27,6 +28,7 @@ public final class ChipletTrinoPlugin
     private final SkewEvidenceLog skewEvidence = new SkewEvidenceLog(4096);
     private final WorkerReports workerReports = new WorkerReports();
     private final QueryMeasurements measurements = new QueryMeasurements(Clock.systemUTC(), LoggerFactory.getLogger(QueryMeasurements.class));
+    private final CoordinatorParts coordinatorParts = new CoordinatorParts();
 
     /** The history the coordinator's parts share; for tests in this package. */
     SkewHistory skewHistory()
@@ -37,18 +39,18 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {
-        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC()));
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC(), coordinatorParts));
     }
 
     @Override
     public Iterable<EventListenerFactory> getEventListenerFactories()
     {
-        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence, measurements));
+        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence, coordinatorParts, measurements));
     }
 
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of(new ChipletConnectorFactory(skewHistory, workerReports, measurements));
+        return List.of(new ChipletConnectorFactory(skewHistory, workerReports, coordinatorParts, measurements));
     }
 }

@@ -162,6 +162,9 @@ class ChipletCoordinatorTest
         assertThat(window.maxOverMedian()).isGreaterThan(10);
         assertThat(window.maxToMean()).isBetween(2.5, 3.0);
         assertThat(window.gini()).isBetween(0.5, 0.67);
+        // 7 tasks over its stages and 60 175 rows in the window's: evidence for the shape, named in the table.
+        assertThat(window.evidence()).isTrue();
+        assertThat(window.queryShape()).matches("[0-9a-f]{16}");
 
         // One run of the shape is not evidence enough; the second is (core's SkewEvidence.MIN_QUERIES).
         assertThat(shownValue(runner, session, "task_concurrency")).isEqualTo("8");

@@ -105,9 +105,11 @@ public final class TrinoBenchServer
                 // The benchmark compares plugin on with plugin off: "on" places every window (no in-place control windows).
                 catalog.put(MeasureSettings.ENABLED, "false");
                 runner.createCatalog("chiplet", "chiplet", catalog);
-                // As etc/session-property-config.properties would; the worker count is given, not learned from the
-                // listener, so that the first query already gets the hash partition counts.
+                // As etc/session-property-config.properties would; the worker count and topology are given (the
+                // worker runs in this JVM, on this machine), not learned from the listener and the workers' reports, so
+                // that the first query already gets every default.
                 runner.getCoordinator().getSessionPropertyDefaults().setConfigurationManager("chiplet", Map.of(
+                        SessionManagerSettings.FS_ROOT, "/",
                         SessionManagerSettings.WORKERS, Integer.toString(TASK_NODES),
                         SessionManagerSettings.SKEW_WINDOW_QUERIES, "0"));
             }

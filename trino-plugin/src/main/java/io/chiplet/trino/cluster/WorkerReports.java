@@ -51,6 +51,7 @@ public final class WorkerReports
     }
 
     private final AtomicBoolean collecting = new AtomicBoolean();
+    private volatile boolean wanted;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile Snapshot current = Snapshot.NONE;
     private volatile Optional<Path> file = Optional.empty();
@@ -112,6 +113,17 @@ public final class WorkerReports
     public void onChange(Runnable listener)
     {
         listeners.add(requireNonNull(listener, "listener is null"));
+    }
+
+    /** Someone uses the reports (the session defaults): until then nobody asks the workers. */
+    public void want()
+    {
+        wanted = true;
+    }
+
+    public boolean wanted()
+    {
+        return wanted;
     }
 
     /** True for the first caller only: one catalog per coordinator collects the reports. */

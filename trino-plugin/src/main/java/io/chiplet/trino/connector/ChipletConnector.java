@@ -1,6 +1,7 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.trino.measure.QueryMeasurements;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
@@ -36,9 +37,10 @@ public final class ChipletConnector
      * @param nodeManager the cluster's nodes; empty where the running Trino would not give them
      * @param reportCollector on the coordinator, what collects the workers' reports; closed with the catalog
      */
-    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, Optional<WorkerReportCollector> reportCollector)
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts,
+            Optional<WorkerReportCollector> reportCollector)
     {
-        this(state, nodeManager, skewHistory, new QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger(ChipletConnector.class)),
+        this(state, nodeManager, skewHistory, parts, new QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger(ChipletConnector.class)),
                 reportCollector, Optional.empty());
     }
 
@@ -47,14 +49,14 @@ public final class ChipletConnector
      * @param schedulePublisher on the coordinator whose catalog measures, what publishes the schedule; closed with the
      *         catalog, which also stops the measurement
      */
-    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, QueryMeasurements measurements,
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts, QueryMeasurements measurements,
             Optional<WorkerReportCollector> reportCollector, Optional<SchedulePublisher> schedulePublisher)
     {
         this.state = requireNonNull(state, "state is null");
         this.reportCollector = requireNonNull(reportCollector, "reportCollector is null");
         this.schedulePublisher = requireNonNull(schedulePublisher, "schedulePublisher is null");
         this.measurements = requireNonNull(measurements, "measurements is null");
-        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory, measurements);
+        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory, parts, measurements);
         this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
 

@@ -1,6 +1,7 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.measure.MeasureSettings;
 import io.chiplet.trino.measure.QueryMeasurements;
@@ -56,27 +57,30 @@ public final class ChipletConnectorFactory
     private final SkewHistory skewHistory;
     private final WorkerReports workerReports;
     private final QueryMeasurements measurements;
+    private final CoordinatorParts parts;
     private final Optional<MethodHandle> contextCurrentNode;
     private final RuntimeStarter starter;
 
-    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, QueryMeasurements measurements)
+    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements)
     {
-        this(skewHistory, workerReports, measurements, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        this(skewHistory, workerReports, parts, measurements, CONTEXT_CURRENT_NODE, NodeRuntime::start);
     }
 
     ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
     {
-        this(skewHistory, new WorkerReports(), new QueryMeasurements(Clock.systemUTC(), log), contextCurrentNode, starter);
+        this(skewHistory, new WorkerReports(), new CoordinatorParts(), contextCurrentNode, starter);
     }
 
-    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
-    {
-        this(skewHistory, workerReports, new QueryMeasurements(Clock.systemUTC(), log), contextCurrentNode, starter);
-    }
-
-    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, QueryMeasurements measurements, Optional<MethodHandle> contextCurrentNode,
+    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, Optional<MethodHandle> contextCurrentNode,
             RuntimeStarter starter)
     {
+        this(skewHistory, workerReports, parts, new QueryMeasurements(Clock.systemUTC(), log), contextCurrentNode, starter);
+    }
+
+    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements,
+            Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    {
+        this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.workerReports = requireNonNull(workerReports, "workerReports is null");
         this.measurements = requireNonNull(measurements, "measurements is null");
@@ -105,7 +109,7 @@ public final class ChipletConnectorFactory
             started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
             Optional<WorkerReportCollector> collector = reportCollector(catalogName, current, nodeManager);
             Optional<SchedulePublisher> publisher = measurement(catalogName, config, current, nodeManager);
-            return new ChipletConnector(started.get(), nodeManager, skewHistory, measurements, collector, publisher);
+            return new ChipletConnector(started.get(), nodeManager, skewHistory, parts, measurements, collector, publisher);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
@@ -114,7 +118,7 @@ public final class ChipletConnectorFactory
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
-            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, measurements, Optional.empty(), Optional.empty());
+            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, parts, measurements, Optional.empty(), Optional.empty());
         }
     }
 
@@ -130,13 +134,14 @@ public final class ChipletConnectorFactory
         try {
             HostAddress address = current.getHostAndPort();
             URI uri = URI.create("http://" + address.getHostText() + ":" + address.getPort());
-            WorkerReportCollector collector = new WorkerReportCollector(catalog, nodeManager.get(), new LoopbackStatements(uri), workerReports, Clock.systemUTC());
+            WorkerReportCollector collector = new WorkerReportCollector(catalog, nodeManager.get(), new LoopbackStatements(uri), workerReports, parts, Clock.systemUTC());
             collector.start();
             return Optional.of(collector);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
             workerReports.releaseCollection();
+            parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.OFF, "cannot collect them: " + e);
             log.warn("Chiplet catalog {} on the coordinator: cannot collect the workers' topology reports, session defaults keep Trino's own task_concurrency: {}",
                     catalog, e.toString());
             return Optional.empty();

@@ -46,7 +46,10 @@ final class ChipletRecordSetProvider
         ChipletSplit chipletSplit = (ChipletSplit) split;
         chipletSplit.getSchedule().ifPresent(state::follow);
         List<List<Object>> rows;
-        if (chipletSplit.getTable() == RuntimeTable.MEASUREMENT) {
+        if (chipletSplit.getTable() == RuntimeTable.COORDINATOR) {
+            rows = chipletSplit.getPartRows().stream().map(part -> row(part.part(), part.state(), part.detail())).toList();
+        }
+        else if (chipletSplit.getTable() == RuntimeTable.MEASUREMENT) {
             rows = chipletSplit.getMeasurementRows();
         }
         else if (chipletSplit.getTable() == RuntimeTable.WINDOWS && state instanceof FailedCatalog) {
@@ -84,6 +87,8 @@ final class ChipletRecordSetProvider
             case MEASUREMENT -> List.of();
             case WINDOWS -> List.of(windowsRow(node, runtime.schedule(), runtime.armNow()));
             case TEST_WORK -> testWorkRows(node, runtime.injector(), runtime::armNow);
+            // Carried in the split, answered before the node's state is asked.
+            case COORDINATOR -> List.of();
             case STATUS -> List.of(row(node, runtime.catalog(), runtime.problem().isEmpty() && runtime.governingCatalog().isPresent(),
                     runtime.config().map(config -> config.policy().cliName()).orElse(null),
                     runtime.topology().map(Topology::source).orElse(null),
@@ -120,7 +125,8 @@ final class ChipletRecordSetProvider
     {
         return skew.stream()
                 .map(stage -> row(stage.queryId(), stage.source(), (long) stage.stageId(), (long) stage.tasks(), stage.inputRows(),
-                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint()))
+                        stage.maxOverMedian(), stage.maxToMean(), stage.gini(), stage.hint(), stage.queryShape().isEmpty() ? null : stage.queryShape(),
+                        stage.evidence()))
                 .toList();
     }
 

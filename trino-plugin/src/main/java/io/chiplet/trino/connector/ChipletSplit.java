@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.chiplet.trino.measure.QueryMeasurements.ShapeRow;
 import io.chiplet.trino.measure.WindowSchedule;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.HostAddress;
 import io.trino.spi.connector.ConnectorSplit;
@@ -34,19 +35,22 @@ public final class ChipletSplit
     private final List<SkewRow> skew;
     private final List<ScheduleWire> schedule;
     private final List<MeasurementWire> measurement;
+    private final List<PartRow> parts;
 
-    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<ScheduleWire> schedule, List<MeasurementWire> measurement)
+    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<PartRow> parts, List<ScheduleWire> schedule,
+            List<MeasurementWire> measurement)
     {
         this.table = requireNonNull(table, "table is null");
         this.addresses = List.copyOf(addresses);
         this.skew = List.copyOf(skew);
+        this.parts = List.copyOf(parts);
         this.schedule = List.copyOf(schedule);
         this.measurement = List.copyOf(measurement);
     }
 
-    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew)
+    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<PartRow> parts)
     {
-        this(table, addresses, skew, List.of(), List.of());
+        this(table, addresses, skew, parts, List.of(), List.of());
     }
 
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
@@ -56,6 +60,7 @@ public final class ChipletSplit
                 WireFormat.table(json, "table"),
                 WireFormat.list(json, "addresses").stream().map(address -> HostAddress.fromString(address.toString())).toList(),
                 WireFormat.list(json, "skew").stream().map(row -> SkewRow.fromJson(WireFormat.object(row))).toList(),
+                WireFormat.list(json, "parts").stream().map(row -> PartRow.fromJson(WireFormat.object(row))).toList(),
                 WireFormat.optionalList(json, "schedule").stream().map(row -> ScheduleWire.fromJson(WireFormat.object(row))).toList(),
                 WireFormat.optionalList(json, "measurement").stream().map(row -> MeasurementWire.fromJson(WireFormat.object(row))).toList());
     }
@@ -63,12 +68,12 @@ public final class ChipletSplit
     /** This split carrying the coordinator's schedule for the node to follow. */
     public ChipletSplit withSchedule(Optional<WindowSchedule> coordinatorSchedule)
     {
-        return new ChipletSplit(table, addresses, skew, coordinatorSchedule.map(ScheduleWire::of).stream().toList(), measurement);
+        return new ChipletSplit(table, addresses, skew, parts, coordinatorSchedule.map(ScheduleWire::of).stream().toList(), measurement);
     }
 
     public static ChipletSplit withMeasurement(List<ShapeRow> rows)
     {
-        return new ChipletSplit(RuntimeTable.MEASUREMENT, List.of(), List.of(), List.of(), rows.stream().map(MeasurementWire::of).toList());
+        return new ChipletSplit(RuntimeTable.MEASUREMENT, List.of(), List.of(), List.of(), List.of(), rows.stream().map(MeasurementWire::of).toList());
     }
 
     @JsonProperty("schedule")
@@ -97,18 +102,24 @@ public final class ChipletSplit
 
     public static ChipletSplit forNode(RuntimeTable table, HostAddress node)
     {
-        return new ChipletSplit(table, List.of(node), List.of());
+        return new ChipletSplit(table, List.of(node), List.of(), List.of());
     }
 
     /** A per-node table's split that whichever node runs it answers: for a catalog that does not know the nodes. */
     public static ChipletSplit anyNode(RuntimeTable table)
     {
-        return new ChipletSplit(table, List.of(), List.of());
+        return new ChipletSplit(table, List.of(), List.of(), List.of());
     }
 
     public static ChipletSplit withSkew(List<CompletedStageSkew> skew)
     {
-        return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew.stream().map(SkewRow::of).toList());
+        return new ChipletSplit(RuntimeTable.SKEW, List.of(), skew.stream().map(SkewRow::of).toList(), List.of());
+    }
+
+    /** The {@code coordinator} table's split: the coordinator's parts as they were when it made the split. */
+    public static ChipletSplit withParts(List<CoordinatorParts.PartState> parts)
+    {
+        return new ChipletSplit(RuntimeTable.COORDINATOR, List.of(), List.of(), parts.stream().map(PartRow::of).toList());
     }
 
     @JsonProperty
@@ -135,6 +146,12 @@ public final class ChipletSplit
         return skew.stream().map(SkewRow::toStageSkew).toList();
     }
 
+    @JsonProperty("parts")
+    public List<PartRow> getPartRows()
+    {
+        return parts;
+    }
+
     @Override
     public boolean isRemotelyAccessible()
     {
@@ -144,13 +161,27 @@ public final class ChipletSplit
     @Override
     public long getRetainedSizeInBytes()
     {
-        return 64L + 64L * addresses.size() + 160L * skew.size() + 1200L * schedule.size() + 200L * measurement.size();
+        return 64L + 64L * addresses.size() + 160L * skew.size() + 256L * parts.size() + 1200L * schedule.size() + 200L * measurement.size();
     }
 
     @Override
     public String toString()
     {
         return "chiplet " + table.tableName() + (addresses.isEmpty() ? "" : " on " + addresses);
+    }
+
+    /** A {@link CoordinatorParts.PartState} on the wire. */
+    public record PartRow(@JsonProperty("part") String part, @JsonProperty("state") String state, @JsonProperty("detail") String detail)
+    {
+        static PartRow of(CoordinatorParts.PartState state)
+        {
+            return new PartRow(state.part(), state.state(), state.detail());
+        }
+
+        static PartRow fromJson(Map<String, Object> json)
+        {
+            return new PartRow(WireFormat.string(json, "part"), WireFormat.string(json, "state"), WireFormat.string(json, "detail"));
+        }
     }
 
     /** A {@link CompletedStageSkew} on the wire. */
@@ -163,12 +194,14 @@ public final class ChipletSplit
             @JsonProperty("maxOverMedian") double maxOverMedian,
             @JsonProperty("maxToMean") double maxToMean,
             @JsonProperty("gini") double gini,
-            @JsonProperty("hint") String hint)
+            @JsonProperty("hint") String hint,
+            @JsonProperty("queryShape") String queryShape,
+            @JsonProperty("evidence") boolean evidence)
     {
         static SkewRow of(CompletedStageSkew stage)
         {
             return new SkewRow(stage.queryId(), stage.source(), stage.stageId(), stage.tasks(), stage.inputRows(), stage.maxOverMedian(),
-                    stage.maxToMean(), stage.gini(), stage.hint());
+                    stage.maxToMean(), stage.gini(), stage.hint(), stage.queryShape(), stage.evidence());
         }
 
         static SkewRow fromJson(Map<String, Object> json)
@@ -176,12 +209,12 @@ public final class ChipletSplit
             return new SkewRow(WireFormat.string(json, "queryId"), WireFormat.string(json, "source"), WireFormat.integer(json, "stageId"),
                     WireFormat.integer(json, "tasks"), WireFormat.longInteger(json, "inputRows"), WireFormat.number(json, "maxOverMedian"),
                     WireFormat.number(json, "maxToMean"), WireFormat.number(json, "gini"),
-                    WireFormat.string(json, "hint"));
+                    WireFormat.string(json, "hint"), WireFormat.string(json, "queryShape"), (Boolean) WireFormat.value(json, "evidence"));
         }
 
         CompletedStageSkew toStageSkew()
         {
-            return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint);
+            return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint, queryShape, evidence);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.trino.measure.QueryMeasurements;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -33,9 +34,11 @@ final class ChipletSplitManager
     private final Optional<NodeManager> nodeManager;
     private final SkewHistory skewHistory;
     private final QueryMeasurements measurements;
+    private final CoordinatorParts parts;
 
-    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, QueryMeasurements measurements)
+    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts, QueryMeasurements measurements)
     {
+        this.parts = requireNonNull(parts, "parts is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.measurements = requireNonNull(measurements, "measurements is null");
@@ -69,6 +72,9 @@ final class ChipletSplitManager
     {
         if (table == RuntimeTable.MEASUREMENT) {
             return List.of(ChipletSplit.withMeasurement(measurements.rows()));
+        }
+        if (table == RuntimeTable.COORDINATOR) {
+            return List.of(ChipletSplit.withParts(parts.current()));
         }
         if (!table.perNode()) {
             return List.of(ChipletSplit.withSkew(skewHistory.recent()));

@@ -39,7 +39,7 @@ record FailedCatalog(String catalog, String node, String cause)
             case SKEW -> ChipletRecordSetProvider.skewRows(skew);
             case WINDOWS -> List.of(ChipletRecordSetProvider.windowsRow(node, Optional.empty(), Arm.PLACED));
             case TEST_WORK -> ChipletRecordSetProvider.testWorkRows(node, Optional.empty(), () -> Arm.PLACED);
-            case TOPOLOGY, PLACEMENT, ADAPTATION, MEASUREMENT -> List.of();
+            case TOPOLOGY, PLACEMENT, ADAPTATION, MEASUREMENT, COORDINATOR -> List.of();
         };
     }
 

@@ -16,8 +16,8 @@ import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
- * The tables of schema {@code runtime}. All but {@code skew} are answered by every node for itself (one split per
- * node); {@code skew} is the coordinator's, carried in its one split.
+ * The tables of schema {@code runtime}. All but {@code skew} and {@code coordinator} are answered by every node that
+ * runs tasks for itself (one split per node); those two are the coordinator's, carried in their one split.
  */
 public enum RuntimeTable
 {
@@ -32,7 +32,9 @@ public enum RuntimeTable
     SKEW(false,
             column("query_id", VARCHAR), column("source", VARCHAR), column("stage_id", BIGINT), column("tasks", BIGINT),
             column("input_rows", BIGINT), column("max_over_median", DOUBLE), column("max_to_mean", DOUBLE), column("gini", DOUBLE),
-            column("hint", VARCHAR)),
+            column("hint", VARCHAR), column("query_shape", VARCHAR), column("evidence", BOOLEAN)),
+    COORDINATOR(false,
+            column("part", VARCHAR), column("state", VARCHAR), column("detail", VARCHAR)),
     STATUS(true,
             column("node", VARCHAR), column("catalog", VARCHAR), column("placing", BOOLEAN), column("policy", VARCHAR),
             column("topology_source", VARCHAR), column("threads", BIGINT), column("problem", VARCHAR), column("placing_on_cpus", VARCHAR),

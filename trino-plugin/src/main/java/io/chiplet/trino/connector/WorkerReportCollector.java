@@ -2,6 +2,7 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -51,14 +52,16 @@ final class WorkerReportCollector
     private final NodeManager nodeManager;
     private final Statements statements;
     private final WorkerReports reports;
+    private final CoordinatorParts parts;
     private final Clock clock;
     private final FailOpenSwitch failOpen;
     private Set<String> answered = Set.of();
     private Instant askedAt = Instant.EPOCH;
     private ScheduledExecutorService executor;
 
-    WorkerReportCollector(String catalog, NodeManager nodeManager, Statements statements, WorkerReports reports, Clock clock)
+    WorkerReportCollector(String catalog, NodeManager nodeManager, Statements statements, WorkerReports reports, CoordinatorParts parts, Clock clock)
     {
+        this.parts = requireNonNull(parts, "parts is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.statements = requireNonNull(statements, "statements is null");
@@ -74,6 +77,8 @@ final class WorkerReportCollector
             thread.setDaemon(true);
             return thread;
         });
+        parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.ACTIVE,
+                "catalog %s asks the nodes that run tasks once the session defaults use their reports; none has answered yet".formatted(catalog));
         executor.scheduleWithFixedDelay(this::collectQuietly, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         log.info("Chiplet catalog {} on the coordinator: collects the workers' topology reports for the session defaults", catalog);
     }
@@ -89,7 +94,9 @@ final class WorkerReportCollector
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
             // One warning; later rounds keep trying, quietly, for a cluster that heals (a worker restarted, a port opened).
-            failOpen.disable("asking the workers through the coordinator's client protocol failed: " + e.getMessage());
+            String cause = "asking the workers through the coordinator's client protocol failed: " + e.getMessage();
+            failOpen.disable(cause);
+            parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.OFF, cause + " (retried every " + CHECK_EVERY.toSeconds() + " s)");
             log.debug("Collecting the worker reports failed", e);
         }
     }
@@ -98,6 +105,10 @@ final class WorkerReportCollector
     synchronized boolean collect()
             throws IOException, InterruptedException
     {
+        if (!reports.wanted()) {
+            // No session property manager of ours sizes from them: no internal queries in the operator's history.
+            return false;
+        }
         Map<String, String> hosts = new HashMap<>();
         for (Node node : nodeManager.getWorkerNodes()) {
             hosts.put(node.getNodeIdentifier(), node.getHost());
@@ -118,6 +129,8 @@ final class WorkerReportCollector
         answered = rows.stream().map(row -> row.get(0)).filter(hosts::containsKey).collect(Collectors.toUnmodifiableSet());
         askedAt = now;
         reports.update(collected, now);
+        parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.ACTIVE, "catalog %s: %d of %d nodes that run tasks reported at %s"
+                .formatted(catalog, collected.size(), hosts.size(), now));
         return true;
     }
 

@@ -1,6 +1,7 @@
 package io.chiplet.trino.event;
 
 import io.chiplet.placement.SkewRule;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.skew.SkewEvidenceLog;
@@ -28,9 +29,21 @@ public final class ChipletEventListenerFactory
     private final SkewHistory skewHistory;
     private final SkewEvidenceLog skewEvidence;
     private final QueryMeasurements measurements;
+    private final CoordinatorParts parts;
 
-    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, QueryMeasurements measurements)
+    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence)
     {
+        this(skewHistory, skewEvidence, new CoordinatorParts());
+    }
+
+    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, CoordinatorParts parts)
+    {
+        this(skewHistory, skewEvidence, parts, new QueryMeasurements(java.time.Clock.systemUTC(), log));
+    }
+
+    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, CoordinatorParts parts, QueryMeasurements measurements)
+    {
+        this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
         this.measurements = requireNonNull(measurements, "measurements is null");
@@ -71,16 +84,22 @@ public final class ChipletEventListenerFactory
     {
         try {
             SkewRule.Thresholds thresholds = SkewListenerSettings.parse(config);
-            return new SkewEventListener(skewHistory, skewEvidence, thresholds, log);
+            FailOpenSwitch failOpen = new FailOpenSwitch(log, "Chiplet skew listener", "no skew is recorded",
+                    cause -> parts.report(CoordinatorParts.EVENT_LISTENER, CoordinatorParts.OFF, cause));
+            SkewEventListener listener = new SkewEventListener(skewHistory, skewEvidence, thresholds, log, failOpen);
+            parts.report(CoordinatorParts.EVENT_LISTENER, CoordinatorParts.ACTIVE, "measures the skew of completed queries");
+            return listener;
         }
         catch (RuntimeException e) {
             log.warn("Chiplet skew listener off, no skew is recorded: {}", e.getMessage());
+            parts.report(CoordinatorParts.EVENT_LISTENER, CoordinatorParts.OFF, "no skew is recorded: " + e.getMessage());
             return new EventListener() {};
         }
         catch (Throwable e) {
             // A class or member the running Trino or JVM cannot link, a bug of ours: Trino would not start with it.
             FailOpenSwitch.rethrowIfFatal(e);
             log.warn("Chiplet skew listener off, no skew is recorded: {}", e.toString());
+            parts.report(CoordinatorParts.EVENT_LISTENER, CoordinatorParts.OFF, "no skew is recorded: " + e);
             return new EventListener() {};
         }
     }

@@ -36,11 +36,16 @@ final class SkewEventListener
 
     SkewEventListener(SkewHistory history, SkewEvidenceLog evidence, SkewRule.Thresholds thresholds, Logger log)
     {
+        this(history, evidence, thresholds, log, new FailOpenSwitch(log, "Chiplet skew listener", "no skew is recorded"));
+    }
+
+    SkewEventListener(SkewHistory history, SkewEvidenceLog evidence, SkewRule.Thresholds thresholds, Logger log, FailOpenSwitch failOpen)
+    {
         this.history = requireNonNull(history, "history is null");
         this.evidence = requireNonNull(evidence, "evidence is null");
         this.thresholds = requireNonNull(thresholds, "thresholds is null");
         this.log = requireNonNull(log, "log is null");
-        this.failOpen = new FailOpenSwitch(log, "Chiplet skew listener", "no skew is recorded");
+        this.failOpen = requireNonNull(failOpen, "failOpen is null");
     }
 
     @Override
@@ -71,7 +76,7 @@ final class SkewEventListener
                 evidence.record(key, shape, new SkewEvidence.Observation(event.getEndTime(), queryHint));
             }
             // After the evidence: whoever sees the stages in the history may rely on the evidence being there.
-            history.record(stages);
+            history.record(stages.stream().map(stage -> stage.withQuery(shape, evidenceCounts)).toList());
             logSkewed(queryId, key, shape, evidenceCounts, stages);
         }
         catch (Throwable e) {

@@ -2,6 +2,8 @@ package io.chiplet.trino.guard;
 
 import org.slf4j.Logger;
 
+import java.util.function.Consumer;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -14,6 +16,7 @@ public final class FailOpenSwitch
     private final Logger log;
     private final String part;
     private final String whenOff;
+    private final Consumer<String> onOff;
     private volatile boolean off;
 
     /**
@@ -22,9 +25,16 @@ public final class FailOpenSwitch
      */
     public FailOpenSwitch(Logger log, String part, String whenOff)
     {
+        this(log, part, whenOff, cause -> {});
+    }
+
+    /** @param onOff told the cause once, when the part goes off (to show it in a table) */
+    public FailOpenSwitch(Logger log, String part, String whenOff, Consumer<String> onOff)
+    {
         this.log = requireNonNull(log, "log is null");
         this.part = requireNonNull(part, "part is null");
         this.whenOff = requireNonNull(whenOff, "whenOff is null");
+        this.onOff = requireNonNull(onOff, "onOff is null");
     }
 
     public boolean active()
@@ -38,6 +48,7 @@ public final class FailOpenSwitch
         if (!off) {
             off = true;
             log.warn("{} off, {}: {}", part, whenOff, cause);
+            onOff.accept(whenOff + ": " + cause);
         }
     }
 

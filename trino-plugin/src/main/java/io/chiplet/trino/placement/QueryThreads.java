@@ -7,13 +7,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * Which native threads of a Trino JVM run queries, told from their kernel name ({@code /proc/self/task/<tid>/comm}).
  *
- * <p>The kernel keeps the first 15 characters of a Java thread's name. Trino's time-sharing executor names its
- * runner threads {@code SplitRunner-N}; Trino 476 keeps that name while a runner processes a split, Trino 483 names a
- * busy runner after its split, {@code SplitRunner-<queryId>...}, whose comm is {@code SplitRunner-202} (a query id
- * starts with its creation time, {@code 20261123_111213_00004_abcde}). Runners are created and retired while the
- * server runs. The {@code task-processor-} prefix and a comm that is a bare query-id timestamp are kept for other
- * executor versions; no supported release was seen to use them, and no other Trino thread is named either way: the
- * coordinator's and HTTP threads prefix theirs ({@code Query-}, {@code Task-}, ...).
+ * <p>The kernel keeps the first 15 characters of a Java thread's name. Trino's time-sharing executor names an idle
+ * runner thread {@code SplitRunner-<runner>-<thread id>}, and, in 476 as in 483, renames a busy one after its split,
+ * {@code <task id>-<split id>-<thread id>}, whose comm is the query id's creation time ({@code 20261123_111213} of
+ * {@code 20261123_111213_00004_abcde}). Runners are created and retired while the server runs. The
+ * {@code task-processor-} prefix is kept for other executor versions; no supported release was seen to use it, and no
+ * other Trino thread is named either way: the coordinator's and HTTP threads prefix theirs ({@code Query-},
+ * {@code Task-}, ...).
  */
 public final class QueryThreads
 {

@@ -4,6 +4,7 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.cluster.WorkerReportsFile;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.trino.skew.SkewEvidenceLog;
@@ -47,14 +48,22 @@ public final class ChipletSessionPropertyManagerFactory
     private final SkewEvidenceLog skewEvidence;
     private final WorkerReports workerReports;
     private final Clock clock;
+    private final CoordinatorParts parts;
 
     public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, WorkerReports workerReports)
     {
-        this(skewHistory, new SkewEvidenceLog(16), workerReports, Clock.systemUTC());
+        this(skewHistory, new SkewEvidenceLog(16), workerReports, Clock.systemUTC(), new CoordinatorParts());
     }
 
     public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock)
     {
+        this(skewHistory, skewEvidence, workerReports, clock, new CoordinatorParts());
+    }
+
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock,
+            CoordinatorParts parts)
+    {
+        this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -100,13 +109,17 @@ public final class ChipletSessionPropertyManagerFactory
                 Topology topology = TopologyDiscovery.discover(settings.topology());
                 SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(topology, settings.workersPerHost(), settings.defaults());
                 defaults = Optional.of(() -> policy);
+                parts.report(CoordinatorParts.SESSION_PROPERTY_MANAGER, CoordinatorParts.ACTIVE, "task_concurrency %d on the worker topology %s"
+                        .formatted(policy.taskConcurrency().getAsInt(), topology.source()));
                 log.info("Chiplet session defaults for {} on the worker topology the settings name, {}: task_concurrency {} ({}); hash partition counts fitted to {}",
                         settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), topology.source(),
                         policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), counts);
             }
             else {
                 workerReports.keepIn(settings.stateDirectory().resolve(WorkerReportsFile.FILE_NAME));
-                ReportedDefaults reported = new ReportedDefaults(workerReports, settings.defaults(), log);
+                workerReports.want();
+                ReportedDefaults reported = new ReportedDefaults(workerReports, settings.defaults(), log,
+                        sizing -> parts.report(CoordinatorParts.SESSION_PROPERTY_MANAGER, CoordinatorParts.ACTIVE, sizing));
                 log.info("Chiplet session defaults for {} on the topology the workers report (kept in {}); hash partition counts fitted to {}",
                         settings.defaults().isEmpty() ? "no property" : String.join(", ", settings.defaults()), settings.stateDirectory(), counts);
                 reported.get();
@@ -132,9 +145,12 @@ public final class ChipletSessionPropertyManagerFactory
             problems.add("the chiplet defaults are not applied: " + e);
         }
 
-        FailOpenSwitch failOpen = new FailOpenSwitch(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply");
+        FailOpenSwitch failOpen = new FailOpenSwitch(log, "Chiplet session defaults", "the operator's rules and Trino's own defaults apply",
+                cause -> parts.report(CoordinatorParts.SESSION_PROPERTY_MANAGER, CoordinatorParts.OFF, cause));
         if (!problems.isEmpty()) {
             log.warn("Chiplet session property manager: {}; queries run with what remains", String.join("; ", problems));
+            parts.report(CoordinatorParts.SESSION_PROPERTY_MANAGER, defaults.isEmpty() ? CoordinatorParts.OFF : CoordinatorParts.ACTIVE,
+                    String.join("; ", problems));
         }
         int window = skewWindowQueries;
         Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints = window == 0

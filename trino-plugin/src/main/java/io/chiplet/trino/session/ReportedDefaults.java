@@ -5,6 +5,7 @@ import io.chiplet.trino.cluster.WorkerReports;
 import org.slf4j.Logger;
 
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -20,11 +21,14 @@ final class ReportedDefaults
     private final WorkerReports reports;
     private final Set<String> enabled;
     private final Logger log;
+    private final Consumer<String> status;
     private WorkerReports.Snapshot fittedTo;
     private SessionDefaultsPolicy policy;
 
-    ReportedDefaults(WorkerReports reports, Set<String> enabled, Logger log)
+    /** @param status told what the defaults are fitted to, after every change */
+    ReportedDefaults(WorkerReports reports, Set<String> enabled, Logger log, Consumer<String> status)
     {
+        this.status = requireNonNull(status, "status is null");
         this.reports = requireNonNull(reports, "reports is null");
         this.enabled = Set.copyOf(enabled);
         this.log = requireNonNull(log, "log is null");
@@ -38,10 +42,13 @@ final class ReportedDefaults
             policy = SessionDefaultsPolicy.forWorkers(current.reports(), enabled);
             fittedTo = current;
             if (current.isEmpty()) {
+                status.accept("no worker has reported its topology yet: task_concurrency is Trino's own");
                 log.info("Chiplet session defaults: no worker has reported its topology yet, so task_concurrency stays Trino's own "
                         + "(the coordinator's own machine is never used)");
             }
             else {
+                status.accept("task_concurrency %d on the topology %s reported (%s)".formatted(policy.taskConcurrency().getAsInt(), current.describe(),
+                        policy.taskConcurrencyReason()));
                 log.info("Chiplet session defaults on the topology the workers reported ({}: {}): task_concurrency {} ({}); hash partition counts for {} workers",
                         current.describe(), current.reports().stream().map(ReportedDefaults::describe).collect(Collectors.joining(", ")),
                         policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), current.reports().size());

@@ -2,6 +2,7 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.trino.spi.HostAddress;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -56,11 +57,19 @@ class WorkerReportCollectorTest
             }
         };
         WorkerReports reports = new WorkerReports();
-        WorkerReportCollector collector = new WorkerReportCollector("chiplet", manager(workers), statements, reports, clock);
+        CoordinatorParts parts = new CoordinatorParts();
+        WorkerReportCollector collector = new WorkerReportCollector("chiplet", manager(workers), statements, reports, parts, clock);
+
+        // Nobody sizes from the reports yet: nobody is asked.
+        assertThat(collector.collect()).isFalse();
+        assertThat(asked).isEmpty();
+        reports.want();
 
         assertThat(collector.collect()).isTrue();
         assertThat(asked).containsExactly("SELECT node, usable_chiplets, usable_cores FROM \"chiplet\".runtime.status");
         assertThat(reports.current().reports()).containsExactly(new WorkerReport("w1", "host-a", 2, 2));
+        assertThat(parts.current()).contains(new CoordinatorParts.PartState(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.ACTIVE,
+                "catalog chiplet: 1 of 2 nodes that run tasks reported at 2026-11-26T12:00:00Z"));
 
         // Same workers, shortly after: not asked again.
         now.set(now.get().plusSeconds(30));

@@ -70,7 +70,7 @@ class ChipletEventListenerFactoryTest
 
     private static ChipletEventListenerFactory factory()
     {
-        return new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4),
+        return new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4), new io.chiplet.trino.guard.CoordinatorParts(),
                 new io.chiplet.trino.measure.QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger("test")));
     }
 

@@ -11,11 +11,12 @@ class QueryThreadsTest
     {
         assertThat(QueryThreads.isQueryThread("SplitRunner-0")).isTrue();
         assertThat(QueryThreads.isQueryThread("SplitRunner-123")).isTrue();
-        // Trino 483: a busy runner named SplitRunner-20261124_012559_00000_nsbb9..., as the kernel keeps it.
-        assertThat(QueryThreads.isQueryThread("SplitRunner-202")).isTrue();
+        // An idle runner, SplitRunner-<runner>-<thread id>, as the kernel keeps it.
+        assertThat(QueryThreads.isQueryThread("SplitRunner-3-1")).isTrue();
         // task-processor-17 as the kernel keeps it: 15 characters.
         assertThat(QueryThreads.isQueryThread("task-processor-")).isTrue();
-        // A comm that is a bare query-id timestamp: no supported release was seen to use it, kept for other executors.
+        // Trino 476 and 483: a busy runner named <task id>-<split id>-<thread id>, 20261123_111213_00004_abcde.1.0.0-7-91,
+        // whose comm is the query id's creation time.
         assertThat(QueryThreads.isQueryThread("20261123_111213")).isTrue();
     }
 

@@ -5,6 +5,7 @@ import io.chiplet.placement.SkewEvidence;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.LogCapture;
 import io.chiplet.trino.skew.SkewEvidenceLog;
@@ -156,6 +157,20 @@ class ChipletSessionPropertyManagerFactoryTest
             assertThat(recorded.warnings()).singleElement().satisfies(warning -> assertThat(warning)
                     .startsWith("Chiplet session defaults off, the operator's rules apply: computing the defaults of a query of user etl_bob failed: java.lang.NoSuchMethodError"));
         }
+    }
+
+    @Test
+    void aBrokenManagerShowsInTheCoordinatorTable()
+            throws Exception
+    {
+        CoordinatorParts parts = new CoordinatorParts();
+        new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new SkewEvidenceLog(4), new WorkerReports(), Clock.systemUTC(), parts)
+                .create(config(Map.of(SessionManagerSettings.WORKERS, "three")), CONTEXT);
+        assertThat(parts.current()).first().satisfies(part -> {
+            assertThat(part.part()).isEqualTo(CoordinatorParts.SESSION_PROPERTY_MANAGER);
+            assertThat(part.state()).isEqualTo(CoordinatorParts.OFF);
+            assertThat(part.detail()).isEqualTo("the chiplet defaults are not applied: chiplet.workers = 'three' is not usable: expected a whole number of nodes that run tasks, at least 1");
+        });
     }
 
     @Test
