@@ -143,6 +143,7 @@ class TrinoMeasureIT
             assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
             assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED);
             assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
+            System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
             assertThat(report.get("guard").get("placing").asBoolean()).isFalse();
             assertThat(report.get("unit").asText()).isEqualTo("query");
             assertThat(Files.readString(reports.resolve("chiplet-measure-trino-chiplet.html"))).contains("<svg");

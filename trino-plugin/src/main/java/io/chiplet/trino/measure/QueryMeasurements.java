@@ -45,6 +45,11 @@ public final class QueryMeasurements
 {
     public static final Duration LINE_EVERY = Duration.ofMinutes(1);
     public static final Duration REPORT_EVERY = Duration.ofMinutes(1);
+    /**
+     * Re-estimates at most this often: an update runs over every query kept (up to a million), on Trino's event
+     * thread, so a busy coordinator must not pay it per query.
+     */
+    public static final Duration UPDATE_EVERY = Duration.ofSeconds(1);
     /** A new entry takes effect this many windows after the one it is decided in: time for every worker to have it. */
     public static final int LEAD_WINDOWS = 2;
     /** Widening of a query's time on both sides: workers switch a pass after the window starts; clocks differ a little. */
@@ -103,6 +108,7 @@ public final class QueryMeasurements
         long jobCpuNanos;
         long queries;
         Instant lastReport = Instant.EPOCH;
+        Instant lastUpdate = Instant.EPOCH;
         boolean reportDue;
         boolean reportFailed;
 
@@ -149,6 +155,9 @@ public final class QueryMeasurements
     public synchronized void stop()
     {
         if (state != null) {
+            if (state.schedule.isPresent()) {
+                updateNow();
+            }
             writeReport(true);
             state = null;
         }
@@ -222,13 +231,24 @@ public final class QueryMeasurements
         state.measurement.record(new UnitObservation(query.shape(), arm.get(), query.cpuNanos() / 1e9, query.cpuNanos() / 1e9, 0, query.bytesRead(),
                 query.rowsRead()));
         state.reportDue = true;
-        Measurement.Update update = state.measurement.update();
-        update.stoppedNow().ifPresent(this::warnStopped);
-        follow(update.directive());
+        Instant now = clock.instant();
+        if (Duration.between(state.lastUpdate, now).compareTo(UPDATE_EVERY) < 0) {
+            return;
+        }
+        state.lastUpdate = now;
+        updateNow();
         lineFor(query.shape());
         if (Duration.between(state.lastReport, clock.instant()).compareTo(REPORT_EVERY) >= 0) {
             writeReport(false);
         }
+    }
+
+    /** Re-estimates, lets the guard look, and follows what core decides. */
+    private void updateNow()
+    {
+        Measurement.Update update = state.measurement.update();
+        update.stoppedNow().ifPresent(this::warnStopped);
+        follow(update.directive());
     }
 
     private Optional<Arm> attribute(CompletedQuery query)
@@ -280,7 +300,7 @@ public final class QueryMeasurements
     {
         log.warn("Chiplet placement stopped by the guard ({}=auto): placed queries are measurably slower (look {}, threshold {} standard errors); "
                         + "the workers stop placing from the window after next and measuring goes on. {}",
-                MeasureSettings.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), report().summaryLine());
+                MeasureSettings.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), reportAsItStands().summaryLine());
         state.reportDue = true;
         writeReport(true);
     }
@@ -339,12 +359,20 @@ public final class QueryMeasurements
         return new PluginCost(plugin, state.jobCpuNanos);
     }
 
-    /** The report as it stands. */
+    /** The report, brought up to date with every query recorded. */
     public synchronized MeasureReport report()
     {
         if (state == null) {
             throw new IllegalStateException("not measuring");
         }
+        if (state.schedule.isPresent()) {
+            updateNow();
+        }
+        return reportAsItStands();
+    }
+
+    private MeasureReport reportAsItStands()
+    {
         List<String> notes = new ArrayList<>();
         notes.add("outcome: each query's CPU time over all its stages as Trino counted it (runner threads serve all queries at once, so a query's "
                 + "wall time mostly says what else ran); compared only between queries of one text shape");
@@ -364,7 +392,7 @@ public final class QueryMeasurements
         }
         List<ShapeRow> rows = new ArrayList<>();
         MeasureReport report = report();
-        var estimate = state.measurement.estimate();
+        var estimate = report.estimate();
         rows.add(new ShapeRow("overall", "", estimate.placedUnits(), estimate.controlUnits(), estimate.speedUp(), estimate.speedUpLow(), estimate.speedUpHigh(),
                 report.verdict(), state.leftOut.values().stream().mapToLong(Long::longValue).sum() + estimate.unitsLeftOut(),
                 report.directive().controlShare(), report.guard().placing(), report.cost().share().isPresent() ? Optional.of(report.cost().share().getAsDouble()) : Optional.empty()));
@@ -413,7 +441,7 @@ public final class QueryMeasurements
         Path directory = state.settings.reportDirectory().get();
         String base = "chiplet-measure-trino-" + state.catalog.replaceAll("[^A-Za-z0-9_.-]", "_");
         try {
-            MeasureReport report = report();
+            MeasureReport report = reportAsItStands();
             Files.createDirectories(directory);
             write(directory.resolve(base + ".json"), report.json());
             write(directory.resolve(base + ".html"), report.html());
