@@ -103,6 +103,8 @@ public final class QueryMeasurements
         final Map<LeftOut, Long> leftOut = new LinkedHashMap<>();
         final Map<String, String> texts = new HashMap<>();
         final Map<String, Instant> lastLine = new HashMap<>();
+        // Shapes recorded since the last update: each may have reached enough evidence for its line.
+        final Set<String> recordedSinceUpdate = new java.util.LinkedHashSet<>();
         final Map<String, Long> workerPluginCpu = new HashMap<>();
         long listenerCpuNanos;
         long jobCpuNanos;
@@ -231,13 +233,15 @@ public final class QueryMeasurements
         state.measurement.record(new UnitObservation(query.shape(), arm.get(), query.cpuNanos() / 1e9, query.cpuNanos() / 1e9, 0, query.bytesRead(),
                 query.rowsRead()));
         state.reportDue = true;
+        state.recordedSinceUpdate.add(query.shape());
         Instant now = clock.instant();
         if (Duration.between(state.lastUpdate, now).compareTo(UPDATE_EVERY) < 0) {
             return;
         }
         state.lastUpdate = now;
         updateNow();
-        lineFor(query.shape());
+        state.recordedSinceUpdate.forEach(this::lineFor);
+        state.recordedSinceUpdate.clear();
         if (Duration.between(state.lastReport, clock.instant()).compareTo(REPORT_EVERY) >= 0) {
             writeReport(false);
         }
