@@ -18,7 +18,13 @@ public record Directive(double controlShare, boolean placing)
     /** The arm of a unit under this directive: the seeded draw while placing, control once placement stopped. */
     public Arm arm(ArmAssignment assignment, long stratum, long unit)
     {
+        return draw(assignment, stratum, unit).arm();
+    }
+
+    /** The arm with the share it was drawn at, for {@link DrawnArm#stratum}. */
+    public DrawnArm draw(ArmAssignment assignment, long stratum, long unit)
+    {
         requireNonNull(assignment, "assignment is null");
-        return placing ? assignment.of(stratum, unit, controlShare) : Arm.CONTROL;
+        return placing ? new DrawnArm(assignment.of(stratum, unit, controlShare), controlShare) : new DrawnArm(Arm.CONTROL, 0);
     }
 }

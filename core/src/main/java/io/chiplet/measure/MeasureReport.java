@@ -254,7 +254,7 @@ public record MeasureReport(String subject, String design, String unit, String s
         }
         for (StratumFigure figure : rows) {
             y += rowHeight;
-            row(svg, stratum + " " + figure.stratum(), 1 / figure.high(), figure.speedUp(), 1 / figure.low(), y, left, plot, logLow, logSpan, false);
+            row(svg, figure.stratum(), 1 / figure.high(), figure.speedUp(), 1 / figure.low(), y, left, plot, logLow, logSpan, false);
         }
         for (double tick : new double[] {low, 1, high}) {
             double x = left + plot * (Math.log(tick) - logLow) / logSpan;

@@ -47,8 +47,9 @@ class MeasurementSimulationTest
         }
         double coverage = covered / (double) RUNS;
         System.out.printf(Locale.ROOT, "no effect, %d runs: the 95%% interval held 1 in %.1f%%; mean control share %.1f%%%n", RUNS, coverage * 100, shareSum / RUNS * 100);
-        // 95 % stated; a binomial of 1000 runs scatters by 0.7 points.
-        assertThat(coverage).isBetween(0.935, 0.965);
+        // 95 % stated, at least: a binomial of 1000 runs scatters by 0.7 points; comparing within each share (the share
+        // changes once decisive) makes strata with few control tasks, where Satterthwaite's t errs on the wide side.
+        assertThat(coverage).isBetween(0.935, 0.985);
     }
 
     @Test
@@ -111,6 +112,21 @@ class MeasurementSimulationTest
         Measurement decided = SimulatedJob.noEffect().withEffect(0.8).run(plan, 4);
         assertThat(decided.estimate().placedFaster()).isTrue();
         assertThat(decided.directive().controlShare()).isEqualTo(0.025);
+    }
+
+    @Test
+    void aRunThatSpeedsUpAsItWarmsDoesNotBiasTheEstimateThoughTheShareChanges()
+    {
+        // The share drops from 10 % to 2.5 % once decisive, while the first tasks are three times slower: control
+        // tasks are over-represented among the slow early ones. Compared within each share, that does not matter.
+        SimulatedJob job = SimulatedJob.noEffect().withEffect(0.8).withWarmup(2.0);
+        MeasurementPlan plan = new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 9, 20);
+        double sum = 0;
+        int runs = 40;
+        for (int run = 0; run < runs; run++) {
+            sum += Math.log(job.run(plan, 900 + run).estimate().timeRatio().orElseThrow().ratio());
+        }
+        assertThat(Math.exp(sum / runs)).isBetween(0.8 * 0.98, 0.8 * 1.02);
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.chiplet.spark.measure;
 
-import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -22,7 +22,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The executor's side of the measurement: wraps the task placement in {@link MeasuredTaskPlacement}, and every
- * {@value #REPORT_INTERVAL_MS} ms sends the driver the arms of the tasks started since ({@link ArmReport}, with this
+ * {@value #REPORT_INTERVAL_MS} ms where tasks started (every {@value #IDLE_REPORT_INTERVAL_MS} ms when idle) sends the
+ * driver the arms of the tasks started since ({@link ArmReport}, with this
  * JVM's plugin CPU time), taking the driver's {@link Directive} from the reply. A lost message only loses those
  * tasks from the comparison (the driver counts them); the directive stays the last one received.
  */
@@ -30,9 +31,11 @@ public final class ExecutorMeasuring
         implements AutoCloseable
 {
     static final long REPORT_INTERVAL_MS = 500;
+    /** An idle executor asks for the directive only this often: each ask costs CPU on both sides. */
+    static final long IDLE_REPORT_INTERVAL_MS = 5_000;
     private static final Logger log = LoggerFactory.getLogger(ExecutorMeasuring.class);
 
-    private record Started(long taskId, Arm arm) {}
+    private record Started(long taskId, DrawnArm arm) {}
 
     private final String executorId;
     private final UnaryOperator<Object> ask;
@@ -42,6 +45,7 @@ public final class ExecutorMeasuring
     private final ConcurrentLinkedQueue<Started> started = new ConcurrentLinkedQueue<>();
     private final ScheduledExecutorService sender;
     private volatile Directive directive;
+    private long lastReportNanos;
 
     /**
      * @param ask the driver's {@code PluginContext.ask}
@@ -79,8 +83,12 @@ public final class ExecutorMeasuring
     /** Sends the arms started since the last report; on the sender thread, and once more at close. */
     void report()
     {
+        if (started.isEmpty() && System.nanoTime() - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(IDLE_REPORT_INTERVAL_MS)) {
+            return;
+        }
+        lastReportNanos = System.nanoTime();
         try {
-            Map<Long, Arm> arms = new HashMap<>();
+            Map<Long, DrawnArm> arms = new HashMap<>();
             for (Started task = started.poll(); task != null; task = started.poll()) {
                 arms.put(task.taskId(), task.arm());
             }

@@ -1,6 +1,8 @@
 package io.chiplet.spark.measure;
 
 import io.chiplet.measure.Arm;
+import io.chiplet.measure.ArmAssignment;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.Directive;
 
 import java.net.URLDecoder;
@@ -26,7 +28,8 @@ public final class MeasureMessages
     public static String encode(ArmReport report)
     {
         StringBuilder arms = new StringBuilder();
-        report.arms().forEach((task, arm) -> arms.append(arms.length() == 0 ? "" : ",").append(task).append(':').append(arm == Arm.PLACED ? 'p' : 'c'));
+        report.arms().forEach((task, drawn) -> arms.append(arms.length() == 0 ? "" : ",").append(task).append(':')
+                .append(drawn.arm() == Arm.PLACED ? 'p' : 'c').append(ArmAssignment.blockSize(drawn.controlShare())));
         return String.join("\t", VERSION, ARMS, URLEncoder.encode(report.executorId(), StandardCharsets.UTF_8), Long.toString(report.pluginCpuNanos()), arms);
     }
 
@@ -44,11 +47,12 @@ public final class MeasureMessages
         String[] fields = text.split("\t", -1);
         try {
             if (fields[1].equals(ARMS) && fields.length == 5) {
-                Map<Long, Arm> arms = new HashMap<>();
+                Map<Long, DrawnArm> arms = new HashMap<>();
                 if (!fields[4].isEmpty()) {
                     for (String entry : fields[4].split(",")) {
                         int colon = entry.indexOf(':');
-                        arms.put(Long.parseLong(entry.substring(0, colon)), entry.charAt(colon + 1) == 'p' ? Arm.PLACED : Arm.CONTROL);
+                        int block = Integer.parseInt(entry.substring(colon + 2));
+                        arms.put(Long.parseLong(entry.substring(0, colon)), new DrawnArm(entry.charAt(colon + 1) == 'p' ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block));
                     }
                 }
                 return Optional.of(new ArmReport(URLDecoder.decode(fields[2], StandardCharsets.UTF_8), Long.parseLong(fields[3]), arms));

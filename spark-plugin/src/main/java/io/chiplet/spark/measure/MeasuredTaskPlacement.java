@@ -3,6 +3,7 @@ package io.chiplet.spark.measure;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.topology.CpuSet;
@@ -30,11 +31,11 @@ public final class MeasuredTaskPlacement
     private final TaskPlacement placement;
     private final ArmAssignment assignment;
     private final Supplier<Directive> directive;
-    private final BiConsumer<Long, Arm> arms;
+    private final BiConsumer<Long, DrawnArm> arms;
     private final OwnCpu cpu;
     private final EffectInjector injector;
 
-    MeasuredTaskPlacement(TaskPlacement placement, ArmAssignment assignment, Supplier<Directive> directive, BiConsumer<Long, Arm> arms, OwnCpu cpu, EffectInjector injector)
+    MeasuredTaskPlacement(TaskPlacement placement, ArmAssignment assignment, Supplier<Directive> directive, BiConsumer<Long, DrawnArm> arms, OwnCpu cpu, EffectInjector injector)
     {
         this.placement = requireNonNull(placement, "placement is null");
         this.assignment = requireNonNull(assignment, "assignment is null");
@@ -48,10 +49,11 @@ public final class MeasuredTaskPlacement
     public Handle onTaskStart(TaskIdentity task)
     {
         long started = cpu.hookStarted();
-        Arm arm = directive.get().arm(assignment, task.stageId(), Math.max(0, task.partitionId()));
+        DrawnArm drawn = directive.get().draw(assignment, task.stageId(), Math.max(0, task.partitionId()));
+        Arm arm = drawn.arm();
         // Intention to treat: a placed task counts as placed even when the placement finds no free slot for it.
         Handle handle = arm == Arm.PLACED ? placement.onTaskStart(task) : CONTROL;
-        arms.accept(task.taskAttemptId(), arm);
+        arms.accept(task.taskAttemptId(), drawn);
         injector.taskStarted(arm);
         cpu.hookEnded(started);
         return handle;

@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmEstimate;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardStop;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
@@ -50,7 +51,7 @@ public final class MeasuringListener
     /** Arms or task ends waiting for their other half; beyond this the oldest are given up (and counted). */
     static final int MAX_WAITING = 200_000;
     static final String DESIGN = "per task: a seeded draw per stage and partition, one control task in each block of 1/share partitions of a stage "
-            + "(so every stage of enough tasks has both arms); time per byte (or record) read compared within stages";
+            + "(so every stage of enough tasks has both arms); time per byte (or record) read compared within each stage and control share";
 
     private static final Logger log = LoggerFactory.getLogger(MeasuringListener.class);
 
@@ -63,7 +64,7 @@ public final class MeasuringListener
     private final FailOpenGuard guard = new FailOpenGuard(log, "the driver's measurement", "placement and Spark go on unmeasured");
     private final Measurement measurement;
     private final OwnCpu cpu = new OwnCpu();
-    private final Map<Long, Arm> arms = waiting();
+    private final Map<Long, DrawnArm> arms = waiting();
     private final Map<Long, TaskEnd> ends = waiting();
     private final Map<String, Long> executorCpu = new ConcurrentHashMap<>();
     private final long startedAt;
@@ -161,11 +162,11 @@ public final class MeasuringListener
                 }
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
-                String stage = Integer.toString(event.stageId());
+                String stage = "stage " + event.stageId();
                 TaskEnd end = new TaskEnd(stage, new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
                         metrics.jvmGCTime() / 1e3, bytes, records));
                 long task = event.taskInfo().taskId();
-                Arm arm = arms.remove(task);
+                DrawnArm arm = arms.remove(task);
                 if (arm == null) {
                     if (ends.size() >= MAX_WAITING) {
                         givenUp++;
@@ -181,10 +182,11 @@ public final class MeasuringListener
         });
     }
 
-    private void record(TaskEnd end, Arm arm)
+    private void record(TaskEnd end, DrawnArm arm)
     {
         UnitObservation unit = end.withoutArm();
-        measurement.record(new UnitObservation(unit.stratum(), arm, unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(), unit.recordsRead()));
+        // Compared within its stage and the share it was drawn at (DrawnArm).
+        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(), unit.recordsRead()));
     }
 
     /** Re-estimates at most once a second (or now); warns when the guard stops placement, and once a minute. */

@@ -3,6 +3,7 @@ package io.chiplet.spark.measure;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class MeasuredTaskPlacementTest
     void controlTasksNeverReachThePlacementAndEveryStageHasBothArms()
     {
         RecordingTaskPlacement placed = new RecordingTaskPlacement(2);
-        Map<Long, Arm> arms = new HashMap<>();
+        Map<Long, DrawnArm> arms = new HashMap<>();
         MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, new ArmAssignment(7), () -> new Directive(0.1, true), arms::put, new OwnCpu(),
                 EffectInjector.NONE);
 
@@ -32,10 +33,10 @@ class MeasuredTaskPlacementTest
         }
 
         assertThat(arms).hasSize(200);
-        assertThat(arms.values().stream().filter(arm -> arm == Arm.CONTROL).count()).isEqualTo(20);
+        assertThat(arms.values().stream().filter(arm -> arm.arm() == Arm.CONTROL).count()).isEqualTo(20);
         for (int stage = 0; stage < 5; stage++) {
             int first = stage * 40;
-            assertThat(arms.entrySet().stream().filter(entry -> entry.getKey() >= first && entry.getKey() < first + 40).map(Map.Entry::getValue).distinct())
+            assertThat(arms.entrySet().stream().filter(entry -> entry.getKey() >= first && entry.getKey() < first + 40).map(entry -> entry.getValue().arm()).distinct())
                     .containsExactlyInAnyOrder(Arm.PLACED, Arm.CONTROL);
         }
         // The placement saw exactly the placed tasks, start and end; the arms are core's draw.
@@ -49,7 +50,7 @@ class MeasuredTaskPlacementTest
     {
         RecordingTaskPlacement placed = new RecordingTaskPlacement(2);
         AtomicReference<Directive> directive = new AtomicReference<>(new Directive(0.1, true));
-        Map<Long, Arm> arms = new HashMap<>();
+        Map<Long, DrawnArm> arms = new HashMap<>();
         MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, new ArmAssignment(7), directive::get, arms::put, new OwnCpu(), EffectInjector.NONE);
         placement.onTaskEnd(placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 1, 1)));
         int before = placed.started().size();
@@ -60,13 +61,13 @@ class MeasuredTaskPlacementTest
         }
 
         assertThat(placed.started()).hasSize(before);
-        assertThat(arms.entrySet().stream().filter(entry -> entry.getKey() >= 100).map(Map.Entry::getValue)).containsOnly(Arm.CONTROL);
+        assertThat(arms.entrySet().stream().filter(entry -> entry.getKey() >= 100).map(Map.Entry::getValue)).containsOnly(new DrawnArm(Arm.CONTROL, 0));
     }
 
     @Test
     void messagesRoundTripAndOthersAreNotOurs()
     {
-        ArmReport report = new ArmReport("exec 1", 1234, Map.of(5L, Arm.PLACED, 6L, Arm.CONTROL));
+        ArmReport report = new ArmReport("exec 1", 1234, Map.of(5L, new DrawnArm(Arm.PLACED, 0.1), 6L, new DrawnArm(Arm.CONTROL, 0.025), 7L, new DrawnArm(Arm.CONTROL, 0)));
         assertThat(MeasureMessages.decode(MeasureMessages.encode(report))).contains(report);
         assertThat(MeasureMessages.decode(MeasureMessages.encode(new ArmReport("1", 0, Map.of())))).contains(new ArmReport("1", 0, Map.of()));
         assertThat(MeasureMessages.decode(MeasureMessages.encode(new Directive(0.025, false)))).contains(new Directive(0.025, false));

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
@@ -41,7 +42,7 @@ class MeasuringListenerTest
         SplittableRandom random = new SplittableRandom(1);
         long task = 0;
         for (int stage = 0; stage < 4; stage++) {
-            Map<Long, Arm> arms = new HashMap<>();
+            Map<Long, DrawnArm> arms = new HashMap<>();
             for (int partition = 0; partition < 100; partition++) {
                 Arm arm = assignment.of(stage, partition, 0.1);
                 long bytes = 1_000_000 + random.nextInt(1_000_000);
@@ -49,10 +50,10 @@ class MeasuringListenerTest
                 long millis = Math.max(1, Math.round(bytes / 1000.0 * (arm == Arm.PLACED ? 0.8 : 1.0) * Math.exp(random.nextGaussian() * 0.1)));
                 if (partition % 2 == 0) {
                     listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
-                    arms.put(task, arm);
+                    arms.put(task, new DrawnArm(arm, 0.1));
                 }
                 else {
-                    listener.receive(new ArmReport("1", 5_000_000, Map.of(task, arm)));
+                    listener.receive(new ArmReport("1", 5_000_000, Map.of(task, new DrawnArm(arm, 0.1))));
                     listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
                 }
                 task++;
@@ -89,7 +90,7 @@ class MeasuringListenerTest
             Arm arm = assignment.of(0, partition, 0.5);
             listener.onTaskEnd(taskEnd(0, task, arm == Arm.PLACED ? 130 + partition % 7 : 100 + partition % 5, 1000));
             clock.addAndGet(2_000);
-            reply = listener.receive(new ArmReport("1", 0, Map.of(task++, arm)));
+            reply = listener.receive(new ArmReport("1", 0, Map.of(task++, new DrawnArm(arm, 0.5))));
         }
 
         assertThat(MeasureMessages.decode(reply)).contains(new Directive(0, false));
