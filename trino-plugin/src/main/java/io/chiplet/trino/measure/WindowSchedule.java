@@ -3,6 +3,7 @@ package io.chiplet.trino.measure;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.SwitchbackWindows;
 
 import java.util.ArrayList;
@@ -135,13 +136,20 @@ public record WindowSchedule(long epoch, long version, long seed, long windowMil
         if (last - first > MAX_WINDOWS_LOOKED_AT) {
             return Attribution.SPANNING;
         }
-        Arm arm = armOfWindow(first);
+        DrawnArm arm = drawnArmOfWindow(first);
         for (long window = first + 1; window <= last; window++) {
-            if (armOfWindow(window) != arm) {
+            if (!drawnArmOfWindow(window).equals(arm)) {
+                // Windows of both arms, or of one arm drawn at two shares (compared apart, see DrawnArm).
                 return Attribution.SPANNING;
             }
         }
-        return arm == Arm.PLACED ? Attribution.PLACED : Attribution.CONTROL;
+        return arm.arm() == Arm.PLACED ? Attribution.PLACED : Attribution.CONTROL;
+    }
+
+    /** The arm of {@code window} with the control share it was drawn at; placed at share 0 before the first entry. */
+    public DrawnArm drawnArmOfWindow(long window)
+    {
+        return entryAt(window).map(entry -> entry.directive().draw(new ArmAssignment(seed), CLUSTER, Math.max(0, window))).orElse(new DrawnArm(Arm.PLACED, 0));
     }
 
     /** The last entry's directive. */
