@@ -2,7 +2,6 @@ package io.chiplet.trino;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chiplet.topology.Snapshots;
 import io.chiplet.trino.measure.EffectInjector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +53,8 @@ class TrinoMeasureIT
     private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
     private static final Duration MEASURE_LIMIT = Duration.ofSeconds(150);
     private static final double INJECTED = 1.25;
+    /** The share of a query's CPU the injector does not stretch, at most (measured: about 1 %). */
+    private static final double DILUTION = 0.02;
     private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
     private static final String FAN_OUT = "SELECT c, count(*), sum(x * y) FROM (VALUES 0, 1) v(c) CROSS JOIN UNNEST(sequence(1, 200)) a(x) "
             + "CROSS JOIN UNNEST(sequence(1, 300)) b(y) GROUP BY c ORDER BY 1";
@@ -66,7 +67,6 @@ class TrinoMeasureIT
         Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
         installPlugin(home.resolve("plugin/chiplet"));
 
-        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         Path leases = temp.resolve("leases");
         Path reports = temp.resolve("reports");
         int coordinatorPort = freePort();
@@ -80,13 +80,15 @@ class TrinoMeasureIT
                 chiplet.measure.seed=23
                 chiplet.measure.report-dir=%s
                 """.formatted(leases, reports));
+        // The live machine: one L3, so one chiplet of both CPUs. Placement then narrows no mask and has no effect of its
+        // own, and the injected one is the only effect to recover (on the two-chiplet snapshot, where placement pins
+        // each thread to one CPU, the estimate also carried placement's own effect on this VM, about 1 % faster).
         worker.writeEtc(coordinatorPort, false, """
                 connector.name=chiplet
-                chiplet.fs-root=%s
                 chiplet.lease-dir=%s
                 chiplet.rescan-interval=100ms
                 chiplet.measure.test.inject-time-ratio=%s
-                """.formatted(snapshot, leases, INJECTED));
+                """.formatted(leases, INJECTED));
 
         List<Process> servers = new ArrayList<>();
         ExecutorService clients = Executors.newFixedThreadPool(2);
@@ -140,8 +142,12 @@ class TrinoMeasureIT
             JsonNode report = new ObjectMapper().readTree(reports.resolve("chiplet-measure-trino-chiplet.json").toFile());
             JsonNode estimate = report.get("estimate");
             assertThat(estimate.get("enough").asBoolean()).isTrue();
+            // The injector stretches the work of test_work, not the rest of the query's CPU (its other stages, the
+            // aggregation): about 1 % of a query's CPU here, so the query's ratio lies up to DILUTION below the injected one
+            // while the interval is only some +-0.5 % wide. The interval must reach the injected ratio within that.
             assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
-            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED);
+            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED / (1 + DILUTION));
+            assertThat(estimate.get("timeRatio").asDouble()).as("report %s", report).isBetween(INJECTED / 1.05, INJECTED * 1.05);
             assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
             System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
             assertThat(report.get("guard").get("placing").asBoolean()).isFalse();
