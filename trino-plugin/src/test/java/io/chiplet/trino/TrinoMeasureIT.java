@@ -53,8 +53,8 @@ class TrinoMeasureIT
     private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
     private static final Duration MEASURE_LIMIT = Duration.ofSeconds(150);
     private static final double INJECTED = 1.25;
-    /** The share of a query's CPU the injector does not stretch, at most (measured: about 1 %). */
-    private static final double DILUTION = 0.02;
+    /** How far the interval may lie from the injected ratio: the injector's dilution and the windows' shared noise. */
+    private static final double TOLERANCE = 0.02;
     private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
     private static final String FAN_OUT = "SELECT c, count(*), sum(x * y) FROM (VALUES 0, 1) v(c) CROSS JOIN UNNEST(sequence(1, 200)) a(x) "
             + "CROSS JOIN UNNEST(sequence(1, 300)) b(y) GROUP BY c ORDER BY 1";
@@ -142,11 +142,11 @@ class TrinoMeasureIT
             JsonNode report = new ObjectMapper().readTree(reports.resolve("chiplet-measure-trino-chiplet.json").toFile());
             JsonNode estimate = report.get("estimate");
             assertThat(estimate.get("enough").asBoolean()).isTrue();
-            // The injector stretches the work of test_work, not the rest of the query's CPU (its other stages, the
-            // aggregation): about 1 % of a query's CPU here, so the query's ratio lies up to DILUTION below the injected one
-            // while the interval is only some +-0.5 % wide. The interval must reach the injected ratio within that.
-            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
-            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED / (1 + DILUTION));
+            // The interval must reach the injected ratio within TOLERANCE. Not exactly: the injector stretches the work of
+            // test_work, not the rest of the query's CPU (about 1 %), and queries of one window share its minute of this
+            // busy machine, which an interval over queries (some +-0.5 % here) does not hold; see docs/measuring.md.
+            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED * (1 + TOLERANCE));
+            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED / (1 + TOLERANCE));
             assertThat(estimate.get("timeRatio").asDouble()).as("report %s", report).isBetween(INJECTED / 1.05, INJECTED * 1.05);
             assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
             System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
