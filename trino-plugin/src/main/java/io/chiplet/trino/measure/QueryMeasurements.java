@@ -57,6 +57,11 @@ public final class QueryMeasurements
     public static final long MARGIN_MILLIS = 100;
     /** The plugin's own statements (worker reports, schedule publishing): never measured. */
     public static final Set<String> OWN_SOURCES = Set.of("chiplet-worker-reports", "chiplet-measure");
+    /**
+     * A window's observation is complete this long after the window (widened by {@link #MARGIN_MILLIS}) ended: Trino
+     * sends a query's completion event right after it ends, so every query that ended in the window has been heard by then.
+     */
+    public static final long COMPLETE_AFTER_MILLIS = 1000;
     static final int MAX_SHAPES_NAMED = 4096;
 
     private final Clock clock;
@@ -76,6 +81,7 @@ public final class QueryMeasurements
         UNSCHEDULED("ran before the schedule's first window"),
         UNCONFIRMED("ran in windows some worker may not have followed yet"),
         FAILED("failed"),
+        LATE("completed after its window's observation was complete"),
         NO_CPU("used no CPU time");
 
         private final String reason;
@@ -107,6 +113,11 @@ public final class QueryMeasurements
         // Shapes recorded since the last update: each may have reached enough evidence for its line.
         final Set<String> recordedSinceUpdate = new java.util.LinkedHashSet<>();
         final Map<String, Long> workerPluginCpu = new HashMap<>();
+        // The randomised unit is the window: each (stratum, window) gathers its queries until the window is complete.
+        final Map<WindowKey, WindowTotal> openWindows = new LinkedHashMap<>();
+        long completeBefore = Long.MIN_VALUE;
+        long queriesRecorded;
+        long windowsRecorded;
         long listenerCpuNanos;
         long jobCpuNanos;
         long queries;
@@ -121,6 +132,30 @@ public final class QueryMeasurements
             this.settings = settings;
             this.measurement = measurement;
             this.publish = publish;
+        }
+    }
+
+    private record WindowKey(String stratum, long window) {}
+
+    /** One window's queries of one stratum, summed. */
+    private static final class WindowTotal
+    {
+        final Arm arm;
+        long queries;
+        long cpuNanos;
+        long bytes;
+        long rows;
+
+        WindowTotal(Arm arm)
+        {
+            this.arm = arm;
+        }
+
+        /** The window's mean query: its CPU time per byte read is the window's total over its bytes. */
+        UnitObservation observation(String stratum)
+        {
+            double seconds = cpuNanos / 1e9 / queries;
+            return new UnitObservation(stratum, arm, seconds, seconds, 0, Math.round((double) bytes / queries), Math.round((double) rows / queries));
         }
     }
 
@@ -159,6 +194,8 @@ public final class QueryMeasurements
     {
         if (state != null) {
             if (state.schedule.isPresent()) {
+                // Every query has completed: the windows still open are as complete as they will be.
+                closeWindows(Long.MAX_VALUE);
                 updateNow();
             }
             writeReport(true);
@@ -234,9 +271,21 @@ public final class QueryMeasurements
         // Compared within its shape and the share its windows were drawn at (core's DrawnArm): the share falls over a
         // run, so an early control window is likelier than a late one, and a cluster warming up would bias a pooled
         // comparison.
-        DrawnArm drawn = state.schedule.orElseThrow().drawnArmOfWindow(state.schedule.orElseThrow().windowAt(query.startMillis()));
-        state.measurement.record(new UnitObservation(drawn.stratum(query.shape()), arm.get(), query.cpuNanos() / 1e9, query.cpuNanos() / 1e9, 0, query.bytesRead(),
-                query.rowsRead()));
+        WindowSchedule schedule = state.schedule.orElseThrow();
+        DrawnArm drawn = schedule.drawnArmOfWindow(schedule.windowAt(query.startMillis()));
+        // Its window is the one it ended in: a query is heard when it ends, so that window is the one still gathering.
+        long window = schedule.windowAt(query.endMillis());
+        closeWindows(clock.millis());
+        if (window < state.completeBefore) {
+            leftOut(LeftOut.LATE);
+            return;
+        }
+        WindowTotal total = state.openWindows.computeIfAbsent(new WindowKey(drawn.stratum(query.shape()), window), key -> new WindowTotal(arm.get()));
+        total.queries++;
+        total.cpuNanos += query.cpuNanos();
+        total.bytes += query.bytesRead();
+        total.rows += query.rowsRead();
+        state.queriesRecorded++;
         state.reportDue = true;
         state.recordedSinceUpdate.add(query.shape());
         Instant now = clock.instant();
@@ -252,9 +301,34 @@ public final class QueryMeasurements
         }
     }
 
-    /** Re-estimates, lets the guard look, and follows what core decides. */
+    /**
+     * Records, as one observation each, the windows complete at {@code nowMillis}: ended, widened by the margin, at
+     * least {@link #COMPLETE_AFTER_MILLIS} ago.
+     */
+    private void closeWindows(long nowMillis)
+    {
+        WindowSchedule schedule = state.schedule.orElseThrow();
+        long before = nowMillis == Long.MAX_VALUE ? Long.MAX_VALUE
+                : schedule.windowAt(nowMillis - MARGIN_MILLIS - COMPLETE_AFTER_MILLIS);
+        if (before <= state.completeBefore) {
+            return;
+        }
+        state.completeBefore = before;
+        var open = state.openWindows.entrySet().iterator();
+        while (open.hasNext()) {
+            var entry = open.next();
+            if (entry.getKey().window() < before) {
+                state.measurement.record(entry.getValue().observation(entry.getKey().stratum()));
+                state.windowsRecorded++;
+                open.remove();
+            }
+        }
+    }
+
+    /** Records the complete windows, re-estimates, lets the guard look, and follows what core decides. */
     private void updateNow()
     {
+        closeWindows(clock.millis());
         Measurement.Update update = state.measurement.update();
         update.stoppedNow().ifPresent(this::warnStopped);
         follow(update.directive());
@@ -357,7 +431,7 @@ public final class QueryMeasurements
         String shape = shapeOf(figure.stratum());
         String drawn = figure.stratum().length() > shape.length() + 2 ? figure.stratum().substring(shape.length() + 2) : "";
         return String.format(Locale.ROOT, "Chiplet placement measured in place for query shape %s (%s): speed-up %.3fx (95%% CI %.3f-%.3f, %s) from %d placed "
-                        + "and %d control queries (windows drawn %s), CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
+                        + "and %d control windows (drawn %s), mean CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
                 shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), low, high, verdict, figure.placed(),
                 figure.control(), drawn, figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
                 cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown",
@@ -395,12 +469,16 @@ public final class QueryMeasurements
         List<String> notes = new ArrayList<>();
         notes.add("outcome: each query's CPU time over all its stages as Trino counted it (runner threads serve all queries at once, so a query's "
                 + "wall time mostly says what else ran); compared only between queries of one text shape");
+        notes.add("unit of analysis: the window (the unit randomised; its queries share its arm and its load): one observation per window and query "
+                + "shape, its queries' CPU time over what they read, complete " + COMPLETE_AFTER_MILLIS + " ms after the window ended");
+        notes.add(String.format(Locale.ROOT, "%d queries recorded in %d window observations (%d queries in windows still open)", state.queriesRecorded,
+                state.windowsRecorded, state.openWindows.values().stream().mapToLong(total -> total.queries).sum()));
         state.schedule.ifPresent(schedule -> notes.add(String.format(Locale.ROOT, "windows of %d ms, one random order for all workers (seed %d), "
                 + "schedule version %d", schedule.windowMillis(), schedule.seed(), schedule.version())));
         state.leftOut.forEach((why, count) -> notes.add(String.format(Locale.ROOT, "%d queries left out: %s", count, why.reason())));
         notes.add(String.format(Locale.ROOT, "%d queries completed while measuring", state.queries));
         return MeasureReport.of(state.measurement, "Trino catalog " + state.catalog, "switchback windows: the whole cluster alternates placed "
-                        + "and control windows in a seeded random order", "query", "query shape", clock.instant().toString(), cost(), notes);
+                        + "and control windows in a seeded random order", "window", "query shape", clock.instant().toString(), cost(), notes);
     }
 
     /** The {@code runtime.measurement} table: one row per query shape compared, and one {@code overall} row. */
@@ -413,7 +491,7 @@ public final class QueryMeasurements
         MeasureReport report = report();
         var estimate = report.estimate();
         rows.add(new ShapeRow("overall", "", estimate.placedUnits(), estimate.controlUnits(), estimate.speedUp(), estimate.speedUpLow(), estimate.speedUpHigh(),
-                report.verdict(), state.leftOut.values().stream().mapToLong(Long::longValue).sum() + estimate.unitsLeftOut(),
+                report.verdict(), state.leftOut.values().stream().mapToLong(Long::longValue).sum(),
                 report.directive().controlShare(), report.guard().placing(), report.cost().share().isPresent() ? Optional.of(report.cost().share().getAsDouble()) : Optional.empty()));
         int needed = state.measurement.plan().minUnitsPerArm();
         for (StratumFigure figure : estimate.figures()) {
