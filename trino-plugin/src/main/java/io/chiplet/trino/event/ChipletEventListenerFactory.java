@@ -53,7 +53,7 @@ public final class ChipletEventListenerFactory
     @Override
     public EventListener create(Map<String, String> config, EventListenerContext context)
     {
-        return new ChipletEventListener(createSkew(config), new MeasureEventListener(measurements, log));
+        return new ChipletEventListener(createSkew(config), new MeasureEventListener(measurements, log, parts));
     }
 
     /** The skew listener and the measurement's, each failing open on its own. */

@@ -1,5 +1,6 @@
 package io.chiplet.trino.event;
 
+import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.measure.CompletedQuery;
 import io.chiplet.trino.measure.QueryMeasurements;
@@ -24,10 +25,14 @@ final class MeasureEventListener
     private final QueryMeasurements measurements;
     private final FailOpenSwitch failOpen;
 
-    MeasureEventListener(QueryMeasurements measurements, Logger log)
+    MeasureEventListener(QueryMeasurements measurements, Logger log, CoordinatorParts parts)
     {
         this.measurements = requireNonNull(measurements, "measurements is null");
-        this.failOpen = new FailOpenSwitch(log, "Chiplet measurement listener", "placement is not measured");
+        requireNonNull(parts, "parts is null");
+        this.failOpen = new FailOpenSwitch(log, "Chiplet measurement listener", "placement is not measured",
+                cause -> parts.report(CoordinatorParts.MEASUREMENT, CoordinatorParts.OFF, cause));
+        parts.report(CoordinatorParts.MEASUREMENT, CoordinatorParts.ACTIVE, "hands completed queries to the in-place measurement "
+                + "(it compares once the coordinator's chiplet catalog starts it)");
     }
 
     @Override

@@ -68,6 +68,26 @@ class ChipletEventListenerFactoryTest
         }
     }
 
+    @Test
+    void theMeasurementIsACoordinatorPartThatShowsWhenItsListenerFailed()
+    {
+        io.chiplet.trino.guard.CoordinatorParts parts = new io.chiplet.trino.guard.CoordinatorParts();
+        ChipletEventListenerFactory factory = new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4), parts,
+                new io.chiplet.trino.measure.QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger("test")));
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .extracting(io.chiplet.trino.guard.CoordinatorParts.PartState::state).isEqualTo("not configured");
+        var listener = (ChipletEventListenerFactory.ChipletEventListener) factory.create(Map.of(), CONTEXT);
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .extracting(io.chiplet.trino.guard.CoordinatorParts.PartState::state).isEqualTo("active");
+        try (LogCapture recorded = LogCapture.of(MeasureEventListener.class)) {
+            // An event it cannot read (a bug of ours, or an SPI it cannot link): the part goes off and says why.
+            listener.measure().queryCompleted(null);
+        }
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .satisfies(part -> assertThat(part.state()).isEqualTo("off"))
+                .satisfies(part -> assertThat(part.detail()).startsWith("placement is not measured").contains("NullPointerException"));
+    }
+
     private static ChipletEventListenerFactory factory()
     {
         return new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4), new io.chiplet.trino.guard.CoordinatorParts(),
