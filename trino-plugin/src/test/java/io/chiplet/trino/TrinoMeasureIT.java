@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Issue 23 on the real thing: a Trino 476 coordinator that runs no tasks and one worker from the release's server
- * tarball, measuring placement in place with short switchback windows (5 s, half of them control). The test-only
+ * tarball, measuring placement in place with short switchback windows (2 s, half of them control). The test-only
  * effect injector ({@code -Dchiplet.test.effectInjector=true} on both JVMs, {@code inject-time-ratio=1.25} in the
  * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. Checks:
  * the coordinator's estimate (report JSON) holds the injected time ratio 1.25 in its interval; the guard stops
@@ -53,8 +53,6 @@ class TrinoMeasureIT
     private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
     private static final Duration MEASURE_LIMIT = Duration.ofSeconds(150);
     private static final double INJECTED = 1.25;
-    /** How far the interval may lie from the injected ratio: the injector's dilution and the windows' shared noise. */
-    private static final double TOLERANCE = 0.02;
     private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
     private static final String FAN_OUT = "SELECT c, count(*), sum(x * y) FROM (VALUES 0, 1) v(c) CROSS JOIN UNNEST(sequence(1, 200)) a(x) "
             + "CROSS JOIN UNNEST(sequence(1, 300)) b(y) GROUP BY c ORDER BY 1";
@@ -75,7 +73,7 @@ class TrinoMeasureIT
         coordinator.writeEtc(coordinatorPort, true, """
                 connector.name=chiplet
                 chiplet.lease-dir=%s
-                chiplet.measure.window=5s
+                chiplet.measure.window=2s
                 chiplet.measure.control-share=0.5
                 chiplet.measure.seed=23
                 chiplet.measure.report-dir=%s
@@ -108,7 +106,7 @@ class TrinoMeasureIT
             List<List<String>> expectedFanOut = List.of(List.of("0", "60000", Long.toString(200L * 201 / 2 * (300L * 301 / 2))),
                     List.of("1", "60000", Long.toString(200L * 201 / 2 * (300L * 301 / 2))));
             assertThat(trino.query(FAN_OUT)).as("placed, before measuring starts").isEqualTo(expectedFanOut);
-            awaitLogLine(worker.log(), "Chiplet placement on worker-1: follows the coordinator's measurement schedule (windows of 5000 ms, seed 23)");
+            awaitLogLine(worker.log(), "Chiplet placement on worker-1: follows the coordinator's measurement schedule (windows of 2000 ms, seed 23)");
 
             // Two clients run the work until the guard stops placement; every result must be the one without the plugin.
             AtomicBoolean stopped = new AtomicBoolean();
@@ -135,23 +133,21 @@ class TrinoMeasureIT
             }
             assertThat(guardLine).as("the guard's WARN line; measurement %s; coordinator log:%n%s", trino.query("SELECT * FROM chiplet.runtime.measurement"),
                     tail(coordinator.log())).isNotNull();
-            assertThat(guardLine).contains("WARN").contains("chiplet.guard=auto").contains("placed slower").contains(" control quer");
+            assertThat(guardLine).contains("WARN").contains("chiplet.guard=auto").contains("placed slower").contains(" control windows");
             assertThat(results).as("every result of the work, placed and control").allSatisfy(result -> assertThat(result).isEqualTo(expectedWork));
 
             // The estimate that stopped placement holds the injected time ratio.
             JsonNode report = new ObjectMapper().readTree(reports.resolve("chiplet-measure-trino-chiplet.json").toFile());
             JsonNode estimate = report.get("estimate");
             assertThat(estimate.get("enough").asBoolean()).isTrue();
-            // The interval must reach the injected ratio within TOLERANCE. Not exactly: the injector stretches the work of
-            // test_work, not the rest of the query's CPU (about 1 %), and queries of one window share its minute of this
-            // busy machine, which an interval over queries (some +-0.5 % here) does not hold; see docs/measuring.md.
-            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED * (1 + TOLERANCE));
-            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED / (1 + TOLERANCE));
+            // Over windows, the unit randomised: the interval holds the windows' shared load on this busy machine.
+            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
+            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED);
             assertThat(estimate.get("timeRatio").asDouble()).as("report %s", report).isBetween(INJECTED / 1.05, INJECTED * 1.05);
             assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
             System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
             assertThat(report.get("guard").get("placing").asBoolean()).isFalse();
-            assertThat(report.get("unit").asText()).isEqualTo("query");
+            assertThat(report.get("unit").asText()).isEqualTo("window");
             assertThat(Files.readString(reports.resolve("chiplet-measure-trino-chiplet.html"))).contains("<svg");
 
             // The worker follows the stop: its query threads run on the process's own mask, as without the plugin.

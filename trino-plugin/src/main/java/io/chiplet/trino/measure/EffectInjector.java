@@ -17,7 +17,7 @@ public record EffectInjector(double timeRatio)
 {
     public static final String SYSTEM_PROPERTY = "chiplet.test.effectInjector";
     /** Hash steps per row of {@code runtime.test_work}. */
-    public static final long STEPS_PER_ROW = 2_000_000;
+    public static final long STEPS_PER_ROW = 1_000_000;
     /** Rows of {@code runtime.test_work} per node. */
     public static final int ROWS = 100;
 
