@@ -8,6 +8,7 @@ import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardStop;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
+import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.UnitObservation;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -228,7 +229,7 @@ public final class MeasuringListener
             notes.add(String.format(Locale.ROOT, "%d tasks finished without their arm reaching the driver (an executor's last report lost at its end, "
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
-        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", DESIGN, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
+        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", DESIGN, Noun.regular("task"), Noun.regular("stage"), Instant.ofEpochMilli(clock.getAsLong()).toString(),
                 new PluginCost(plugin, jobCpuNanos), notes);
     }
 

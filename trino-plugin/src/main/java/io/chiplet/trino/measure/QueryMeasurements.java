@@ -7,6 +7,7 @@ import io.chiplet.measure.GuardStop;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
 import io.chiplet.measure.MeasurementPlan;
+import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.StratumFigure;
 import io.chiplet.measure.UnitObservation;
@@ -478,7 +479,7 @@ public final class QueryMeasurements
         state.leftOut.forEach((why, count) -> notes.add(String.format(Locale.ROOT, "%d queries left out: %s", count, why.reason())));
         notes.add(String.format(Locale.ROOT, "%d queries completed while measuring", state.queries));
         return MeasureReport.of(state.measurement, "Trino catalog " + state.catalog, "switchback windows: the whole cluster alternates placed "
-                        + "and control windows in a seeded random order", "window", "query shape", clock.instant().toString(), cost(), notes);
+                        + "and control windows in a seeded random order", Noun.regular("window"), Noun.regular("query shape"), clock.instant().toString(), cost(), notes);
     }
 
     /** The {@code runtime.measurement} table: one row per query shape compared, and one {@code overall} row. */
