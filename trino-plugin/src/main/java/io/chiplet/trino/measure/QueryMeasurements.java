@@ -36,8 +36,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * The coordinator's in-place comparison of placement (issue 23), the one registry the plugin's coordinator parts share
  * (the event listener feeds it, the chiplet catalog starts it, publishes its schedule and shows its figures). It ties
- * each completed query to the switchback windows it ran in ({@link WindowSchedule}), records it in core's
- * {@link Measurement} with its text's fingerprint as stratum, and acts on what core decides: a new control share or
+ * each completed query to the switchback windows it ran in ({@link WindowSchedule}) and gathers it into its window's
+ * observation; once a window is complete, each of its query shapes is one unit in core's {@link Measurement} (the window
+ * is the unit randomised: its queries share its arm and its load), stratum the shape at the share drawn. It acts on
+ * what core decides: a new control share or
  * the guard's stop becomes a schedule entry from {@value #LEAD_WINDOWS} windows on, published to the workers. Queries
  * that ran in windows of both arms, before the schedule, or in windows some worker may not yet have followed are left
  * out and counted. It says what it found where users look: one WARN line per query shape with enough evidence (at
