@@ -20,18 +20,18 @@ import static java.util.Objects.requireNonNull;
  *
  * @param subject what was measured: an application's name and id, a query fingerprint
  * @param design how arms were drawn, in words ("per task, stratified by stage")
- * @param unit the unit of work's name, singular ("task", "query")
- * @param stratum the stratum's name, singular ("stage", "query text")
+ * @param unit what the comparison counts ("task", "window")
+ * @param stratum what it compares within ("stage", "query shape")
  * @param generatedAt when the report was made, as the engine's clock said it (ISO-8601)
  * @param notes what the reader should know besides the figures (modes not measured, assumptions in force)
  */
-public record MeasureReport(String subject, String design, String unit, String stratum, String generatedAt, MeasurementPlan plan, ArmEstimate estimate,
+public record MeasureReport(String subject, String design, Noun unit, Noun stratum, String generatedAt, MeasurementPlan plan, ArmEstimate estimate,
         PlacementGuard guard, Directive directive, PluginCost cost, long unitsAfterStop, List<String> notes)
 {
     private static final JsonFactory JSON = new JsonFactory();
     private static final int CHART_ROWS = 30;
     /** The unit of {@link #ofRounds}: one query's run on one side of one round. */
-    static final String ROUNDS_UNIT = "query run";
+    static final Noun ROUNDS_UNIT = Noun.regular("query run");
 
     public MeasureReport
     {
@@ -49,7 +49,7 @@ public record MeasureReport(String subject, String design, String unit, String s
     }
 
     /** A report of {@code measurement} as it stands. */
-    public static MeasureReport of(Measurement measurement, String subject, String design, String unit, String stratum, String generatedAt, PluginCost cost,
+    public static MeasureReport of(Measurement measurement, String subject, String design, Noun unit, Noun stratum, String generatedAt, PluginCost cost,
             List<String> notes)
     {
         return new MeasureReport(subject, design, unit, stratum, generatedAt, measurement.plan(), measurement.estimate(), measurement.guard(),
@@ -95,7 +95,7 @@ public record MeasureReport(String subject, String design, String unit, String s
                 : new ArmEstimate(Optional.of(ratio), Math.log(ratio.high() / ratio.low()) / (2 * z), runs - 1, runs, runs, queries, 0, needed, figures);
         MeasurementPlan plan = new MeasurementPlan(true, new ControlShare(ArmAssignment.MAX_CONTROL_SHARE, ArmAssignment.MAX_CONTROL_SHARE, 0.02), GuardMode.ALWAYS,
                 bootstrap.seed(), needed);
-        return new MeasureReport(subject, design, ROUNDS_UNIT, "query text", generatedAt, plan, estimate, PlacementGuard.start(GuardMode.ALWAYS),
+        return new MeasureReport(subject, design, ROUNDS_UNIT, Noun.regular("query text"), generatedAt, plan, estimate, PlacementGuard.start(GuardMode.ALWAYS),
                 new Directive(ArmAssignment.MAX_CONTROL_SHARE, true), PluginCost.none(), 0, notes);
     }
 
@@ -109,16 +109,16 @@ public record MeasureReport(String subject, String design, String unit, String s
         }
         else if (estimate.enough()) {
             RatioEstimate ratio = estimate.timeRatio().orElseThrow();
-            line.append(String.format(Locale.ROOT, "speed-up %.3fx (%.0f%% CI %.3f-%.3f, %s) from %d placed and %d control %ss in %d %ss",
+            line.append(String.format(Locale.ROOT, "speed-up %.3fx (%.0f%% CI %.3f-%.3f, %s) from %d placed and %d control %s in %d %s",
                     estimate.speedUp().orElseThrow(), ratio.confidence() * 100, estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
-                    verdict(), estimate.placedUnits(), estimate.controlUnits(), unit, estimate.strataCompared(), stratum));
+                    verdict(), estimate.placedUnits(), estimate.controlUnits(), unit.plural(), estimate.strataCompared(), stratum.of(estimate.strataCompared())));
         }
         else {
-            line.append(String.format(Locale.ROOT, "not enough evidence yet (%d placed and %d control %ss in %ss with both arms; %d of each needed)",
-                    estimate.placedUnits(), estimate.controlUnits(), unit, stratum, estimate.minUnitsPerArm()));
+            line.append(String.format(Locale.ROOT, "not enough evidence yet (%d placed and %d control %s in %s with both arms; %d of each needed)",
+                    estimate.placedUnits(), estimate.controlUnits(), unit.plural(), stratum.plural(), estimate.minUnitsPerArm()));
         }
         if (estimate.unitsLeftOut() > 0) {
-            line.append(String.format(Locale.ROOT, ", %d %ss left out (their %s had too few of one arm)", estimate.unitsLeftOut(), unit, stratum));
+            line.append(String.format(Locale.ROOT, ", %d %s left out (their %s had too few of one arm)", estimate.unitsLeftOut(), unit.of(estimate.unitsLeftOut()), stratum.singular()));
         }
         line.append("; plugin CPU ").append(cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown")
                 .append(" of the job's");
@@ -127,7 +127,7 @@ public record MeasureReport(String subject, String design, String unit, String s
             line.append(String.format(Locale.ROOT, "placing, control share %.1f%%", directive.controlShare() * 100));
         }
         else {
-            line.append(String.format(Locale.ROOT, "placement stopped (placed work slower), %d %ss since ran unplaced", unitsAfterStop, unit));
+            line.append(String.format(Locale.ROOT, "placement stopped (placed work slower), %d %s since ran unplaced", unitsAfterStop, unit.of(unitsAfterStop)));
         }
         return line.toString();
     }
@@ -154,8 +154,8 @@ public record MeasureReport(String subject, String design, String unit, String s
             json.writeStringField("subject", subject);
             json.writeStringField("generatedAt", generatedAt);
             json.writeStringField("design", design);
-            json.writeStringField("unit", unit);
-            json.writeStringField("stratum", stratum);
+            json.writeStringField("unit", unit.singular());
+            json.writeStringField("stratum", stratum.singular());
             json.writeObjectFieldStart("plan");
             json.writeBooleanField("enabled", plan.enabled());
             json.writeNumberField("controlShare", plan.controlShare().wide());
@@ -208,7 +208,7 @@ public record MeasureReport(String subject, String design, String unit, String s
                 GuardStop stop = guard.stop().get();
                 json.writeNumberField("stoppedAtLook", stop.look());
                 json.writeNumberField("threshold", stop.threshold());
-                json.writeNumberField(unit + "sSinceStop", unitsAfterStop);
+                json.writeNumberField("unitsSinceStop", unitsAfterStop);
             }
             json.writeNumberField("controlShareNow", directive.controlShare());
             json.writeEndObject();
@@ -243,7 +243,7 @@ public record MeasureReport(String subject, String design, String unit, String s
         page.append("<h1>Chiplet placement, measured in place</h1>\n<p>").append(escape(summaryLine())).append("</p>\n");
         page.append("<p>Design: ").append(escape(design)).append(". Speed-up is control time over placed time per unit read: above 1 placement made work faster.</p>\n");
         page.append(chart());
-        page.append("<table><tr><th>").append(escape(stratum)).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>weight</th></tr>\n");
+        page.append("<table><tr><th>").append(escape(stratum.singular())).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>weight</th></tr>\n");
         for (StratumFigure figure : largest()) {
             page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%.3f</td><td>%.3f-%.3f</td><td>%.1f%%</td></tr>%n",
                     escape(figure.stratum()), figure.placed(), figure.control(), figure.basis(), figure.speedUp(), 1 / figure.high(), 1 / figure.low(),
@@ -289,7 +289,7 @@ public record MeasureReport(String subject, String design, String unit, String s
         double logSpan = Math.log(high) - logLow;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-size=\"11\" role=\"img\" aria-label=\"speed-up by %s\">%n",
-                width, height, escape(stratum)));
+                width, height, escape(stratum.singular())));
         double one = left + plot * (0 - logLow) / logSpan;
         svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"4\"/>%n", one, one, height - 20));
         int y = rowHeight;

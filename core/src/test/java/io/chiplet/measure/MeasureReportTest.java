@@ -19,7 +19,7 @@ class MeasureReportTest
             throws IOException
     {
         Measurement measurement = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.AUTO, 1, 20), 1);
-        MeasureReport report = MeasureReport.of(measurement, "app \"x\" <1>", "per task, stratified by stage", "task", "stage", "2026-11-26T15:00:00Z",
+        MeasureReport report = MeasureReport.of(measurement, "app \"x\" <1>", "per task, stratified by stage", Noun.regular("task"), Noun.regular("stage"), "2026-11-26T15:00:00Z",
                 new PluginCost(2_000_000, 1_000_000_000), List.of("executor mode is not measured"));
 
         Map<String, String> fields = scalars(report.json());
@@ -36,7 +36,7 @@ class MeasureReportTest
     void theHtmlIsSelfContainedWithAnEscapedChart()
     {
         Measurement measurement = SimulatedJob.noEffect().run(MeasurementPlan.defaults(2), 2);
-        String html = MeasureReport.of(measurement, "<script>", "per task", "task", "stage", "now", PluginCost.none(), List.of("a & b")).html();
+        String html = MeasureReport.of(measurement, "<script>", "per task", Noun.regular("task"), Noun.regular("stage"), "now", PluginCost.none(), List.of("a & b")).html();
 
         assertThat(html).contains("<svg").contains("</svg>").contains("overall").contains("a &amp; b").contains("&lt;script&gt;")
                 .doesNotContain("<script>").doesNotContain("src=").doesNotContain("href=").doesNotContain("@import");
@@ -46,12 +46,16 @@ class MeasureReportTest
     void notEnoughEvidenceSaysSoAndTheGuardStopIsReported()
     {
         Measurement empty = new Measurement(MeasurementPlan.defaults(1));
-        assertThat(MeasureReport.of(empty, "a", "d", "task", "stage", "t", PluginCost.none(), List.of()).summaryLine())
+        assertThat(MeasureReport.of(empty, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of()).summaryLine())
                 .contains("not enough evidence yet (0 placed and 0 control tasks").contains("plugin CPU unknown");
         Measurement harmed = SimulatedJob.noEffect().withEffect(1.25).run(MeasurementPlan.defaults(3), 3);
-        MeasureReport report = MeasureReport.of(harmed, "a", "d", "task", "stage", "t", PluginCost.none(), List.of());
+        MeasureReport report = MeasureReport.of(harmed, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of());
         assertThat(report.summaryLine()).contains("placed slower").contains("placement stopped");
         assertThat(scalars(report.json())).containsEntry("placing", "false").containsKey("stoppedAtLook");
+        assertThat(scalars(report.json())).containsKey("unitsSinceStop");
+        MeasureReport queries = MeasureReport.of(harmed, "a", "d", new Noun("query", "queries"), Noun.regular("query shape"), "t", PluginCost.none(), List.of());
+        assertThat(queries.summaryLine()).contains("control queries in ").doesNotContain("querys").doesNotContain("shapess");
+        assertThat(scalars(queries.json())).containsEntry("unit", "query").containsKey("unitsSinceStop");
     }
 
     private static Map<String, String> scalars(String json)

@@ -4,6 +4,7 @@ import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.connector.ChipletConnectorFactory;
 import io.chiplet.trino.event.ChipletEventListenerFactory;
 import io.chiplet.trino.guard.CoordinatorParts;
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.session.ChipletSessionPropertyManagerFactory;
 import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
@@ -11,6 +12,7 @@ import io.trino.spi.Plugin;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.eventlistener.EventListenerFactory;
 import io.trino.spi.session.SessionPropertyConfigurationManagerFactory;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
@@ -25,6 +27,7 @@ public final class ChipletTrinoPlugin
     private final SkewHistory skewHistory = new SkewHistory(1024);
     private final SkewEvidenceLog skewEvidence = new SkewEvidenceLog(4096);
     private final WorkerReports workerReports = new WorkerReports();
+    private final QueryMeasurements measurements = new QueryMeasurements(Clock.systemUTC(), LoggerFactory.getLogger(QueryMeasurements.class));
     private final CoordinatorParts coordinatorParts = new CoordinatorParts();
 
     /** The history the coordinator's parts share; for tests in this package. */
@@ -42,12 +45,12 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<EventListenerFactory> getEventListenerFactories()
     {
-        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence, coordinatorParts));
+        return List.of(new ChipletEventListenerFactory(skewHistory, skewEvidence, coordinatorParts, measurements));
     }
 
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of(new ChipletConnectorFactory(skewHistory, workerReports, coordinatorParts));
+        return List.of(new ChipletConnectorFactory(skewHistory, workerReports, coordinatorParts, measurements));
     }
 }

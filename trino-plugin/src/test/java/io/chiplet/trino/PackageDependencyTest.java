@@ -15,11 +15,12 @@ class PackageDependencyTest
         super(ChipletTrinoPlugin.class, "io.chiplet.trino", Map.of(
                         "guard", List.of(),
                         "cluster", List.of(),
-                        "placement", List.of(),
+                        "measure", List.of(),
+                        "placement", List.of("measure"),
                         "skew", List.of(),
-                        "event", List.of("guard", "skew"),
+                        "event", List.of("guard", "skew", "measure"),
                         "session", List.of("guard", "skew", "cluster"),
-                        "connector", List.of("guard", "placement", "skew", "cluster")),
+                        "connector", List.of("guard", "placement", "skew", "cluster", "measure")),
                 Set.of(""));
     }
 }

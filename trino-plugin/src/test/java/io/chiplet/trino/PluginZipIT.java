@@ -58,7 +58,9 @@ class PluginZipIT
             runner.createCatalog("chiplet", "chiplet", Map.of(
                     "chiplet.fs-root", snapshot.toString(),
                     "chiplet.lease-dir", temp.resolve("leases").toString(),
-                    "chiplet.rescan-interval", "100ms"));
+                    "chiplet.rescan-interval", "100ms",
+                    // Checks that query threads are placed: no control windows.
+                    "chiplet.measure.enabled", "false"));
 
             MaterializedResult status = runner.execute("SELECT placing, policy, topology_source, problem FROM chiplet.runtime.status");
             assertThat(status.getRowCount()).isEqualTo(runner.getNodeCount());

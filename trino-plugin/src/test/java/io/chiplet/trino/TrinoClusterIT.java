@@ -64,6 +64,7 @@ class TrinoClusterIT
         coordinator.writeEtc(coordinatorPort, true, """
                 connector.name=chiplet
                 chiplet.lease-dir=%s
+                chiplet.measure.enabled=false
                 """.formatted(leases));
         for (Node worker : List.of(worker1, worker2)) {
             worker.writeEtc(coordinatorPort, false, """
@@ -144,7 +145,8 @@ class TrinoClusterIT
             assertThat(openFilesUnder(pid1, leases)).as("lease files worker-1 holds").isNotEmpty();
 
             assertThat(trino.query("SELECT part, state FROM chiplet.runtime.coordinator")).as("the coordinator's parts")
-                    .containsExactly(List.of("session-property-manager", "active"), List.of("event-listener", "active"), List.of("worker-reports", "active"));
+                    .containsExactly(List.of("session-property-manager", "active"), List.of("event-listener", "active"), List.of("worker-reports", "active"),
+                            List.of("measurement", "active"));
             assertThat(trino.query("SELECT count(*) FROM system.runtime.queries WHERE state = 'FAILED'")).as("failed queries, ours included")
                     .containsExactly(List.of("0"));
             for (Node node : List.of(coordinator, worker1, worker2)) {

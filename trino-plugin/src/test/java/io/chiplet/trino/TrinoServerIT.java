@@ -321,6 +321,7 @@ class TrinoServerIT
                 chiplet.fs-root=%s
                 chiplet.lease-dir=%s
                 chiplet.rescan-interval=100ms
+                chiplet.measure.enabled=false
                 """.formatted(snapshot, temp.resolve("leases")));
         // The coordinator parts, on their defaults: the session property manager reads the coordinator's live topology.
         Files.writeString(etc.resolve("session-property-config.properties"), """

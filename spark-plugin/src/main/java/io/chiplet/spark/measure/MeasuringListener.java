@@ -8,6 +8,7 @@ import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardStop;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
+import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.UnitObservation;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -262,7 +263,7 @@ public final class MeasuringListener
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
         String design = executorArms.isEmpty() ? DESIGN : executorCpu.keySet().stream().allMatch(executorArms::containsKey) ? EXECUTOR_DESIGN : EXECUTOR_DESIGN + "; executors in task mode: " + DESIGN;
-        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", design, "task", "stage", Instant.ofEpochMilli(clock.getAsLong()).toString(),
+        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", design, Noun.regular("task"), Noun.regular("stage"), Instant.ofEpochMilli(clock.getAsLong()).toString(),
                 new PluginCost(plugin, jobCpuNanos), notes);
     }
 

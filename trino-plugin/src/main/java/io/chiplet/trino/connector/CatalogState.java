@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.skew.CompletedStageSkew;
 
 import java.util.List;
@@ -21,6 +22,9 @@ sealed interface CatalogState
 
     /** Every column of {@code table}'s rows on this node, in column order; {@code skew} is the coordinator's history. */
     List<List<Object>> rows(RuntimeTable table, List<CompletedStageSkew> skew);
+
+    /** Follows the coordinator's measurement schedule, where this node places threads; nothing elsewhere. */
+    default void follow(WindowSchedule schedule) {}
 
     void close();
 }

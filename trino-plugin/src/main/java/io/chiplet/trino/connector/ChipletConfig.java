@@ -7,6 +7,7 @@ import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.SettingsReader;
 import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.MemoryKind;
+import io.chiplet.trino.measure.MeasureSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -132,8 +133,13 @@ public record ChipletConfig(
             if (entry.getKey().equals("connector.name")) {
                 continue;
             }
+            if (MeasureSettings.PROPERTIES.contains(entry.getKey())) {
+                // Read by MeasureSettings: a bad one costs the measurement, never the placement.
+                continue;
+            }
             if (!PROPERTIES.contains(entry.getKey())) {
-                return new Problem(entry.getKey(), entry.getValue(), "one of the properties " + String.join(", ", PROPERTIES));
+                return new Problem(entry.getKey(), entry.getValue(), "one of the properties " + String.join(", ", PROPERTIES) + ", "
+                        + String.join(", ", MeasureSettings.PROPERTIES));
             }
             ours.put(entry.getKey(), entry.getValue().strip());
         }

@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.NodeManager;
@@ -29,6 +30,8 @@ public final class ChipletConnector
     private final ChipletSplitManager splitManager;
     private final ChipletRecordSetProvider recordSetProvider;
     private final Optional<WorkerReportCollector> reportCollector;
+    private final Optional<SchedulePublisher> schedulePublisher;
+    private final QueryMeasurements measurements;
 
     /**
      * @param nodeManager the cluster's nodes; empty where the running Trino would not give them
@@ -37,9 +40,23 @@ public final class ChipletConnector
     ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts,
             Optional<WorkerReportCollector> reportCollector)
     {
+        this(state, nodeManager, skewHistory, parts, new QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger(ChipletConnector.class)),
+                reportCollector, Optional.empty());
+    }
+
+    /**
+     * @param measurements the coordinator's in-place measurement (its schedule rides on the per-node splits)
+     * @param schedulePublisher on the coordinator whose catalog measures, what publishes the schedule; closed with the
+     *         catalog, which also stops the measurement
+     */
+    ChipletConnector(CatalogState state, Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts, QueryMeasurements measurements,
+            Optional<WorkerReportCollector> reportCollector, Optional<SchedulePublisher> schedulePublisher)
+    {
         this.state = requireNonNull(state, "state is null");
         this.reportCollector = requireNonNull(reportCollector, "reportCollector is null");
-        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory, parts);
+        this.schedulePublisher = requireNonNull(schedulePublisher, "schedulePublisher is null");
+        this.measurements = requireNonNull(measurements, "measurements is null");
+        this.splitManager = new ChipletSplitManager(nodeManager, skewHistory, parts, measurements);
         this.recordSetProvider = new ChipletRecordSetProvider(state);
     }
 
@@ -71,6 +88,10 @@ public final class ChipletConnector
     public void shutdown()
     {
         reportCollector.ifPresent(WorkerReportCollector::close);
+        schedulePublisher.ifPresent(publisher -> {
+            publisher.close();
+            measurements.stop();
+        });
         state.close();
     }
 }

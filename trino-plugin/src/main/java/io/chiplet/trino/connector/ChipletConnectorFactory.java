@@ -1,7 +1,10 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.guard.SpiMembers;
 import io.chiplet.trino.skew.SkewHistory;
 import io.chiplet.trino.cluster.WorkerReports;
@@ -17,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 import java.net.URI;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -52,13 +56,14 @@ public final class ChipletConnectorFactory
 
     private final SkewHistory skewHistory;
     private final WorkerReports workerReports;
+    private final QueryMeasurements measurements;
     private final CoordinatorParts parts;
     private final Optional<MethodHandle> contextCurrentNode;
     private final RuntimeStarter starter;
 
-    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts)
+    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements)
     {
-        this(skewHistory, workerReports, parts, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        this(skewHistory, workerReports, parts, measurements, CONTEXT_CURRENT_NODE, NodeRuntime::start);
     }
 
     ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
@@ -69,9 +74,16 @@ public final class ChipletConnectorFactory
     ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, Optional<MethodHandle> contextCurrentNode,
             RuntimeStarter starter)
     {
+        this(skewHistory, workerReports, parts, new QueryMeasurements(Clock.systemUTC(), log), contextCurrentNode, starter);
+    }
+
+    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements,
+            Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    {
         this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.workerReports = requireNonNull(workerReports, "workerReports is null");
+        this.measurements = requireNonNull(measurements, "measurements is null");
         this.contextCurrentNode = requireNonNull(contextCurrentNode, "contextCurrentNode is null");
         this.starter = requireNonNull(starter, "starter is null");
     }
@@ -95,7 +107,9 @@ public final class ChipletConnectorFactory
             Node current = currentNode(context, nodeManager);
             node = current.getNodeIdentifier();
             started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
-            return new ChipletConnector(started.get(), nodeManager, skewHistory, parts, reportCollector(catalogName, current, nodeManager));
+            Optional<WorkerReportCollector> collector = reportCollector(catalogName, current, nodeManager);
+            Optional<SchedulePublisher> publisher = measurement(catalogName, config, current, nodeManager);
+            return new ChipletConnector(started.get(), nodeManager, skewHistory, parts, measurements, collector, publisher);
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
@@ -104,7 +118,7 @@ public final class ChipletConnectorFactory
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
-            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, parts, Optional.empty());
+            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, parts, measurements, Optional.empty(), Optional.empty());
         }
     }
 
@@ -130,6 +144,54 @@ public final class ChipletConnectorFactory
             parts.report(CoordinatorParts.WORKER_REPORTS, CoordinatorParts.OFF, "cannot collect them: " + e);
             log.warn("Chiplet catalog {} on the coordinator: cannot collect the workers' topology reports, session defaults keep Trino's own task_concurrency: {}",
                     catalog, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * On the coordinator, the first chiplet catalog measures placement in place (issue 23) with its settings and
+     * publishes the schedule to the workers; nowhere else. A bad setting or a failure costs the measurement (one
+     * warning), never the catalog or the placement.
+     */
+    private Optional<SchedulePublisher> measurement(String catalog, Map<String, String> config, Node current, Optional<NodeManager> nodeManager)
+    {
+        if (!current.isCoordinator() || nodeManager.isEmpty()) {
+            return Optional.empty();
+        }
+        MeasureSettings settings;
+        try {
+            settings = MeasureSettings.parse(config);
+        }
+        catch (InvalidSettingException e) {
+            log.warn("Chiplet catalog {} on the coordinator: no in-place measurement, placement as configured: {}", catalog, e.getMessage());
+            return Optional.empty();
+        }
+        SchedulePublisher publisher = null;
+        try {
+            HostAddress address = current.getHostAndPort();
+            URI uri = URI.create("http://" + address.getHostText() + ":" + address.getPort());
+            publisher = new SchedulePublisher(catalog, nodeManager.get(), new LoopbackStatements(uri, SchedulePublisher.SOURCE), measurements);
+            SchedulePublisher started = publisher;
+            if (!measurements.start(catalog, settings, new SecureRandom().nextLong(), started::publishSoon)) {
+                return Optional.empty();
+            }
+            if (!settings.enabled()) {
+                log.info("Chiplet catalog {} on the coordinator: {}=false, placement is not measured", catalog, MeasureSettings.ENABLED);
+                return Optional.empty();
+            }
+            publisher.start(settings.window());
+            log.info("Chiplet catalog {} on the coordinator: measures placement in place, switchback windows of {} ms, control share {}, guard {}{}", catalog,
+                    settings.window().toMillis(), settings.controlShare(), settings.guard().configName(),
+                    settings.reportDirectory().map(directory -> ", reports in " + directory).orElse(""));
+            return Optional.of(publisher);
+        }
+        catch (Throwable e) {
+            FailOpenSwitch.rethrowIfFatal(e);
+            if (publisher != null) {
+                publisher.close();
+            }
+            measurements.stop();
+            log.warn("Chiplet catalog {} on the coordinator: no in-place measurement, placement as configured: {}", catalog, e.toString());
             return Optional.empty();
         }
     }

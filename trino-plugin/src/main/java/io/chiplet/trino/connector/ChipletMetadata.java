@@ -9,7 +9,6 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.SchemaTableName;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class ChipletMetadata
         if (schemaName.isPresent() && !schemaName.get().equals(RuntimeTable.SCHEMA)) {
             return List.of();
         }
-        return Arrays.stream(RuntimeTable.values()).map(RuntimeTable::schemaTableName).toList();
+        return RuntimeTable.visibleValues().stream().map(RuntimeTable::schemaTableName).toList();
     }
 
     @Override

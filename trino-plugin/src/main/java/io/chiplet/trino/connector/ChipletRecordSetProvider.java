@@ -1,8 +1,12 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.measure.Arm;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.Topology;
+import io.chiplet.trino.measure.EffectInjector;
+import io.chiplet.trino.measure.PluginThreads;
+import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.connector.ColumnHandle;
@@ -18,6 +22,8 @@ import io.trino.spi.connector.RecordSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -38,9 +44,21 @@ final class ChipletRecordSetProvider
             List<? extends ColumnHandle> columns)
     {
         ChipletSplit chipletSplit = (ChipletSplit) split;
-        List<List<Object>> rows = chipletSplit.getTable() == RuntimeTable.COORDINATOR
-                ? chipletSplit.getPartRows().stream().map(part -> row(part.part(), part.state(), part.detail())).toList()
-                : state.rows(chipletSplit.getTable(), chipletSplit.getSkew());
+        chipletSplit.getSchedule().ifPresent(state::follow);
+        List<List<Object>> rows;
+        if (chipletSplit.getTable() == RuntimeTable.COORDINATOR) {
+            rows = chipletSplit.getPartRows().stream().map(part -> row(part.part(), part.state(), part.detail())).toList();
+        }
+        else if (chipletSplit.getTable() == RuntimeTable.MEASUREMENT) {
+            rows = chipletSplit.getMeasurementRows();
+        }
+        else if (chipletSplit.getTable() == RuntimeTable.WINDOWS && state instanceof FailedCatalog) {
+            // Places nothing, so it follows whatever schedule trivially.
+            rows = List.of(windowsRow(state.node(), chipletSplit.getSchedule(), Arm.PLACED));
+        }
+        else {
+            rows = state.rows(chipletSplit.getTable(), chipletSplit.getSkew());
+        }
         int[] indexes = columns.stream().mapToInt(column -> ((ChipletColumnHandle) column).index()).toArray();
         List<ColumnMetadata> all = chipletSplit.getTable().columns();
         List<List<Object>> projected = new ArrayList<>(rows.size());
@@ -66,6 +84,9 @@ final class ChipletRecordSetProvider
                     .map(thread -> row(node, (long) thread.tid(), (long) thread.spread(), thread.remoteAccessRate().orElse(null), thread.signalSource()))
                     .toList();
             case SKEW -> skewRows(skew);
+            case MEASUREMENT -> List.of();
+            case WINDOWS -> List.of(windowsRow(node, runtime.schedule(), runtime.armNow()));
+            case TEST_WORK -> testWorkRows(node, runtime.injector(), runtime::armNow);
             // Carried in the split, answered before the node's state is asked.
             case COORDINATOR -> List.of();
             case STATUS -> List.of(row(node, runtime.catalog(), runtime.problem().isEmpty() && runtime.governingCatalog().isPresent(),
@@ -78,6 +99,25 @@ final class ChipletRecordSetProvider
                     runtime.partitionBasis().map(basis -> (long) basis.chiplets()).orElse(null),
                     runtime.partitionBasis().map(basis -> (long) basis.cores()).orElse(null)));
         };
+    }
+
+    /** The node's {@code windows} row: the schedule it follows (none: every window placed), its arm now, its plugin CPU. */
+    static List<Object> windowsRow(String node, Optional<WindowSchedule> schedule, Arm arm)
+    {
+        return row(node, schedule.map(WindowSchedule::epoch).orElse(null), schedule.map(WindowSchedule::version).orElse(null),
+                schedule.map(WindowSchedule::windowMillis).orElse(null), arm.jsonName(), schedule.map(followed -> followed.latest().placing()).orElse(true),
+                PluginThreads.cpuNanos());
+    }
+
+    /** Test only: the rows of {@code test_work}, each row's work stretched by the injector in its arm's windows. */
+    static List<List<Object>> testWorkRows(String node, Optional<EffectInjector> injector, Supplier<Arm> arm)
+    {
+        List<List<Object>> rows = new ArrayList<>(EffectInjector.ROWS);
+        for (int i = 0; i < EffectInjector.ROWS; i++) {
+            long value = injector.isPresent() ? injector.get().row(i, arm.get()) : EffectInjector.expectedRow(i);
+            rows.add(row(node, (long) i, value));
+        }
+        return rows;
     }
 
     /** The {@code skew} table's rows: the coordinator's history, carried in the split. */

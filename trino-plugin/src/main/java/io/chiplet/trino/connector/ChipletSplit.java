@@ -2,6 +2,8 @@ package io.chiplet.trino.connector;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.chiplet.trino.measure.QueryMeasurements.ShapeRow;
+import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import io.trino.spi.HostAddress;
@@ -9,6 +11,7 @@ import io.trino.spi.connector.ConnectorSplit;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,6 +21,11 @@ import static java.util.Objects.requireNonNull;
  * made the split: the skew history lives there, and the split may then run on any node. A class rather than a record,
  * as Trino's own splits are, so that the SPI's {@code getAddresses} is the one JSON property of that name.
  * It is read back through a map: see {@link WireFormat}.
+ *
+ * <p>Every per-node split also carries the coordinator's measurement schedule, where it has one: this is how the
+ * schedule reaches the workers (the coordinator's catalog runs a query of {@code runtime.windows} when it changes),
+ * and any other query of a per-node table brings it too. The {@code measurement} table's one split carries the
+ * coordinator's figures.
  */
 public final class ChipletSplit
         implements ConnectorSplit
@@ -25,14 +33,24 @@ public final class ChipletSplit
     private final RuntimeTable table;
     private final List<HostAddress> addresses;
     private final List<SkewRow> skew;
+    private final List<ScheduleWire> schedule;
+    private final List<MeasurementWire> measurement;
     private final List<PartRow> parts;
 
-    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<PartRow> parts)
+    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<PartRow> parts, List<ScheduleWire> schedule,
+            List<MeasurementWire> measurement)
     {
         this.table = requireNonNull(table, "table is null");
         this.addresses = List.copyOf(addresses);
         this.skew = List.copyOf(skew);
         this.parts = List.copyOf(parts);
+        this.schedule = List.copyOf(schedule);
+        this.measurement = List.copyOf(measurement);
+    }
+
+    private ChipletSplit(RuntimeTable table, List<HostAddress> addresses, List<SkewRow> skew, List<PartRow> parts)
+    {
+        this(table, addresses, skew, parts, List.of(), List.of());
     }
 
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
@@ -42,7 +60,44 @@ public final class ChipletSplit
                 WireFormat.table(json, "table"),
                 WireFormat.list(json, "addresses").stream().map(address -> HostAddress.fromString(address.toString())).toList(),
                 WireFormat.list(json, "skew").stream().map(row -> SkewRow.fromJson(WireFormat.object(row))).toList(),
-                WireFormat.list(json, "parts").stream().map(row -> PartRow.fromJson(WireFormat.object(row))).toList());
+                WireFormat.list(json, "parts").stream().map(row -> PartRow.fromJson(WireFormat.object(row))).toList(),
+                WireFormat.optionalList(json, "schedule").stream().map(row -> ScheduleWire.fromJson(WireFormat.object(row))).toList(),
+                WireFormat.optionalList(json, "measurement").stream().map(row -> MeasurementWire.fromJson(WireFormat.object(row))).toList());
+    }
+
+    /** This split carrying the coordinator's schedule for the node to follow. */
+    public ChipletSplit withSchedule(Optional<WindowSchedule> coordinatorSchedule)
+    {
+        return new ChipletSplit(table, addresses, skew, parts, coordinatorSchedule.map(ScheduleWire::of).stream().toList(), measurement);
+    }
+
+    public static ChipletSplit withMeasurement(List<ShapeRow> rows)
+    {
+        return new ChipletSplit(RuntimeTable.MEASUREMENT, List.of(), List.of(), List.of(), List.of(), rows.stream().map(MeasurementWire::of).toList());
+    }
+
+    @JsonProperty("schedule")
+    public List<ScheduleWire> getScheduleWire()
+    {
+        return schedule;
+    }
+
+    @JsonProperty("measurement")
+    public List<MeasurementWire> getMeasurementWire()
+    {
+        return measurement;
+    }
+
+    /** The coordinator's schedule, where the split carries one. */
+    public Optional<WindowSchedule> getSchedule()
+    {
+        return schedule.stream().findFirst().map(ScheduleWire::toSchedule);
+    }
+
+    /** The coordinator's measurement rows ({@code measurement} table). */
+    public List<List<Object>> getMeasurementRows()
+    {
+        return measurement.stream().map(MeasurementWire::toRow).toList();
     }
 
     public static ChipletSplit forNode(RuntimeTable table, HostAddress node)
@@ -106,7 +161,7 @@ public final class ChipletSplit
     @Override
     public long getRetainedSizeInBytes()
     {
-        return 64L + 64L * addresses.size() + 160L * skew.size() + 256L * parts.size();
+        return 64L + 64L * addresses.size() + 160L * skew.size() + 256L * parts.size() + 1200L * schedule.size() + 200L * measurement.size();
     }
 
     @Override
@@ -160,6 +215,83 @@ public final class ChipletSplit
         CompletedStageSkew toStageSkew()
         {
             return new CompletedStageSkew(queryId, source, stageId, tasks, inputRows, maxOverMedian, maxToMean, gini, hint, queryShape, evidence);
+        }
+    }
+
+    /** A {@link WindowSchedule} on the wire. */
+    public record ScheduleWire(
+            @JsonProperty("epoch") long epoch,
+            @JsonProperty("version") long version,
+            @JsonProperty("seed") long seed,
+            @JsonProperty("windowMillis") long windowMillis,
+            @JsonProperty("fromWindows") List<Long> fromWindows,
+            @JsonProperty("controlShares") List<Double> controlShares,
+            @JsonProperty("placing") List<Boolean> placing)
+    {
+        static ScheduleWire of(WindowSchedule schedule)
+        {
+            return new ScheduleWire(schedule.epoch(), schedule.version(), schedule.seed(), schedule.windowMillis(),
+                    schedule.entries().stream().map(WindowSchedule.Entry::fromWindow).toList(),
+                    schedule.entries().stream().map(WindowSchedule.Entry::controlShare).toList(),
+                    schedule.entries().stream().map(WindowSchedule.Entry::placing).toList());
+        }
+
+        static ScheduleWire fromJson(Map<String, Object> json)
+        {
+            return new ScheduleWire(WireFormat.longInteger(json, "epoch"), WireFormat.longInteger(json, "version"), WireFormat.longInteger(json, "seed"),
+                    WireFormat.longInteger(json, "windowMillis"),
+                    WireFormat.list(json, "fromWindows").stream().map(value -> ((Number) value).longValue()).toList(),
+                    WireFormat.list(json, "controlShares").stream().map(value -> ((Number) value).doubleValue()).toList(),
+                    WireFormat.list(json, "placing").stream().map(value -> (Boolean) value).toList());
+        }
+
+        WindowSchedule toSchedule()
+        {
+            List<WindowSchedule.Entry> entries = new java.util.ArrayList<>();
+            for (int i = 0; i < fromWindows.size(); i++) {
+                entries.add(new WindowSchedule.Entry(fromWindows.get(i), controlShares.get(i), placing.get(i)));
+            }
+            return new WindowSchedule(epoch, version, seed, windowMillis, entries);
+        }
+    }
+
+    /** A row of the coordinator's {@code measurement} table on the wire; a figure not there yet is NaN with its flag false. */
+    public record MeasurementWire(
+            @JsonProperty("shape") String shape,
+            @JsonProperty("text") String text,
+            @JsonProperty("placed") long placed,
+            @JsonProperty("control") long control,
+            @JsonProperty("enough") boolean enough,
+            @JsonProperty("speedUp") double speedUp,
+            @JsonProperty("speedUpLow") double speedUpLow,
+            @JsonProperty("speedUpHigh") double speedUpHigh,
+            @JsonProperty("verdict") String verdict,
+            @JsonProperty("leftOut") long leftOut,
+            @JsonProperty("controlShare") double controlShare,
+            @JsonProperty("placing") boolean placing,
+            @JsonProperty("hasPluginCpuShare") boolean hasPluginCpuShare,
+            @JsonProperty("pluginCpuShare") double pluginCpuShare)
+    {
+        static MeasurementWire of(ShapeRow row)
+        {
+            return new MeasurementWire(row.shape(), row.text(), row.placed(), row.control(), row.speedUp().isPresent(), row.speedUp().orElse(0.0),
+                    row.speedUpLow().orElse(0.0), row.speedUpHigh().orElse(0.0), row.verdict(), row.leftOut(), row.controlShare(), row.placing(),
+                    row.pluginCpuShare().isPresent(), row.pluginCpuShare().orElse(0.0));
+        }
+
+        static MeasurementWire fromJson(Map<String, Object> json)
+        {
+            return new MeasurementWire(WireFormat.string(json, "shape"), WireFormat.string(json, "text"), WireFormat.longInteger(json, "placed"),
+                    WireFormat.longInteger(json, "control"), (Boolean) WireFormat.value(json, "enough"), WireFormat.number(json, "speedUp"),
+                    WireFormat.number(json, "speedUpLow"), WireFormat.number(json, "speedUpHigh"), WireFormat.string(json, "verdict"),
+                    WireFormat.longInteger(json, "leftOut"), WireFormat.number(json, "controlShare"), (Boolean) WireFormat.value(json, "placing"),
+                    (Boolean) WireFormat.value(json, "hasPluginCpuShare"), WireFormat.number(json, "pluginCpuShare"));
+        }
+
+        List<Object> toRow()
+        {
+            return java.util.Arrays.asList(shape, text, placed, control, enough ? speedUp : null, enough ? speedUpLow : null, enough ? speedUpHigh : null,
+                    verdict, leftOut, controlShare, placing, hasPluginCpuShare ? pluginCpuShare : null);
         }
     }
 }

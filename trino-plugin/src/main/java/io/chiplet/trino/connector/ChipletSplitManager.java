@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.Node;
@@ -32,13 +33,15 @@ final class ChipletSplitManager
 {
     private final Optional<NodeManager> nodeManager;
     private final SkewHistory skewHistory;
+    private final QueryMeasurements measurements;
     private final CoordinatorParts parts;
 
-    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts)
+    ChipletSplitManager(Optional<NodeManager> nodeManager, SkewHistory skewHistory, CoordinatorParts parts, QueryMeasurements measurements)
     {
         this.parts = requireNonNull(parts, "parts is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
+        this.measurements = requireNonNull(measurements, "measurements is null");
     }
 
     /**
@@ -67,6 +70,9 @@ final class ChipletSplitManager
 
     List<ChipletSplit> splits(RuntimeTable table)
     {
+        if (table == RuntimeTable.MEASUREMENT) {
+            return List.of(ChipletSplit.withMeasurement(measurements.rows()));
+        }
         if (table == RuntimeTable.COORDINATOR) {
             return List.of(ChipletSplit.withParts(parts.current()));
         }
@@ -76,9 +82,10 @@ final class ChipletSplitManager
         if (nodeManager.isEmpty()) {
             return List.of(ChipletSplit.anyNode(table));
         }
+        var schedule = measurements.schedule();
         return nodeManager.get().getWorkerNodes().stream()
                 .sorted(Comparator.comparing(Node::getNodeIdentifier))
-                .map(node -> ChipletSplit.forNode(table, node.getHostAndPort()))
+                .map(node -> ChipletSplit.forNode(table, node.getHostAndPort()).withSchedule(schedule))
                 .toList();
     }
 }

@@ -1,5 +1,7 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.measure.Arm;
+
 import io.chiplet.trino.skew.CompletedStageSkew;
 
 import java.util.Arrays;
@@ -35,7 +37,9 @@ record FailedCatalog(String catalog, String node, String cause)
         return switch (table) {
             case STATUS -> List.of(Arrays.asList(node, catalog, false, null, null, 0L, cause, null, 0L, null, null));
             case SKEW -> ChipletRecordSetProvider.skewRows(skew);
-            case TOPOLOGY, PLACEMENT, ADAPTATION, COORDINATOR -> List.of();
+            case WINDOWS -> List.of(ChipletRecordSetProvider.windowsRow(node, Optional.empty(), Arm.PLACED));
+            case TEST_WORK -> ChipletRecordSetProvider.testWorkRows(node, Optional.empty(), () -> Arm.PLACED);
+            case TOPOLOGY, PLACEMENT, ADAPTATION, MEASUREMENT, COORDINATOR -> List.of();
         };
     }
 

@@ -35,11 +35,19 @@ final class LoopbackStatements
     private static final JsonFactory JSON = new JsonFactory();
 
     private final URI coordinator;
+    private final String source;
     private final HttpClient http;
 
     LoopbackStatements(URI coordinator)
     {
+        this(coordinator, SOURCE);
+    }
+
+    /** @param source the client source the statements run with: the plugin's own are never measured */
+    LoopbackStatements(URI coordinator, String source)
+    {
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
+        this.source = requireNonNull(source, "source is null");
         this.http = HttpClient.newBuilder().connectTimeout(REQUEST_LIMIT).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
@@ -51,7 +59,7 @@ final class LoopbackStatements
         HttpRequest request = HttpRequest.newBuilder(coordinator.resolve("/v1/statement"))
                 .timeout(REQUEST_LIMIT)
                 .header("X-Trino-User", USER)
-                .header("X-Trino-Source", SOURCE)
+                .header("X-Trino-Source", source)
                 .POST(HttpRequest.BodyPublishers.ofString(sql))
                 .build();
         List<List<String>> rows = new ArrayList<>();

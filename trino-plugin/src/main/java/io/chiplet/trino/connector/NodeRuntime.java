@@ -15,6 +15,10 @@ import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
+import io.chiplet.measure.Arm;
+import io.chiplet.trino.measure.EffectInjector;
+import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
 import io.chiplet.trino.placement.LiveThreadControl;
 import io.chiplet.trino.placement.PlacementAgent;
@@ -50,6 +54,9 @@ public final class NodeRuntime
     private final Optional<Topology> topology;
     private final Optional<PlacementAgents.Registration> placement;
     private final Optional<String> problem;
+    private Optional<EffectInjector> injector = Optional.empty();
+    // What the coordinator last published, followed trivially where this node places nothing.
+    private volatile Optional<WindowSchedule> received = Optional.empty();
 
     private NodeRuntime(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology,
             Optional<PlacementAgents.Registration> placement, Optional<String> problem)
@@ -73,7 +80,9 @@ public final class NodeRuntime
         requireNonNull(properties, "properties is null");
         requireNonNull(role, "role is null");
         try {
-            return tryStart(catalog, node, properties, role);
+            NodeRuntime runtime = tryStart(catalog, node, properties, role);
+            runtime.injector = injector(catalog, node, properties);
+            return runtime;
         }
         catch (RuntimeException | LinkageError e) {
             // A bug of ours, or a class the JVM cannot link (a JDK without FFM): still no reason to take Trino down.
@@ -123,6 +132,30 @@ public final class NodeRuntime
         catch (RuntimeException | LinkageError e) {
             log.debug("Chiplet placement failed to start", e);
             return off(catalog, node, Optional.of(config), Optional.of(topology), "thread placement could not start: " + e.getMessage());
+        }
+    }
+
+    /** Test only: the effect injector, where the catalog asks for it and the JVM allows it. */
+    private static Optional<EffectInjector> injector(String catalog, String node, Map<String, String> properties)
+    {
+        String ratio = properties.get(MeasureSettings.INJECT_TIME_RATIO);
+        if (ratio == null) {
+            return Optional.empty();
+        }
+        if (!EffectInjector.allowed()) {
+            log.warn("Chiplet catalog {} on node {}: {} is a test-only setting, ignored without -D{}=true", catalog, node, MeasureSettings.INJECT_TIME_RATIO,
+                    EffectInjector.SYSTEM_PROPERTY);
+            return Optional.empty();
+        }
+        try {
+            EffectInjector injector = new EffectInjector(MeasureSettings.parse(Map.of(MeasureSettings.INJECT_TIME_RATIO, ratio.strip())).injectTimeRatio().orElseThrow());
+            log.warn("Chiplet catalog {} on node {}: TEST ONLY effect injector active, {} work takes {} times control work", catalog, node,
+                    injector.timeRatio() >= 1 ? "placed" : "control", injector.timeRatio() >= 1 ? injector.timeRatio() : 1 / injector.timeRatio());
+            return Optional.of(injector);
+        }
+        catch (RuntimeException e) {
+            log.warn("Chiplet catalog {} on node {}: no effect injector: {}", catalog, node, e.getMessage());
+            return Optional.empty();
         }
     }
 
@@ -260,6 +293,39 @@ public final class NodeRuntime
     public Optional<String> governingCatalog()
     {
         return placement.map(PlacementAgents.Registration::governingCatalog);
+    }
+
+    /** Follows the coordinator's measurement schedule where this node's agent places threads. */
+    @Override
+    public void follow(WindowSchedule schedule)
+    {
+        synchronized (this) {
+            if (received.isEmpty() || schedule.supersedes(received.get())) {
+                received = Optional.of(schedule);
+            }
+        }
+        placement.ifPresent(registration -> registration.agent().follow(schedule));
+    }
+
+    /**
+     * The schedule this node follows; empty before one was published. A node that places nothing follows any schedule
+     * trivially (its placed and control windows are the same).
+     */
+    public Optional<WindowSchedule> schedule()
+    {
+        return placement.flatMap(registration -> registration.agent().schedule()).or(() -> received);
+    }
+
+    /** The arm of the current window on this node: placed where no schedule is followed. */
+    public Arm armNow()
+    {
+        return placement.map(registration -> registration.agent().armNow()).orElse(Arm.PLACED);
+    }
+
+    /** Test only: the effect injector, where active. */
+    public Optional<EffectInjector> injector()
+    {
+        return injector;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.trino.measure.EffectInjector;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
@@ -37,9 +38,27 @@ public enum RuntimeTable
     STATUS(true,
             column("node", VARCHAR), column("catalog", VARCHAR), column("placing", BOOLEAN), column("policy", VARCHAR),
             column("topology_source", VARCHAR), column("threads", BIGINT), column("problem", VARCHAR), column("placing_on_cpus", VARCHAR),
-            column("cpuset_changes", BIGINT), column("usable_chiplets", BIGINT), column("usable_cores", BIGINT));
+            column("cpuset_changes", BIGINT), column("usable_chiplets", BIGINT), column("usable_cores", BIGINT)),
+    /** The coordinator's in-place measurement: one row per query shape compared and one {@code overall} row. */
+    MEASUREMENT(false,
+            column("query_shape", VARCHAR), column("query_text", VARCHAR), column("placed", BIGINT), column("control", BIGINT),
+            column("speed_up", DOUBLE), column("speed_up_low", DOUBLE), column("speed_up_high", DOUBLE), column("verdict", VARCHAR),
+            column("left_out", BIGINT), column("control_share", DOUBLE), column("placing", BOOLEAN), column("plugin_cpu_share", DOUBLE)),
+    /** Each node's switchback schedule as it follows it, and its plugin threads' CPU time. */
+    WINDOWS(true,
+            column("node", VARCHAR), column("schedule_epoch", BIGINT), column("schedule_version", BIGINT), column("window_ms", BIGINT),
+            column("arm", VARCHAR), column("placing", BOOLEAN), column("plugin_cpu_nanos", BIGINT)),
+    /** Test only, present only while the effect injector is allowed: work the injector stretches ({@code EffectInjector}). */
+    TEST_WORK(true,
+            column("node", VARCHAR), column("row", BIGINT), column("value", BIGINT));
 
     public static final String SCHEMA = "runtime";
+
+    /** The tables a node shows. */
+    public static List<RuntimeTable> visibleValues()
+    {
+        return java.util.Arrays.stream(values()).filter(RuntimeTable::visible).toList();
+    }
 
     private final boolean perNode;
     private final List<ColumnMetadata> columns;
@@ -91,12 +110,18 @@ public enum RuntimeTable
         throw new IllegalArgumentException("table " + tableName() + " has no column " + name);
     }
 
+    /** Whether the table is there: {@code test_work} only in a JVM that allows the test-only effect injector. */
+    public boolean visible()
+    {
+        return this != TEST_WORK || EffectInjector.allowed();
+    }
+
     public static Optional<RuntimeTable> of(SchemaTableName name)
     {
         if (!name.getSchemaName().equals(SCHEMA)) {
             return Optional.empty();
         }
-        for (RuntimeTable table : values()) {
+        for (RuntimeTable table : visibleValues()) {
             if (table.tableName().equals(name.getTableName())) {
                 return Optional.of(table);
             }

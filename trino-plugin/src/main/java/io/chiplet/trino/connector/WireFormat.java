@@ -59,6 +59,14 @@ final class WireFormat
         return (List<Object>) value(json, field);
     }
 
+    /** A list a split of an earlier plugin build did not carry: empty where absent. */
+    @SuppressWarnings("unchecked")
+    static List<Object> optionalList(Map<String, Object> json, String field)
+    {
+        Object value = json.get(field);
+        return value == null ? List.of() : (List<Object>) value;
+    }
+
     @SuppressWarnings("unchecked")
     static Map<String, Object> object(Object value)
     {

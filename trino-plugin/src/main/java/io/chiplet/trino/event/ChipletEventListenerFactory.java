@@ -3,10 +3,12 @@ package io.chiplet.trino.event;
 import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
 import io.trino.spi.eventlistener.EventListener;
 import io.trino.spi.eventlistener.EventListenerFactory;
+import io.trino.spi.eventlistener.QueryCompletedEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +28,7 @@ public final class ChipletEventListenerFactory
 
     private final SkewHistory skewHistory;
     private final SkewEvidenceLog skewEvidence;
+    private final QueryMeasurements measurements;
     private final CoordinatorParts parts;
 
     public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence)
@@ -35,9 +38,40 @@ public final class ChipletEventListenerFactory
 
     public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, CoordinatorParts parts)
     {
+        this(skewHistory, skewEvidence, parts, new QueryMeasurements(java.time.Clock.systemUTC(), log));
+    }
+
+    public ChipletEventListenerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, CoordinatorParts parts, QueryMeasurements measurements)
+    {
         this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
+        this.measurements = requireNonNull(measurements, "measurements is null");
+    }
+
+    /** Both listeners, each failing open on its own: the skew feedback and the in-place measurement. */
+    @Override
+    public EventListener create(Map<String, String> config, EventListenerContext context)
+    {
+        return new ChipletEventListener(createSkew(config), new MeasureEventListener(measurements, log, parts));
+    }
+
+    /** The skew listener and the measurement's, each failing open on its own. */
+    record ChipletEventListener(EventListener skew, EventListener measure)
+            implements EventListener
+    {
+        ChipletEventListener
+        {
+            requireNonNull(skew, "skew is null");
+            requireNonNull(measure, "measure is null");
+        }
+
+        @Override
+        public void queryCompleted(QueryCompletedEvent event)
+        {
+            skew.queryCompleted(event);
+            measure.queryCompleted(event);
+        }
     }
 
     @Override
@@ -46,8 +80,7 @@ public final class ChipletEventListenerFactory
         return "chiplet";
     }
 
-    @Override
-    public EventListener create(Map<String, String> config, EventListenerContext context)
+    private EventListener createSkew(Map<String, String> config)
     {
         try {
             SkewRule.Thresholds thresholds = SkewListenerSettings.parse(config);

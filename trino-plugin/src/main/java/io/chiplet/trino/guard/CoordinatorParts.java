@@ -16,7 +16,9 @@ public final class CoordinatorParts
     public static final String SESSION_PROPERTY_MANAGER = "session-property-manager";
     public static final String EVENT_LISTENER = "event-listener";
     public static final String WORKER_REPORTS = "worker-reports";
-    public static final List<String> PARTS = List.of(SESSION_PROPERTY_MANAGER, EVENT_LISTENER, WORKER_REPORTS);
+    /** The in-place measurement's listener (issue 23): off when it failed and placement is no longer measured. */
+    public static final String MEASUREMENT = "measurement";
+    public static final List<String> PARTS = List.of(SESSION_PROPERTY_MANAGER, EVENT_LISTENER, WORKER_REPORTS, MEASUREMENT);
 
     public static final String ACTIVE = "active";
     public static final String OFF = "off";
@@ -55,7 +57,7 @@ public final class CoordinatorParts
     {
         return switch (part) {
             case SESSION_PROPERTY_MANAGER -> "etc/session-property-config.properties does not name the chiplet manager";
-            case EVENT_LISTENER -> "etc/event-listener.properties does not name the chiplet listener";
+            case EVENT_LISTENER, MEASUREMENT -> "etc/event-listener.properties does not name the chiplet listener";
             default -> "no chiplet catalog on the coordinator collects them";
         };
     }

@@ -1,6 +1,8 @@
 package io.chiplet.trino.placement;
 
 import io.chiplet.adaptive.AdaptiveSpread;
+import io.chiplet.measure.Arm;
+import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -46,6 +49,11 @@ import static java.util.Objects.requireNonNull;
  * new sets once, places anew on the node's chiplets within the new set ({@link ThreadPlacement#followingCpuset}) and
  * pins every query thread again, whatever mask it is recorded with: a cpuset change may have rewritten the masks
  * under us (kernels before 6.2 reset them).
+ *
+ * <p>Measuring in place (issue 23): once the coordinator published a {@link WindowSchedule} ({@link #follow}), each
+ * pass asks it for the arm of the current window. In a control window every pinned thread gets its own mask back and
+ * no thread is pinned, exactly as without the plugin; the next placed window places them all anew. A pass is also
+ * run at every window's start, so the switch follows the schedule within one pass's time.
  */
 public final class PlacementAgent
         implements AutoCloseable
@@ -59,8 +67,12 @@ public final class PlacementAgent
     private final long adaptiveIntervalNanos;
     private final AdaptiveSpread spread;
     private final List<AutoCloseable> owned;
+    private final LongSupplier epochMillis;
 
     // Guarded by this.
+    private Optional<WindowSchedule> schedule = Optional.empty();
+    private long boundaryPassAt = Long.MIN_VALUE;
+    private boolean warnedNotPlacing;
     private ThreadPlacement placement;
     private boolean repinAll;
     private final Map<Integer, Pin> pins = new HashMap<>();
@@ -89,6 +101,16 @@ public final class PlacementAgent
     public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, ThreadControl control, Duration adaptiveInterval,
             double threshold, List<AutoCloseable> owned)
     {
+        this(name, placement, allowedCpus, control, adaptiveInterval, threshold, owned, System::currentTimeMillis);
+    }
+
+    /**
+     * @param epochMillis the clock the window schedule is read with
+     */
+    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, ThreadControl control, Duration adaptiveInterval,
+            double threshold, List<AutoCloseable> owned, LongSupplier epochMillis)
+    {
+        this.epochMillis = requireNonNull(epochMillis, "epochMillis is null");
         this.name = requireNonNull(name, "name is null");
         this.initialPlacement = requireNonNull(placement, "placement is null");
         this.placement = placement;
@@ -125,6 +147,40 @@ public final class PlacementAgent
         return placement.policy();
     }
 
+    /**
+     * Follows the coordinator's switchback schedule from the next pass on, unless the one followed is as new. Returns
+     * whether it was adopted.
+     */
+    public synchronized boolean follow(WindowSchedule next)
+    {
+        requireNonNull(next, "next is null");
+        if (schedule.isPresent() && !next.supersedes(schedule.get())) {
+            return false;
+        }
+        if (schedule.isEmpty()) {
+            log.info("Chiplet placement on {}: follows the coordinator's measurement schedule (windows of {} ms, seed {})", name, next.windowMillis(), next.seed());
+        }
+        schedule = Optional.of(next);
+        if (!next.latest().placing() && !warnedNotPlacing) {
+            warnedNotPlacing = true;
+            log.warn("Chiplet placement on {}: the coordinator's guard stopped placement (placed queries measurably slower); query threads run unplaced "
+                    + "from window {} on", name, next.entries().getLast().fromWindow());
+        }
+        return true;
+    }
+
+    /** The schedule followed; empty before the coordinator published one (every window placed). */
+    public synchronized Optional<WindowSchedule> schedule()
+    {
+        return schedule;
+    }
+
+    /** The arm of the current window: placed while no schedule is followed. */
+    public synchronized Arm armNow()
+    {
+        return schedule.map(followed -> followed.armAt(epochMillis.getAsLong())).orElse(Arm.PLACED);
+    }
+
     /** One pass; the daemon thread calls it, tests call it directly. Never throws. */
     public synchronized void pass()
     {
@@ -157,6 +213,18 @@ public final class PlacementAgent
     private void placeThreads()
     {
         allowedCpus.check().ifPresent(this::followCpuset);
+        passAtNextWindow();
+        if (armNow() == Arm.CONTROL) {
+            // A control window: every thread as without the plugin.
+            if (!pins.isEmpty()) {
+                String failure = restoreAll();
+                if (!failure.isEmpty()) {
+                    throw new IllegalStateException("restoring the query threads for a control window failed" + failure);
+                }
+            }
+            snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), allowedCpus.changes());
+            return;
+        }
         List<NativeThread> threads = control.threads();
         Map<Integer, String> query = threads.stream()
                 .filter(NativeThread::isQueryThread)
@@ -209,6 +277,20 @@ public final class PlacementAgent
             }
         }
         snapshot = new AgentSnapshot(placed, adaptation(), Optional.empty(), placement.allowed(), allowedCpus.changes());
+    }
+
+    /** Has a pass run when the next window starts, so that the switch does not wait for the rescan interval. */
+    private void passAtNextWindow()
+    {
+        if (schedule.isEmpty() || executor == null) {
+            return;
+        }
+        long now = epochMillis.getAsLong();
+        long next = schedule.get().nextWindowStart(now);
+        if (next != boundaryPassAt) {
+            boundaryPassAt = next;
+            executor.schedule(this::pass, next - now, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** One step of the adaptive loop over the query threads: their spreads, in the order of {@code tids}. */

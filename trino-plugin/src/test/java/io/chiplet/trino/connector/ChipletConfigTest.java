@@ -79,7 +79,8 @@ class ChipletConfigTest
     void unknownPropertyIsAProblemNotADefault()
     {
         assertThat(ChipletConfig.parse(Map.of("chiplet.polcy", "wic")))
-                .isEqualTo(new ChipletConfig.Problem("chiplet.polcy", "wic", "one of the properties " + String.join(", ", ChipletConfig.PROPERTIES)));
+                .isEqualTo(new ChipletConfig.Problem("chiplet.polcy", "wic", "one of the properties " + String.join(", ", ChipletConfig.PROPERTIES) + ", "
+                        + String.join(", ", io.chiplet.trino.measure.MeasureSettings.PROPERTIES)));
     }
 
     private static void assertProblem(String property, String value, String message)

@@ -58,13 +58,44 @@ class ChipletEventListenerFactoryTest
     void badSettingGivesOneWarningAndAListenerThatRecordsNothing()
     {
         try (LogCapture recorded = LogCapture.of(SkewEventListener.class)) {
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT))
+            assertThat(skewOf(factory().create(Map.of("chiplet.skew.max-over-median", "lots"), CONTEXT)))
                     .isNotInstanceOf(SkewEventListener.class);
-            assertThat(new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4)).create(Map.of(), CONTEXT))
+            assertThat(skewOf(factory().create(Map.of(), CONTEXT)))
                     .isInstanceOf(SkewEventListener.class);
 
             assertThat(recorded.warnings()).singleElement().asString()
                     .isEqualTo("Chiplet skew listener off, no skew is recorded: chiplet.skew.max-over-median = 'lots' is not usable: expected a ratio above 1, such as 2.0");
         }
+    }
+
+    @Test
+    void theMeasurementIsACoordinatorPartThatShowsWhenItsListenerFailed()
+    {
+        io.chiplet.trino.guard.CoordinatorParts parts = new io.chiplet.trino.guard.CoordinatorParts();
+        ChipletEventListenerFactory factory = new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4), parts,
+                new io.chiplet.trino.measure.QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger("test")));
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .extracting(io.chiplet.trino.guard.CoordinatorParts.PartState::state).isEqualTo("not configured");
+        var listener = (ChipletEventListenerFactory.ChipletEventListener) factory.create(Map.of(), CONTEXT);
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .extracting(io.chiplet.trino.guard.CoordinatorParts.PartState::state).isEqualTo("active");
+        try (LogCapture recorded = LogCapture.of(MeasureEventListener.class)) {
+            // An event it cannot read (a bug of ours, or an SPI it cannot link): the part goes off and says why.
+            listener.measure().queryCompleted(null);
+        }
+        assertThat(parts.current()).filteredOn(part -> part.part().equals("measurement")).singleElement()
+                .satisfies(part -> assertThat(part.state()).isEqualTo("off"))
+                .satisfies(part -> assertThat(part.detail()).startsWith("placement is not measured").contains("NullPointerException"));
+    }
+
+    private static ChipletEventListenerFactory factory()
+    {
+        return new ChipletEventListenerFactory(new SkewHistory(4), new SkewEvidenceLog(4), new io.chiplet.trino.guard.CoordinatorParts(),
+                new io.chiplet.trino.measure.QueryMeasurements(java.time.Clock.systemUTC(), org.slf4j.LoggerFactory.getLogger("test")));
+    }
+
+    private static io.trino.spi.eventlistener.EventListener skewOf(io.trino.spi.eventlistener.EventListener listener)
+    {
+        return ((ChipletEventListenerFactory.ChipletEventListener) listener).skew();
     }
 }

@@ -22,6 +22,7 @@ class CoordinatorPartsTest
         assertThat(parts.current()).containsExactly(
                 new CoordinatorParts.PartState("session-property-manager", "not configured", "etc/session-property-config.properties does not name the chiplet manager"),
                 new CoordinatorParts.PartState("event-listener", "off", "no skew is recorded: java.lang.NoSuchMethodError: getTaskStatistics"),
-                new CoordinatorParts.PartState("worker-reports", "not configured", "no chiplet catalog on the coordinator collects them"));
+                new CoordinatorParts.PartState("worker-reports", "not configured", "no chiplet catalog on the coordinator collects them"),
+                new CoordinatorParts.PartState("measurement", "not configured", "etc/event-listener.properties does not name the chiplet listener"));
     }
 }

@@ -155,6 +155,48 @@ class PlacementAgentTest
         assertThat(threads.openSignals).isEmpty();
     }
 
+    @Test
+    void controlWindowsRunQueryThreadsAsWithoutThePluginAndPlacedWindowsPlaceThemAgain()
+    {
+        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
+        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(placement::allowed), threads,
+                Duration.ofMillis(500), 300, List.of(), now::get);
+        agent.pass();
+        assertThat(agent.armNow()).as("no schedule yet: placed").isEqualTo(io.chiplet.measure.Arm.PLACED);
+        assertThat(threads.mask(11)).isNotEqualTo(FakeThreadControl.ORIGINAL);
+
+        io.chiplet.trino.measure.WindowSchedule schedule = io.chiplet.trino.measure.WindowSchedule.starting(1, 5, 1000, new io.chiplet.measure.Directive(0.5, true), 0);
+        long control = java.util.stream.LongStream.range(0, 100).filter(w -> schedule.armOfWindow(w) == io.chiplet.measure.Arm.CONTROL).findFirst().orElseThrow();
+        long placed = java.util.stream.LongStream.range(control, 100).filter(w -> schedule.armOfWindow(w) == io.chiplet.measure.Arm.PLACED).findFirst().orElseThrow();
+        assertThat(agent.follow(schedule)).isTrue();
+        assertThat(agent.follow(schedule)).as("the same version again").isFalse();
+
+        now.set(control * 1000 + 10);
+        agent.pass();
+        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(12)).isEqualTo(FakeThreadControl.ORIGINAL);
+        threads.start(13, "SplitRunner-2");
+        agent.pass();
+        assertThat(threads.mask(13)).as("a thread born in a control window").isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(agent.snapshot().threads()).isEmpty();
+
+        now.set(placed * 1000 + 10);
+        agent.pass();
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).doesNotContain(FakeThreadControl.ORIGINAL);
+        assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(11, 12, 13);
+
+        // The guard's stop: from its window on every window is control.
+        agent.follow(schedule.with(new io.chiplet.measure.Directive(0, false), placed + 1));
+        now.set((placed + 1) * 1000 + 10);
+        agent.pass();
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeThreadControl.ORIGINAL);
+        now.set((placed + 40) * 1000 + 10);
+        agent.pass();
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeThreadControl.ORIGINAL);
+    }
+
     private static PlacementAgent agent(Policy policy, FakeThreadControl threads)
     {
         return new PlacementAgent("test", new ThreadPlacement(MACHINE, policy, MACHINE.allowed()), threads, Duration.ofMillis(500), 300, List.of());

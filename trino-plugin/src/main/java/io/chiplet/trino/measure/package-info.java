@@ -1,0 +1,7 @@
+/**
+ * Measuring placement in place on Trino (issue 23): the cluster's switchback schedule of placed and control windows,
+ * which the coordinator publishes and every worker follows; the coordinator's attribution of completed queries to
+ * the windows they ran in, fed to core's {@link io.chiplet.measure.Measurement}; the settings; the test-only effect
+ * injector. Depends on core only.
+ */
+package io.chiplet.trino.measure;

@@ -1,0 +1,331 @@
+package io.chiplet.trino;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chiplet.trino.measure.EffectInjector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static io.chiplet.trino.TrinoServerIT.awaitLogLine;
+import static io.chiplet.trino.TrinoServerIT.awaitStarted;
+import static io.chiplet.trino.TrinoServerIT.buildProperty;
+import static io.chiplet.trino.TrinoServerIT.freePort;
+import static io.chiplet.trino.TrinoServerIT.installPlugin;
+import static io.chiplet.trino.TrinoServerIT.readStatus;
+import static io.chiplet.trino.TrinoServerIT.serverPid;
+import static io.chiplet.trino.TrinoServerIT.stop;
+import static io.chiplet.trino.TrinoServerIT.tail;
+import static io.chiplet.trino.TrinoServerIT.unpackServer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Issue 23 on the real thing: a Trino 476 coordinator that runs no tasks and one worker from the release's server
+ * tarball, measuring placement in place with short switchback windows (2 s, half of them control). The test-only
+ * effect injector ({@code -Dchiplet.test.effectInjector=true} on both JVMs, {@code inject-time-ratio=1.25} in the
+ * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. Checks:
+ * the coordinator's estimate (report JSON) holds the injected time ratio 1.25 in its interval; the guard stops
+ * placement, says so once at WARN, and the worker's query threads get the process's own mask back; the report files
+ * and the {@code runtime.measurement} table are there; every result equals the one computed without the plugin.
+ */
+class TrinoMeasureIT
+{
+    private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
+    private static final Duration MEASURE_LIMIT = Duration.ofSeconds(150);
+    private static final double INJECTED = 1.25;
+    private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
+    private static final String FAN_OUT = "SELECT c, count(*), sum(x * y) FROM (VALUES 0, 1) v(c) CROSS JOIN UNNEST(sequence(1, 200)) a(x) "
+            + "CROSS JOIN UNNEST(sequence(1, 300)) b(y) GROUP BY c ORDER BY 1";
+
+    @Test
+    void recoversAnInjectedHarmAndTheGuardStopsPlacement(@TempDir Path temp)
+            throws Exception
+    {
+        String version = buildProperty("chiplet.trino.oldest.version");
+        Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
+        installPlugin(home.resolve("plugin/chiplet"));
+
+        Path leases = temp.resolve("leases");
+        Path reports = temp.resolve("reports");
+        int coordinatorPort = freePort();
+        Node coordinator = new Node("coordinator", temp.resolve("coordinator"), coordinatorPort);
+        Node worker = new Node("worker-1", temp.resolve("worker-1"), freePort());
+        coordinator.writeEtc(coordinatorPort, true, """
+                connector.name=chiplet
+                chiplet.lease-dir=%s
+                chiplet.measure.window=2s
+                chiplet.measure.control-share=0.5
+                chiplet.measure.seed=23
+                chiplet.measure.report-dir=%s
+                """.formatted(leases, reports));
+        // The live machine: one L3, so one chiplet of both CPUs. Placement then narrows no mask and has no effect of its
+        // own, and the injected one is the only effect to recover (on the two-chiplet snapshot, where placement pins
+        // each thread to one CPU, the estimate also carried placement's own effect on this VM, about 1 % faster).
+        worker.writeEtc(coordinatorPort, false, """
+                connector.name=chiplet
+                chiplet.lease-dir=%s
+                chiplet.rescan-interval=100ms
+                chiplet.measure.test.inject-time-ratio=%s
+                """.formatted(leases, INJECTED));
+
+        List<Process> servers = new ArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try {
+            servers.add(coordinator.start(home));
+            servers.add(worker.start(home));
+            awaitStarted(servers.get(0), coordinatorPort, coordinator.log());
+            Client trino = new Client(coordinatorPort, coordinator.log());
+            awaitActiveNodes(trino, servers, coordinator.log());
+            long workerPid = serverPid(servers.get(1));
+            String processMask = readStatus(Path.of("/proc/" + workerPid + "/status")).orElseThrow().get("Cpus_allowed_list");
+
+            String injectorLine = awaitLogLine(worker.log(), "Chiplet catalog chiplet on node worker-1: TEST ONLY effect injector active");
+            assertThat(injectorLine).contains("placed work takes 1.25 times control work");
+            List<List<String>> expectedWork = List.of(List.of(Long.toString(EffectInjector.ROWS),
+                    Long.toString(LongStream.range(0, EffectInjector.ROWS).map(row -> EffectInjector.expectedRow(row) % 1000003).sum())));
+            List<List<String>> expectedFanOut = List.of(List.of("0", "60000", Long.toString(200L * 201 / 2 * (300L * 301 / 2))),
+                    List.of("1", "60000", Long.toString(200L * 201 / 2 * (300L * 301 / 2))));
+            assertThat(trino.query(FAN_OUT)).as("placed, before measuring starts").isEqualTo(expectedFanOut);
+            awaitLogLine(worker.log(), "Chiplet placement on worker-1: follows the coordinator's measurement schedule (windows of 2000 ms, seed 23)");
+
+            // Two clients run the work until the guard stops placement; every result must be the one without the plugin.
+            AtomicBoolean stopped = new AtomicBoolean();
+            ConcurrentLinkedQueue<List<List<String>>> results = new ConcurrentLinkedQueue<>();
+            long deadline = System.nanoTime() + MEASURE_LIMIT.toNanos();
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                running.add(clients.submit(() -> {
+                    while (!stopped.get() && System.nanoTime() < deadline) {
+                        results.add(trino.query(WORK));
+                    }
+                    return null;
+                }));
+            }
+            String guardLine = null;
+            while (System.nanoTime() < deadline && guardLine == null) {
+                guardLine = Files.readAllLines(coordinator.log()).stream().filter(line -> line.contains("Chiplet placement stopped by the guard")).findFirst()
+                        .orElse(null);
+                Thread.sleep(1000);
+            }
+            stopped.set(true);
+            for (Future<?> client : running) {
+                client.get();
+            }
+            assertThat(guardLine).as("the guard's WARN line; measurement %s; coordinator log:%n%s", trino.query("SELECT * FROM chiplet.runtime.measurement"),
+                    tail(coordinator.log())).isNotNull();
+            assertThat(guardLine).contains("WARN").contains("chiplet.guard=auto").contains("placed slower").contains(" control windows");
+            assertThat(results).as("every result of the work, placed and control").allSatisfy(result -> assertThat(result).isEqualTo(expectedWork));
+
+            // The estimate that stopped placement holds the injected time ratio.
+            JsonNode report = new ObjectMapper().readTree(reports.resolve("chiplet-measure-trino-chiplet.json").toFile());
+            JsonNode estimate = report.get("estimate");
+            assertThat(estimate.get("enough").asBoolean()).isTrue();
+            // Over windows, the unit randomised: the interval holds the windows' shared load on this busy machine.
+            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
+            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED);
+            assertThat(estimate.get("timeRatio").asDouble()).as("report %s", report).isBetween(INJECTED / 1.05, INJECTED * 1.05);
+            assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
+            System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
+            assertThat(report.get("guard").get("placing").asBoolean()).isFalse();
+            assertThat(report.get("unit").asText()).isEqualTo("window");
+            assertThat(Files.readString(reports.resolve("chiplet-measure-trino-chiplet.html"))).contains("<svg");
+
+            // The worker follows the stop: its query threads run on the process's own mask, as without the plugin.
+            String stopOnWorker = awaitLogLine(worker.log(), "Chiplet placement on worker-1: the coordinator's guard stopped placement");
+            assertThat(stopOnWorker).contains("query threads run unplaced");
+            awaitWindowsRow(trino, List.of("worker-1", "control", "false"));
+            for (int i = 0; i < 3; i++) {
+                assertThat(trino.query(WORK)).isEqualTo(expectedWork);
+                assertThat(trino.query(FAN_OUT)).as("unplaced, after the stop").isEqualTo(expectedFanOut);
+            }
+            assertThat(runnerMasks(workerPid)).as("the worker's SplitRunner threads' masks after the stop").isNotEmpty().containsOnly(processMask);
+            assertThat(trino.query("SELECT count(*) FROM chiplet.runtime.placement")).containsExactly(List.of("0"));
+
+            List<List<String>> table = trino.query("SELECT query_shape, placed, control, verdict, placing FROM chiplet.runtime.measurement");
+            assertThat(table.getFirst()).as("the overall row").containsSequence("overall").endsWith("placed slower", "false");
+            assertThat(table.stream().filter(row -> !row.getFirst().equals("overall") && Integer.parseInt(row.get(1)) >= 20 && Integer.parseInt(row.get(2)) >= 20))
+                    .as("the work's shape, compared").isNotEmpty();
+            assertThat(Files.readString(coordinator.log())).contains("Chiplet placement measured in place for query shape");
+            assertThat(trino.query("SELECT count(*) FROM system.runtime.queries WHERE state = 'FAILED'")).as("failed queries, ours included")
+                    .containsExactly(List.of("0"));
+        }
+        finally {
+            clients.shutdownNow();
+            for (Process server : servers) {
+                stop(server);
+            }
+        }
+        assertThat(servers).allSatisfy(server -> assertThat(server.isAlive()).isFalse());
+    }
+
+    private static void awaitWindowsRow(Client trino, List<String> expected)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<List<String>> rows = List.of();
+        while (System.nanoTime() < deadline) {
+            rows = trino.query("SELECT node, arm, CAST(placing AS varchar) FROM chiplet.runtime.windows");
+            if (rows.equals(List.of(expected))) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        fail("runtime.windows did not become %s: %s", expected, rows);
+    }
+
+    private static Set<String> runnerMasks(long pid)
+            throws IOException
+    {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            return tasks.map(task -> readStatus(task.resolve("status")))
+                    .flatMap(java.util.Optional::stream)
+                    .filter(status -> status.getOrDefault("Name", "").startsWith("SplitRunner"))
+                    .map(status -> status.get("Cpus_allowed_list"))
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    private static void awaitActiveNodes(Client trino, List<Process> servers, Path log)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + NODES_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Process server : servers) {
+                if (!server.isAlive()) {
+                    fail("a server exited with %d; coordinator log:%n%s", server.exitValue(), tail(log));
+                }
+            }
+            if (trino.query("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'").equals(List.of(List.of("2")))) {
+                return;
+            }
+            Thread.sleep(1000);
+        }
+        fail("the worker did not join within %s; coordinator log:%n%s", NODES_LIMIT, tail(log));
+    }
+
+    /** Trino's client protocol over HTTP, no JVM per statement: many short statements in a bounded test. */
+    private record Client(int port, Path serverLog)
+    {
+        private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        List<List<String>> query(String sql)
+                throws IOException, InterruptedException
+        {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/statement"))
+                    .timeout(Duration.ofSeconds(30)).header("X-Trino-User", "measure-it").header("X-Trino-Source", "measure-it")
+                    .POST(HttpRequest.BodyPublishers.ofString(sql)).build();
+            List<List<String>> rows = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (true) {
+                HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as("%s: %s", sql, response.body()).isEqualTo(200);
+                JsonNode page = JSON.readTree(response.body());
+                if (page.has("error")) {
+                    fail("%s failed: %s%nserver log:%n%s", sql, page.get("error").get("message").asText(), tail(serverLog));
+                }
+                if (page.has("data")) {
+                    for (JsonNode row : page.get("data")) {
+                        List<String> cells = new ArrayList<>();
+                        row.forEach(cell -> cells.add(cell.isNull() ? null : cell.asText()));
+                        rows.add(cells);
+                    }
+                }
+                if (!page.has("nextUri")) {
+                    return rows;
+                }
+                if (System.nanoTime() > deadline) {
+                    fail("%s did not finish within a minute", sql);
+                }
+                request = HttpRequest.newBuilder(URI.create(page.get("nextUri").asText())).timeout(Duration.ofSeconds(30))
+                        .header("X-Trino-User", "measure-it").GET().build();
+            }
+        }
+    }
+
+    /** One server with its own etc/ and data directory; small heaps, the effect injector allowed (test only). */
+    private record Node(String id, Path root, int port)
+    {
+        Path etc()
+        {
+            return root.resolve("etc");
+        }
+
+        Path log()
+        {
+            return root.resolve("server.out");
+        }
+
+        void writeEtc(int coordinatorPort, boolean coordinator, String chipletCatalog)
+                throws IOException
+        {
+            Files.createDirectories(etc().resolve("catalog"));
+            Files.writeString(etc().resolve("node.properties"), """
+                    node.environment=chiplet_measure_it
+                    node.id=%s
+                    node.data-dir=%s
+                    node.internal-address=127.0.0.1
+                    """.formatted(id, root.resolve("data")));
+            Files.writeString(etc().resolve("jvm.config"), """
+                    -server
+                    -Xmx640M
+                    -XX:+UseSerialGC
+                    -XX:TieredStopAtLevel=1
+                    -XX:+ExitOnOutOfMemoryError
+                    -Djdk.attach.allowAttachSelf=true
+                    -Dchiplet.test.effectInjector=true
+                    --add-modules=jdk.incubator.vector
+                    --enable-native-access=ALL-UNNAMED
+                    """);
+            Files.writeString(etc().resolve("config.properties"), """
+                    coordinator=%s
+                    node-scheduler.include-coordinator=false
+                    http-server.http.port=%d
+                    discovery.uri=http://127.0.0.1:%d
+                    query.max-memory=256MB
+                    query.max-memory-per-node=128MB
+                    task.max-worker-threads=4
+                    """.formatted(coordinator, port, coordinatorPort));
+            Files.writeString(etc().resolve("catalog/chiplet.properties"), chipletCatalog);
+            if (coordinator) {
+                Files.writeString(etc().resolve("event-listener.properties"), """
+                        event-listener.name=chiplet
+                        """);
+            }
+        }
+
+        Process start(Path home)
+                throws IOException
+        {
+            Path javaHome = Path.of(System.getProperty("java.home"));
+            ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/launcher").toString(), "run",
+                    "--etc-dir=" + etc(), "--data-dir=" + root.resolve("data"), "--jvm-dir=" + javaHome)
+                    .directory(home.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log().toFile());
+            builder.environment().put("JAVA_HOME", javaHome.toString());
+            builder.environment().put("PATH", javaHome.resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+            return builder.start();
+        }
+    }
+}
