@@ -94,6 +94,8 @@ class StandaloneExecutorModeTest
                 .config("spark.chiplet.fsRoot", fsRoot.toString())
                 .config("spark.chiplet.leaseDir", leaseDir.toString())
                 .getOrCreate();
+        // The cluster is shared by this class's tests: only this application's executor logs count.
+        String application = spark.sparkContext().applicationId();
         try {
             awaitExecutors(spark, 2);
             // Executors register with the driver before their plugins start: wait for both leases.
@@ -120,7 +122,7 @@ class StandaloneExecutorModeTest
         finally {
             Spark.stop(spark);
         }
-        assertThat(cluster.executorLogs()).hasSize(2).allSatisfy(log -> assertThat(Files.readString(log))
+        assertThat(cluster.executorLogs().stream().filter(log -> log.toString().contains("/" + application + "/")).toList()).hasSize(2).allSatisfy(log -> assertThat(Files.readString(log))
                 .containsPattern("this executor leased chiplet [01] \\(CPUs [01]\\): exclusive")
                 .doesNotContain("Chiplet plugin disabled"));
 

@@ -231,7 +231,7 @@ public final class MeasuringListener
         Measurement.Update update = measurement.update();
         update.stoppedNow().ifPresent(this::warnStopped);
         latest = report();
-        if (!now && time - lastWarn >= WARN_INTERVAL_MS) {
+        if (!now && time - lastWarn >= WARN_INTERVAL_MS && heardFromExecutors()) {
             lastWarn = time;
             log.warn("{}", latest.summaryLine());
         }
@@ -273,10 +273,16 @@ public final class MeasuringListener
         guard.run("measurement onApplicationEnd", this::finish);
     }
 
+    private synchronized boolean heardFromExecutors()
+    {
+        return !executorCpu.isEmpty() || !executorArms.isEmpty();
+    }
+
     /** The last update, the end's WARN line and the report files. */
     void finish()
     {
         MeasureReport report;
+        boolean heard;
         synchronized (this) {
             if (ended) {
                 return;
@@ -284,8 +290,15 @@ public final class MeasuringListener
             maybeUpdate(true);
             ended = true;
             report = latest;
+            heard = heardFromExecutors();
         }
-        log.warn("{}", report.summaryLine());
+        if (heard) {
+            log.warn("{}", report.summaryLine());
+        }
+        else {
+            // Executors that switched the plugin off (and warned once) report nothing: no second warning for that.
+            log.info("Chiplet placement was not measured: no executor reported its tasks' arms (the plugin is off on the executors)");
+        }
         settings.reportDir().ifPresent(directory -> write(directory, report));
     }
 
