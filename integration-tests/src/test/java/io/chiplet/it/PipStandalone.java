@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -136,20 +135,7 @@ final class PipStandalone
     public void close()
             throws InterruptedException
     {
-        List<ProcessHandle> all = new ArrayList<>();
-        for (Process process : processes.reversed()) {
-            process.descendants().forEach(all::add);
-            all.add(process.toHandle());
-        }
-        all.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : all) {
-            try {
-                handle.onExit().get(10, TimeUnit.SECONDS);
-            }
-            catch (Exception e) {
-                handle.destroyForcibly();
-            }
-        }
+        ProcessTrees.stop(processes);
     }
 
     private static int freePort()

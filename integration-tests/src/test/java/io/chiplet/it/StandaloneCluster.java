@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -185,21 +184,7 @@ final class StandaloneCluster
     public void close()
             throws InterruptedException
     {
-        List<ProcessHandle> all = new ArrayList<>();
-        for (Process process : processes.reversed()) {
-            // Children first: a Worker killed before its executors would orphan them.
-            process.descendants().forEach(all::add);
-            all.add(process.toHandle());
-        }
-        all.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : all) {
-            try {
-                handle.onExit().get(10, TimeUnit.SECONDS);
-            }
-            catch (Exception e) {
-                handle.destroyForcibly();
-            }
-        }
+        ProcessTrees.stop(processes);
     }
 
     private static List<Path> classPath()
