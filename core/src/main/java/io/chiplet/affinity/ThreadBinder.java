@@ -1,6 +1,7 @@
 package io.chiplet.affinity;
 
 import io.chiplet.nativeio.Errno;
+import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.topology.CpuSet;
 
@@ -46,11 +47,24 @@ public final class ThreadBinder
         this.threads = ThreadLocal.withInitial(() -> new BoundThread(this, 0));
     }
 
-    /** The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now. */
+    /** The {@code ffm} pinning backend (our own syscalls, through this JVM's native path) and this process's allowed CPUs now. */
+    public static ThreadBinder live()
+    {
+        return live("ffm");
+    }
+
+    /**
+     * The named pinning backend ({@code ffm} or {@code openhft}) and this process's allowed CPUs now.
+     *
+     * @throws UnsupportedOperationException when this is not Linux
+     * @throws IllegalArgumentException naming an unknown backend
+     */
     public static ThreadBinder live(String backend)
     {
-        ThreadAffinity affinity = ThreadAffinity.live(backend);
-        return new ThreadBinder(affinity.backend(), affinity.allowed());
+        if (!NativeAccess.isLinux()) {
+            throw new UnsupportedOperationException("thread pinning needs Linux; this is " + System.getProperty("os.name"));
+        }
+        return new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
     }
 
     /**
@@ -159,6 +173,55 @@ public final class ThreadBinder
     }
 
     /**
+     * Binds every thread of this process to {@code target}'s CPUs (Spark's executor mode: the whole executor on one
+     * chiplet); {@link BoundProcess#restore()} gives them back. CPUs only: a memory policy is set by a thread on itself
+     * ({@link #bindCurrentThread}), and threads it creates later inherit it.
+     *
+     * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
+     * @throws IllegalStateException when threads keep appearing faster than they can be bound
+     */
+    public BoundProcess bindProcess(Target target)
+    {
+        requireNonNull(target, "target is null");
+        if (target.memory.isPresent()) {
+            throw new IllegalArgumentException("a process binding sets the CPUs only: bind the memory policy on the thread that creates the others");
+        }
+        return BoundProcess.bind(this, target);
+    }
+
+    /**
+     * The calling thread's CPU mask as the kernel has it now, read through this binder's backend.
+     *
+     * @throws io.chiplet.nativeio.NativeCallException when the kernel refuses
+     */
+    public CpuSet currentMask()
+    {
+        return backend.getAffinity(0);
+    }
+
+    /**
+     * Thread {@code tid}'s CPU mask as the kernel has it now, read through this binder's backend ({@code tid} a thread
+     * of this process, as {@link ThreadId#threadsOfThisProcess} lists them).
+     *
+     * @throws IllegalArgumentException when there is no such thread (it may have ended)
+     */
+    public CpuSet maskOf(int tid)
+    {
+        if (tid <= 0) {
+            throw new IllegalArgumentException("expected a Linux thread id above 0 but found " + tid);
+        }
+        try {
+            return backend.getAffinity(tid);
+        }
+        catch (NativeCallException e) {
+            if (e.errno() == Errno.ESRCH) {
+                throw new IllegalArgumentException("thread " + tid + " is not a thread of this process (it may have ended) [" + e.getMessage() + "]", e);
+            }
+            throw e;
+        }
+    }
+
+    /**
      * Another thread of this process, by Linux thread id, to bind and restore from whichever thread manages it (Trino's
      * placement agent places the query threads it finds). Keep the result for as long as the thread is managed: each
      * bind reuses it. Only its CPUs can be bound this way: a memory policy applies to the calling thread only.
@@ -182,6 +245,8 @@ public final class ThreadBinder
             case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
                     + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
             case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
+            case Errno.EPERM -> new IllegalArgumentException("cannot bind thread " + tid + ": not permitted (another user's thread, or "
+                    + "CAP_SYS_NICE missing) [" + e.getMessage() + "]", e);
             default -> e;
         };
     }

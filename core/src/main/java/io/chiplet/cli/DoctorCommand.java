@@ -1,8 +1,7 @@
 package io.chiplet.cli;
 
 import io.chiplet.affinity.MemoryPolicy;
-import io.chiplet.affinity.PinnedThread;
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
@@ -169,20 +168,24 @@ public final class DoctorCommand
         }
     }
 
-    /** Pins this thread to each allowed CPU in turn, reads the mask back, and restores it. */
+    /** Binds this thread to each allowed CPU in turn, reads the mask back, and restores it: the plugins' binding API. */
     private static String pinning()
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
-        CpuSet allowed = affinity.allowed().allowed();
+        ThreadBinder binder = ThreadBinder.live();
+        CpuSet allowed = binder.allowed().allowed();
         for (int cpu : allowed.toArray()) {
-            try (PinnedThread pinned = affinity.pinCurrentThread(CpuSet.of(cpu))) {
-                CpuSet read = affinity.currentAffinity();
+            ThreadBinder.BoundThread bound = binder.bindCurrentThread(binder.target(CpuSet.of(cpu), Optional.empty()));
+            try {
+                CpuSet read = binder.currentMask();
                 if (!read.equals(CpuSet.of(cpu))) {
                     throw new IllegalStateException("pinned to CPU " + cpu + " but the kernel reports " + read.toList());
                 }
             }
+            finally {
+                bound.restore();
+            }
         }
-        return "pinned to each of CPUs " + allowed.toList() + " and restored (backend " + affinity.backend().name() + ", through "
+        return "pinned to each of CPUs " + allowed.toList() + " and restored (backend " + binder.backend().name() + ", through "
                 + NativeAccess.path().kind().label() + ")";
     }
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Live tests on this kernel: they need Linux and CPU 1 (the development machine has CPUs 0-1). */
-class ThreadAffinityTest
+/**
+ * Live tests of {@link ThreadBinder} on this kernel, with each pinning backend: the calling thread and another thread
+ * bound, masks read back through the binder and in {@code /proc/self/task/<tid>/status}, and the errors. They need
+ * Linux and CPU 1 (the development machine has CPUs 0-1).
+ */
+class ThreadBinderLiveTest
 {
     private static final CpuSet CPU_1 = CpuSet.of(1);
 
@@ -34,33 +39,36 @@ class ThreadAffinityTest
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "openhft"})
-    void pinnedThreadRunsOnItsCpuAndProcSaysSo(String backend)
+    void boundThreadRunsOnItsCpuAndProcSaysSo(String backend)
             throws Exception
     {
-        ThreadAffinity affinity = ThreadAffinity.live(backend);
+        ThreadBinder binder = ThreadBinder.live(backend);
+        ThreadBinder.Target cpu1 = binder.target(CPU_1, Optional.empty());
         // A fresh thread, so nothing the test runner does with its own thread matters.
         CompletableFuture.runAsync(() -> {
             int tid = ThreadId.current();
             CpuSet before = ThreadId.cpusAllowed(tid).orElseThrow();
-            try (PinnedThread pinned = affinity.pinCurrentThread(CPU_1)) {
-                assertThat(pinned.tid()).isEqualTo(tid);
-                assertThat(pinned.previous()).isEqualTo(before);
+            assertThat(binder.currentMask()).isEqualTo(before);
+            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(cpu1)) {
+                assertThat(bound.tid()).isEqualTo(tid);
+                assertThat(bound.isBound()).isTrue();
                 assertThat(SchedSyscalls.getcpu().cpu()).isEqualTo(1);
                 assertThat(SchedSyscalls.currentCpu()).isEqualTo(1);
                 assertThat(ThreadId.cpusAllowed(tid)).contains(CPU_1);
-                assertThat(affinity.currentAffinity()).isEqualTo(CPU_1);
+                assertThat(binder.currentMask()).isEqualTo(CPU_1);
+                assertThat(binder.maskOf(tid)).isEqualTo(CPU_1);
             }
             assertThat(ThreadId.cpusAllowed(tid)).contains(before);
-            assertThat(affinity.currentAffinity()).isEqualTo(before);
-        }, ThreadAffinityTest::platformThread).get(30, TimeUnit.SECONDS);
+            assertThat(binder.currentMask()).isEqualTo(before);
+        }, ThreadBinderLiveTest::platformThread).get(30, TimeUnit.SECONDS);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "openhft"})
-    void pinsAnotherThreadByTid(String backend)
+    void bindsAnotherThreadByTid(String backend)
             throws Exception
     {
-        ThreadAffinity affinity = ThreadAffinity.live(backend);
+        ThreadBinder binder = ThreadBinder.live(backend);
         AtomicInteger tid = new AtomicInteger();
         AtomicInteger cpuAfterPin = new AtomicInteger(-1);
         CountDownLatch started = new CountDownLatch(1);
@@ -79,22 +87,24 @@ class ThreadAffinityTest
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
-        PinnedThread handle = affinity.pinThread(tid.get(), CPU_1);
+        assertThat(binder.maskOf(tid.get())).isEqualTo(before);
+        ThreadBinder.BoundThread handle = binder.thread(tid.get());
+        handle.bind(binder.target(CPU_1, Optional.empty()));
+        assertThat(handle.tid()).isEqualTo(tid.get());
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
-        assertThat(affinity.affinityOf(tid.get())).isEqualTo(CPU_1);
-        assertThat(handle.previous()).isEqualTo(before);
+        assertThat(binder.maskOf(tid.get())).isEqualTo(CPU_1);
         pinned.countDown();
         worker.join(10_000);
         assertThat(cpuAfterPin.get()).isEqualTo(1);
         // The thread ended: restoring it is not an error.
-        handle.close();
+        handle.restore();
     }
 
     @Test
     void restoresAnotherThreadsMask()
             throws Exception
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
+        ThreadBinder binder = ThreadBinder.live();
         CountDownLatch done = new CountDownLatch(1);
         AtomicInteger tid = new AtomicInteger();
         CountDownLatch started = new CountDownLatch(1);
@@ -110,7 +120,8 @@ class ThreadAffinityTest
         });
         started.await();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
-        try (PinnedThread _ = affinity.pinThread(tid.get(), CPU_1)) {
+        try (ThreadBinder.BoundThread bound = binder.thread(tid.get())) {
+            bound.bind(binder.target(CPU_1, Optional.empty()));
             assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
         }
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(before);
@@ -121,38 +132,45 @@ class ThreadAffinityTest
     @Test
     void disallowedCpuIsNamedBeforeAnySyscall()
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
-        AllowedCpus allowed = affinity.allowed();
+        ThreadBinder binder = ThreadBinder.live();
+        AllowedCpus allowed = binder.allowed();
         int missing = allowed.present().last() + 6;
-        CpuSet before = affinity.currentAffinity();
-        assertThatThrownBy(() -> affinity.pinCurrentThread(CpuSet.of(1, missing)))
+        CpuSet before = binder.currentMask();
+        assertThatThrownBy(() -> binder.target(CpuSet.of(1, missing), Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("CPU " + missing + " is not allowed for this process (allowed: " + allowed.allowed().toList() + ")")
                 .hasMessageContaining("this machine has no such CPU");
-        // Nothing was pinned: the kernel would have silently taken CPU 1 alone.
-        assertThat(affinity.currentAffinity()).isEqualTo(before);
+        // Nothing was bound: the kernel would have silently taken CPU 1 alone.
+        assertThat(binder.currentMask()).isEqualTo(before);
     }
 
     @Test
     void kernelEinvalBecomesAClearError()
+            throws Exception
     {
         // Pretend CPU 4000 is allowed, as if it had gone offline after the check: the kernel's EINVAL is explained.
         CpuSet pretend = CpuSet.range(0, 4000);
-        ThreadAffinity affinity = new ThreadAffinity(PinningBackend.fromName("ffm"), new AllowedCpus(pretend, pretend, pretend));
-        assertThatThrownBy(() -> affinity.pinCurrentThread(CpuSet.of(4000)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("cannot pin thread")
-                .hasMessageContaining("the kernel allows none of them for this process now")
-                .hasMessageContaining("sched_setaffinity(tid ")
-                .hasMessageContaining("cpus 4000) failed: EINVAL");
+        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(pretend, pretend, pretend));
+        ThreadBinder.Target offline = binder.target(CpuSet.of(4000), Optional.empty());
+        CompletableFuture.runAsync(() -> {
+            CpuSet before = binder.currentMask();
+            assertThatThrownBy(() -> binder.bindCurrentThread(offline))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cannot bind to CPUs 4000: ")
+                    .hasMessageContaining("the kernel allows none of them for this process now")
+                    .hasMessageContaining("sched_setaffinity(tid ")
+                    .hasMessageContaining("failed: EINVAL");
+            assertThat(binder.currentThread().isBound()).isFalse();
+            assertThat(binder.currentMask()).isEqualTo(before);
+        }, ThreadBinderLiveTest::platformThread).get(30, TimeUnit.SECONDS);
     }
 
     @Test
     void threadOfAnotherProcessIsRefused()
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
+        ThreadBinder binder = ThreadBinder.live();
         int notOurs = 1; // init: never a thread of this process
-        assertThatThrownBy(() -> affinity.pinThread(notOurs, CPU_1))
+        assertThatThrownBy(() -> binder.thread(notOurs))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("thread 1 is not a thread of this process (no /proc/self/task/1)");
     }
@@ -170,7 +188,7 @@ class ThreadAffinityTest
     void gettidMatchesProc()
             throws Exception
     {
-        int tid = CompletableFuture.supplyAsync(ThreadId::current, ThreadAffinityTest::platformThread).get();
+        int tid = CompletableFuture.supplyAsync(ThreadId::current, ThreadBinderLiveTest::platformThread).get();
         assertThat(tid).isPositive();
         assertThat(ThreadId.current()).isNotEqualTo(tid);
         assertThat(ThreadId.threadsOfThisProcess()).contains(ThreadId.current());
