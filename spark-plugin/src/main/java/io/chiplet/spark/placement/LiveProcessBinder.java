@@ -1,22 +1,19 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.BoundProcess;
 import io.chiplet.affinity.MemoryPolicy;
-import io.chiplet.affinity.ProcessBinding;
-import io.chiplet.affinity.ThreadAffinity;
-import io.chiplet.affinity.ThreadId;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.spark.settings.PinningBackendChoice;
 import io.chiplet.topology.CpuSet;
 
-import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@link ProcessBinder} on the live kernel: {@link ProcessBinding} for the threads, {@link MemoryPolicy} for memory.
+ * {@link ProcessBinder} on the live kernel: core's {@link ThreadBinder#bindProcess} for the threads, {@link MemoryPolicy}
+ * for memory.
  *
  * <p>Memory: Linux sets a memory policy per thread and only from the thread itself, so the policy goes on the
  * thread that initialises the plugin, and threads created after it inherit it. Threads that already exist (and
@@ -30,22 +27,22 @@ import static java.util.Objects.requireNonNull;
 final class LiveProcessBinder
         implements ProcessBinder
 {
-    private final ThreadAffinity affinity;
+    private final ThreadBinder binder;
 
-    LiveProcessBinder(ThreadAffinity affinity)
+    LiveProcessBinder(ThreadBinder binder)
     {
-        this.affinity = requireNonNull(affinity, "affinity is null");
+        this.binder = requireNonNull(binder, "binder is null");
     }
 
     static LiveProcessBinder live(PinningBackendChoice backend)
     {
-        return new LiveProcessBinder(ThreadAffinity.live(backend.configName()));
+        return new LiveProcessBinder(ThreadBinder.live(backend.configName()));
     }
 
     @Override
     public CpuSet allowed()
     {
-        return affinity.allowed().allowed();
+        return binder.allowed().allowed();
     }
 
     @Override
@@ -53,9 +50,7 @@ final class LiveProcessBinder
     {
         requireNonNull(cpus, "cpus is null");
         requireNonNull(memoryNode, "memoryNode is null");
-        CpuSet before = affinity.currentAffinity();
-        ProcessBinding threads = ProcessBinding.bind(affinity, cpus);
-        Thread binder = Thread.currentThread();
+        BoundProcess threads = binder.bindProcess(binder.target(cpus, Optional.empty()));
         Optional<MemoryPolicy> previousPolicy = Optional.empty();
         Optional<String> memoryProblem = Optional.empty();
         if (memoryNode.isPresent()) {
@@ -69,24 +64,22 @@ final class LiveProcessBinder
                 memoryProblem = Optional.of("NUMA node " + memoryNode.getAsInt() + ": " + e.getMessage());
             }
         }
-        return new LiveBinding(threads, before, binder, previousPolicy, memoryProblem);
+        return new LiveBinding(threads, Thread.currentThread(), previousPolicy, memoryProblem);
     }
 
-    private final class LiveBinding
+    private static final class LiveBinding
             implements Binding
     {
-        private final ProcessBinding threads;
-        private final CpuSet before;
-        private final Thread binder;
+        private final BoundProcess threads;
+        private final Thread bindingThread;
         private final Optional<MemoryPolicy> previousPolicy;
         private final Optional<String> memoryProblem;
         private boolean closed;
 
-        LiveBinding(ProcessBinding threads, CpuSet before, Thread binder, Optional<MemoryPolicy> previousPolicy, Optional<String> memoryProblem)
+        LiveBinding(BoundProcess threads, Thread bindingThread, Optional<MemoryPolicy> previousPolicy, Optional<String> memoryProblem)
         {
             this.threads = threads;
-            this.before = before;
-            this.binder = binder;
+            this.bindingThread = bindingThread;
             this.previousPolicy = previousPolicy;
             this.memoryProblem = memoryProblem;
         }
@@ -104,35 +97,11 @@ final class LiveProcessBinder
                 return;
             }
             closed = true;
-            threads.close();
-            releaseThreadsCreatedSinceBinding();
+            // Every thread back, those created since the binding too: an executor in the driver's JVM (local mode) lives on.
+            threads.restore();
             // Only the thread that set its policy can reset it; elsewhere (a shutdown thread) the process is ending.
-            if (Thread.currentThread() == binder) {
+            if (Thread.currentThread() == bindingThread) {
                 previousPolicy.ifPresent(MemoryPolicy::applyToCurrentThread);
-            }
-        }
-
-        /**
-         * Threads created while bound inherited the binding, and ProcessBinding restores only those it bound. In an
-         * executor process that is the end of it, but an executor in the driver's JVM (local mode) lives on: give
-         * every thread that still has exactly the binding's mask the mask the process had before.
-         */
-        private void releaseThreadsCreatedSinceBinding()
-        {
-            Set<Integer> restored = new HashSet<>(threads.threads());
-            List<Integer> now = ThreadId.threadsOfThisProcess();
-            for (int tid : now) {
-                if (restored.contains(tid)) {
-                    continue;
-                }
-                try {
-                    if (affinity.affinityOf(tid).equals(threads.cpus())) {
-                        affinity.pinThread(tid, before);
-                    }
-                }
-                catch (RuntimeException e) {
-                    // The thread ended meanwhile.
-                }
             }
         }
     }

@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLeases;
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
@@ -133,10 +133,10 @@ class ExecutorProcessPlacementTest
     void bindsEveryThreadOfThisProcessLiveAndRestoresThemAll()
             throws Exception
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
-        CpuSet allowed = affinity.allowed().allowed();
+        ThreadBinder binder = ThreadBinder.live();
+        CpuSet allowed = binder.allowed().allowed();
         assumeThat(allowed.size()).as("needs two CPUs to bind to one of them").isGreaterThanOrEqualTo(2);
-        CpuSet before = affinity.currentAffinity();
+        CpuSet before = binder.currentMask();
         List<Chiplet> chiplets = new ArrayList<>();
         allowed.stream().forEach(cpu -> chiplets.add(chiplet(chiplets.size(), 0, CpuSet.of(cpu))));
         Topology oneCpuChiplets = topology(allowed, chiplets);
@@ -145,7 +145,7 @@ class ExecutorProcessPlacementTest
         CountDownLatch stop = new CountDownLatch(1);
         int[] lateThread = new int[1];
         Thread late;
-        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, new LiveProcessBinder(affinity))) {
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, new LiveProcessBinder(binder))) {
             CpuSet bound = placement.cpus();
             assertThat(bound.size()).isOne();
             for (int tid : ThreadId.threadsOfThisProcess()) {
@@ -163,7 +163,7 @@ class ExecutorProcessPlacementTest
         try {
             // ... and is released with the others.
             assertThat(ThreadId.cpusAllowed(lateThread[0])).hasValue(before);
-            assertThat(affinity.currentAffinity()).isEqualTo(before);
+            assertThat(binder.currentMask()).isEqualTo(before);
             for (int tid : ThreadId.threadsOfThisProcess()) {
                 ThreadId.cpusAllowed(tid).ifPresent(mask -> assertThat(mask).as("thread %d", tid).isEqualTo(before));
             }
