@@ -108,7 +108,6 @@ final class NativeBaseline
      */
     private static final Map<String, String> RATIOS = Map.of(
             "bindRestore", "ffmBindRestore/cPinRestore",
-            "pinRestore", "ffmPinRestore/cPinRestore",
             "schedGetcpu", "ffmSchedGetcpu/cSchedGetcpu");
 
     /**

@@ -1,8 +1,6 @@
 package io.chiplet.jmh;
 
 import io.chiplet.affinity.CpuLocation;
-import io.chiplet.affinity.PinnedThread;
-import io.chiplet.affinity.ThreadAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 import net.openhft.affinity.Affinity;
@@ -33,9 +31,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Pin-and-restore round trips of the calling thread, and {@code getcpu}, through the binding API on the FFM path,
- * through the older {@code ThreadAffinity} API, through OpenHFT Java-Thread-Affinity (JNA), and through the bare
- * syscalls in C in the same run ({@link #cPinRestore}); {@link PinJnaBenchmark} is the JNA path (JDK 17 and 21).
+ * Bind-and-restore round trips of the calling thread, and {@code getcpu}, through the binding API
+ * ({@link ThreadBinder}) with the {@code ffm} pinning backend on the FFM path and with the {@code openhft} backend,
+ * through OpenHFT Java-Thread-Affinity's own API (JNA), and through the bare syscalls in C in the same run
+ * ({@link #cPinRestore}); {@link PinJnaBenchmark} is the JNA path (JDK 17 and 21).
  *
  * <p>Every round trip does the same four steps as the C baseline: read the current CPU, read the mask, pin to that
  * one CPU, restore the mask. Pinning to the CPU the thread is on means no migration: the figures are the cost of
@@ -49,34 +48,32 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class PinBenchmark
 {
-    private ThreadAffinity ffm;
-    private ThreadAffinity openhftBackend;
     // The binding API's targets, one per CPU, made once as a plugin makes its slots' targets when it plans.
     private ThreadBinder.Target[] ffmTargets;
     private ThreadBinder ffmBinder;
+    private ThreadBinder.Target[] openhftTargets;
+    private ThreadBinder openhftBinder;
 
     @Setup
     public void setup()
     {
-        ffm = ThreadAffinity.live("ffm");
-        openhftBackend = ThreadAffinity.live("openhft");
         ffmBinder = ThreadBinder.live("ffm");
-        CpuSet allowed = ffmBinder.allowed().allowed();
-        ffmTargets = new ThreadBinder.Target[allowed.last() + 1];
-        for (int cpu : allowed.toArray()) {
-            ffmTargets[cpu] = ffmBinder.target(CpuSet.of(cpu), Optional.empty());
-        }
+        ffmTargets = oneCpuTargets(ffmBinder);
+        openhftBinder = ThreadBinder.live("openhft");
+        openhftTargets = oneCpuTargets(openhftBinder);
         // Load OpenHFT's JNA library outside the measurement.
         Affinity.getAffinity();
     }
 
-    /** The project's API: allowed-CPU check, read, pin, restore on close. */
-    @Benchmark
-    public CpuSet ffmPinRestore()
+    /** A target per allowed CPU, indexed by CPU. */
+    static ThreadBinder.Target[] oneCpuTargets(ThreadBinder binder)
     {
-        try (PinnedThread pinned = ffm.pinCurrentThread(CpuSet.of(CpuLocation.currentCpu()))) {
-            return pinned.previous();
+        CpuSet allowed = binder.allowed().allowed();
+        ThreadBinder.Target[] targets = new ThreadBinder.Target[allowed.last() + 1];
+        for (int cpu : allowed.toArray()) {
+            targets[cpu] = binder.target(CpuSet.of(cpu), Optional.empty());
         }
+        return targets;
     }
 
     /**
@@ -159,13 +156,11 @@ public class PinBenchmark
         return previous;
     }
 
-    /** The project's API with the OpenHFT backend underneath. */
+    /** The binding API with the {@code openhft} pinning backend underneath, as {@link #ffmBindRestore}. */
     @Benchmark
-    public CpuSet openhftBackendPinRestore()
+    public void openhftBackendBindRestore()
     {
-        try (PinnedThread pinned = openhftBackend.pinCurrentThread(CpuSet.of(CpuLocation.currentCpu()))) {
-            return pinned.previous();
-        }
+        openhftBinder.bindCurrentThread(openhftTargets[CpuLocation.currentCpu()]).restore();
     }
 
     /** getcpu(2) through FFM: CPU and NUMA node. */

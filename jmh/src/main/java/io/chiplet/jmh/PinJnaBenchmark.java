@@ -2,7 +2,6 @@ package io.chiplet.jmh;
 
 import io.chiplet.affinity.CpuLocation;
 import io.chiplet.affinity.ThreadBinder;
-import io.chiplet.topology.CpuSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -14,7 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,12 +33,9 @@ public class PinJnaBenchmark
     @Setup
     public void setup()
     {
+        // The ffm pinning backend is our own syscalls, here through the JNA native path the fork chose.
         binder = ThreadBinder.live("ffm");
-        CpuSet allowed = binder.allowed().allowed();
-        targets = new ThreadBinder.Target[allowed.last() + 1];
-        for (int cpu : allowed.toArray()) {
-            targets[cpu] = binder.target(CpuSet.of(cpu), Optional.empty());
-        }
+        targets = PinBenchmark.oneCpuTargets(binder);
     }
 
     /** As {@link PinBenchmark#ffmBindRestore}, through JNA direct mapping. */

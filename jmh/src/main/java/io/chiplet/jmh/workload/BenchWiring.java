@@ -1,14 +1,16 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.affinity.ThreadAffinity;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.Assignment;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
 
+import java.util.Optional;
+
 /**
- * The two seams every workload benchmark goes through, chosen in one place: the FFM affinity layer pins, the
- * placement planner places.
+ * The two seams every workload benchmark goes through, chosen in one place: core's binding API
+ * ({@link ThreadBinder}, the plugins' own) binds, the placement planner places.
  */
 public final class BenchWiring
 {
@@ -16,9 +18,18 @@ public final class BenchWiring
 
     public static ThreadPinner pinner()
     {
-        ThreadAffinity affinity = ThreadAffinity.live();
-        // Workers stay pinned for their whole trial, so the restore handle is not kept.
-        return affinity::pinCurrentThread;
+        ThreadBinder binder = ThreadBinder.live();
+        // Workers stay bound for their whole trial, so the binding is not restored; a thread bound again moves.
+        return cpus -> {
+            ThreadBinder.Target target = binder.target(cpus, Optional.empty());
+            ThreadBinder.BoundThread thread = binder.currentThread();
+            if (thread.isBound()) {
+                thread.rebind(target);
+            }
+            else {
+                thread.bind(target);
+            }
+        };
     }
 
     public static PlacementSource placement()

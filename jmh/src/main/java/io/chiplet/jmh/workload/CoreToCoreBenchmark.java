@@ -39,7 +39,7 @@ public class CoreToCoreBenchmark
 
     /** Pins each of the group's two threads, on that thread, before the trial. */
     @State(Scope.Thread)
-    public static class PinnedThread
+    public static class PinnedToPair
     {
         @Param("0:1")
         public String cpuPair;
@@ -56,7 +56,7 @@ public class CoreToCoreBenchmark
     @Benchmark
     @Group("pingPong")
     @GroupThreads(1)
-    public void ping(Control control, PinnedThread pinned)
+    public void ping(Control control, PinnedToPair pinned)
     {
         // stopMeasurement lets the loop end when the partner thread has already left the iteration
         while (!control.stopMeasurement && !flag.compareAndSet(false, true)) {
@@ -67,7 +67,7 @@ public class CoreToCoreBenchmark
     @Benchmark
     @Group("pingPong")
     @GroupThreads(1)
-    public void pong(Control control, PinnedThread pinned)
+    public void pong(Control control, PinnedToPair pinned)
     {
         while (!control.stopMeasurement && !flag.compareAndSet(true, false)) {
             // spin, as in ping
