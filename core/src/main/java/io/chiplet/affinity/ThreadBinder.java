@@ -10,8 +10,10 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The binding API the engines' plugins use: binds the calling thread to CPUs and, optionally, a NUMA memory policy,
- * and gives it back what it had. A {@link Target} is checked against the CPUs this process may use and put into the
+ * The one binding API, which the engines' plugins, the CLI and the JMH harness use: binds the calling thread to CPUs
+ * and, optionally, a NUMA memory policy, another thread of this process ({@link #thread}) or every thread of it
+ * ({@link #bindProcess}) to CPUs, and gives each back what it had (the vocabulary: {@code io.chiplet.affinity}'s
+ * package-info). A {@link Target} is checked against the CPUs this process may use and put into the
  * kernel's form once, when the plan is made; binding and restoring then pass those words to the syscalls as they are,
  * and save the thread's own mask and policy into words its {@link BoundThread} keeps for the thread's life: nothing is
  * allocated or converted per bind, so a pin and restore costs what its syscalls cost (docs/native.md).
@@ -245,7 +247,7 @@ public final class ThreadBinder
             case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
                     + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
             case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
-            case Errno.EPERM -> new IllegalArgumentException("cannot bind thread " + tid + ": not permitted (another user's thread, or "
+            case Errno.EPERM -> new IllegalArgumentException("cannot bind " + (tid == 0 ? "the calling thread" : "thread " + tid) + ": not permitted (another user's thread, or "
                     + "CAP_SYS_NICE missing) [" + e.getMessage() + "]", e);
             default -> e;
         };

@@ -30,6 +30,8 @@ class ThreadBinderStateTest
         private final Map<Integer, CpuSet> masks = new HashMap<>();
         private int gets;
         private int sets;
+        // An errno every set fails with, 0 for none.
+        private int refuseWith;
 
         CountingBackend()
         {
@@ -60,6 +62,9 @@ class ThreadBinderStateTest
         public void setAffinity(int tid, CpuSet cpus)
         {
             sets++;
+            if (refuseWith != 0) {
+                throw new NativeCallException("sched_setaffinity", new Object[] {tid}, refuseWith);
+            }
             mask(tid);
             masks.put(tid, cpus);
         }
@@ -178,6 +183,36 @@ class ThreadBinderStateTest
         assertThat(backend.masks.get(OTHER)).isEqualTo(CpuSet.range(2, 3));
         assertThat(binder.move(OTHER + 1, slot)).isFalse();
         assertThatThrownBy(() -> binder.follow(CpuSet.empty())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void masksAreReadThroughTheBackendAndAnEndedThreadIsNamed()
+    {
+        ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
+        backend.masks.put(OTHER, CpuSet.range(2, 3));
+
+        assertThat(binder.maskOf(OTHER)).isEqualTo(CpuSet.range(2, 3));
+        assertThat(binder.currentMask()).isEqualTo(ALL);
+        assertThatThrownBy(() -> binder.maskOf(OTHER + 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("thread " + (OTHER + 1) + " is not a thread of this process (it may have ended)");
+        assertThatThrownBy(() -> binder.maskOf(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aBindTheKernelDoesNotPermitSaysWhy()
+    {
+        ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
+        ThreadBinder.Target slot = binder.target(CpuSet.range(2, 3), Optional.empty());
+        backend.refuseWith = Errno.EPERM;
+
+        assertThatThrownBy(() -> binder.move(OTHER, slot))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot bind thread " + OTHER + ": not permitted (another user's thread, or CAP_SYS_NICE missing)");
+        assertThatThrownBy(() -> binder.bindCurrentThread(slot))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot bind the calling thread: not permitted");
+        assertThat(binder.currentThread().isBound()).isFalse();
     }
 
     @Test
