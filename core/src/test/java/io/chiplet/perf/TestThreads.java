@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The calling thread's Linux thread id for tests, read from procfs so the tests do not depend on the affinity layer. */
+/** The calling thread's Linux thread id for tests, read from procfs so the tests do not depend on the binding API. */
 public final class TestThreads
 {
     private TestThreads() {}

@@ -25,7 +25,7 @@ final class MachineTable
                 .map(s -> s.label() + " " + Units.bytes(machine.workingSetBytes().getOrDefault(s, 0L)))
                 .collect(Collectors.joining(", "))).append(" |\n");
         md.append("| Workers per kernel | ").append(machine.defaultWorkers()).append(" (the CPUs of one chiplet) |\n");
-        md.append("| Threads pinned | ").append(machine.pinned() ? "yes" : "no: the affinity layer was not wired into this build, so every placement ran wherever the scheduler put its threads").append(" |\n\n");
+        md.append("| Threads pinned | ").append(machine.pinned() ? "yes" : "no: the binding API was not wired into this build, so every placement ran wherever the scheduler put its threads").append(" |\n\n");
         if (machine.singleL3()) {
             md.append("> **This machine has a single L3 cache.** Every placement shares that one cache and one memory path, so the\n"
                     + "> policies cannot show chiplet effects here: differences between them are overhead and noise. The numbers check\n"
