@@ -2,6 +2,7 @@
  * The {@code chiplet} command line (picocli): topology, doctor, plan, advise, exec, counters. Each command parses its
  * options, calls core and formats the answer; decisions stay in {@code io.chiplet.placement}.
  *
- * <p>May depend on every other core package; no core package depends on it.
+ * <p>The one package of the cli module, beside core: the plugins' jars carry core without it or picocli. May depend
+ * on every core package; no core package can depend on it.
  */
 package io.chiplet.cli;
