@@ -23,6 +23,26 @@ public final class PlacementPlanner
 {
     private PlacementPlanner() {}
 
+    /**
+     * The finished targets for {@code request}'s workers within {@code share}: what every runner binds. The request's
+     * own allowed CPUs are narrowed to the share.
+     */
+    public static WorkerTargets targets(NodeShare share, PlacementRequest request, MemoryBinding memory)
+    {
+        requireNonNull(share, "share is null");
+        requireNonNull(request, "request is null");
+        requireNonNull(memory, "memory is null");
+        Plan plan = plan(share.topology(), request.withAllowed(share.shareCpus().intersect(request.allowed())));
+        return WorkerTargets.finish(plan, share, memory);
+    }
+
+    /** The finished targets for {@code workers} workers of {@code policy} on all of {@code share}. */
+    public static WorkerTargets targets(NodeShare share, Policy policy, int workers, MemoryBinding memory)
+    {
+        requireNonNull(share, "share is null");
+        return targets(share, new PlacementRequest(policy, workers, java.util.OptionalLong.empty(), share.shareCpus()), memory);
+    }
+
     public static Plan plan(Topology topology, PlacementRequest request)
     {
         requireNonNull(topology, "topology is null");

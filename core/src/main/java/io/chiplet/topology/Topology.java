@@ -61,6 +61,20 @@ public record Topology(
         return numaNodes.stream().filter(node -> node.id() == id).findFirst();
     }
 
+    /**
+     * The package (socket) holding {@code chiplet}'s CPUs, told apart by its CPUs rather than its id: packages whose
+     * id is -1 or shared ({@link CpuPackage}) are still different packages. Empty when no package lists them.
+     */
+    public Optional<CpuPackage> packageOf(Chiplet chiplet)
+    {
+        requireNonNull(chiplet, "chiplet is null");
+        if (chiplet.cpus().isEmpty()) {
+            return Optional.empty();
+        }
+        int first = chiplet.cpus().first();
+        return packages.stream().filter(cpuPackage -> cpuPackage.cpus().contains(first)).findFirst();
+    }
+
     public Optional<Chiplet> chiplet(int id)
     {
         return chiplets.stream().filter(chiplet -> chiplet.id() == id).findFirst();

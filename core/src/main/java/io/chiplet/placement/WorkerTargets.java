@@ -1,0 +1,111 @@
+package io.chiplet.placement;
+
+import io.chiplet.topology.CpuSet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A finished placement: what each worker is bound to, in worker order, with the decisions the planner's {@link Plan}
+ * leaves open made here once: the pin unit ({@link Policy#pinsWholeChiplets()}: the whole chiplet's share CPUs under the
+ * chiplet policies), {@code wim} as no binding at all, and each worker's memory node under {@link MemoryBinding}'s rule.
+ * Runners apply {@link #targets()} as they are. Pure.
+ *
+ * @param plan what the planner decided (the CPUs it booked per worker, the policy {@code auto} resolved to, why)
+ * @param share the CPUs and chiplets the workers were placed on
+ * @param memory the memory rule the targets were finished with
+ */
+public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, List<WorkerTarget> targets)
+{
+    public WorkerTargets
+    {
+        requireNonNull(plan, "plan is null");
+        requireNonNull(share, "share is null");
+        requireNonNull(memory, "memory is null");
+        targets = List.copyOf(targets);
+    }
+
+    /** {@code plan}'s assignments finished into targets within {@code share}. */
+    static WorkerTargets finish(Plan plan, NodeShare share, MemoryBinding memory)
+    {
+        List<WorkerTarget> targets = new ArrayList<>(plan.assignments().size());
+        for (Assignment assignment : plan.assignments()) {
+            targets.add(target(plan.policy(), assignment.worker(), assignment.chiplet(), assignment.cpus(), assignment.numaNode(), share, memory));
+        }
+        return new WorkerTargets(plan, share, memory, targets);
+    }
+
+    private static WorkerTarget target(Policy policy, int worker, OptionalInt chiplet, CpuSet planned, int plannedNode, NodeShare share, MemoryBinding memory)
+    {
+        if (policy == Policy.WIM) {
+            // wim is the study's one-instance-per-machine baseline: no CPU and no memory restriction (§3.2).
+            return WorkerTarget.unbound(worker);
+        }
+        // A chiplet policy pins the whole chiplet: inside one L3 the kernel may balance threads freely at no cost in
+        // locality; the plan only decided how many workers each chiplet gets.
+        CpuSet cpus = policy.pinsWholeChiplets() && chiplet.isPresent() ? share.cpusOf(chiplet.getAsInt()) : planned;
+        OptionalInt node = chiplet.isPresent() ? memory.nodeFor(chiplet.getAsInt(), plannedNode) : memory.allowedNode(plannedNode);
+        return new WorkerTarget(worker, chiplet, Optional.of(cpus), node);
+    }
+
+    /** The policy applied ({@code auto} resolved). */
+    public Policy policy()
+    {
+        return plan.policy();
+    }
+
+    public int workers()
+    {
+        return targets.size();
+    }
+
+    public WorkerTarget target(int worker)
+    {
+        return targets.get(worker);
+    }
+
+    /** Whether any worker's memory is bound under these targets. */
+    public boolean bindsMemory()
+    {
+        return targets.stream().anyMatch(target -> target.memoryNodeToBind().isPresent());
+    }
+
+    /**
+     * The adaptive loop's step (CHARM): the workers placed again for {@code spreads} (how many chiplets each worker's
+     * data should span; clamped to {@code 1..chiplets}), each pinned to the whole chiplet the locator books it on,
+     * within this share. The adaptive controller decides the spreads; this turns them into targets.
+     *
+     * @param spreads one spread per worker
+     * @throws IllegalArgumentException when there is not one spread per worker
+     */
+    public WorkerTargets withSpreads(int[] spreads)
+    {
+        requireNonNull(spreads, "spreads is null");
+        int workers = targets.size();
+        if (spreads.length != workers) {
+            throw new IllegalArgumentException("expected one spread per worker (" + workers + ") but got " + spreads.length);
+        }
+        SpreadLocator locator = SpreadLocator.of(share.topology(), share.shareCpus());
+        int[] cpus = new int[workers];
+        int[] chiplets = new int[workers];
+        locator.locate(spreads, workers, cpus, chiplets);
+        List<Assignment> assignments = new ArrayList<>(workers);
+        for (int worker = 0; worker < workers; worker++) {
+            assignments.add(new Assignment(worker, OptionalInt.of(locator.chipletId(chiplets[worker])), CpuSet.of(cpus[worker]),
+                    locator.numaNodeOfChiplet(chiplets[worker])));
+        }
+        Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + java.util.Arrays.toString(spreads));
+        return finish(moved, share, memory);
+    }
+
+    /** These workers placed the same way within {@code rescoped} (after the process's allowed CPUs changed). */
+    public WorkerTargets within(NodeShare rescoped)
+    {
+        requireNonNull(rescoped, "rescoped is null");
+        return PlacementPlanner.targets(rescoped, new PlacementRequest(plan.requested(), workers(), java.util.OptionalLong.empty(), rescoped.shareCpus()), memory);
+    }
+}
