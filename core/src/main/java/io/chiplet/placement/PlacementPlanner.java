@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -40,7 +41,7 @@ public final class PlacementPlanner
     public static WorkerTargets targets(NodeShare share, Policy policy, int workers, MemoryBinding memory)
     {
         requireNonNull(share, "share is null");
-        return targets(share, new PlacementRequest(policy, workers, java.util.OptionalLong.empty(), share.shareCpus()), memory);
+        return targets(share, new PlacementRequest(policy, workers, OptionalLong.empty(), share.shareCpus()), memory);
     }
 
     public static Plan plan(Topology topology, PlacementRequest request)

@@ -3,9 +3,11 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -98,7 +100,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
             assignments.add(new Assignment(worker, OptionalInt.of(locator.chipletId(chiplets[worker])), CpuSet.of(cpus[worker]),
                     locator.numaNodeOfChiplet(chiplets[worker])));
         }
-        Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + java.util.Arrays.toString(spreads));
+        Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + Arrays.toString(spreads));
         return finish(moved, share, memory);
     }
 
@@ -106,6 +108,6 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
     public WorkerTargets within(NodeShare rescoped)
     {
         requireNonNull(rescoped, "rescoped is null");
-        return PlacementPlanner.targets(rescoped, new PlacementRequest(plan.requested(), workers(), java.util.OptionalLong.empty(), rescoped.shareCpus()), memory);
+        return PlacementPlanner.targets(rescoped, new PlacementRequest(plan.requested(), workers(), OptionalLong.empty(), rescoped.shareCpus()), memory);
     }
 }
