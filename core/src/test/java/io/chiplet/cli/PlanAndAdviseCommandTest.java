@@ -67,6 +67,40 @@ class PlanAndAdviseCommandTest
     }
 
     @Test
+    void planPrintsWhatIsBoundTheWholeChipletUnderWicpLocalAndNothingUnderWim()
+    {
+        int status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wicp-local", "--workers", "2");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).isEqualTo("""
+                policy: wicp-local
+                reason: fills one chiplet (cores, then SMT siblings) before the next, package by package
+                memory: bound to each worker's NUMA node
+                worker  chiplet  node  cpus
+                0       0        0     0-7,128-135
+                1       0        0     0-7,128-135
+                """);
+
+        out.getBuffer().setLength(0);
+        status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wim", "--workers", "1");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                memory: not bound under wim
+                worker  chiplet  node  cpus
+                0       -        -     - (not bound)
+                """);
+
+        out.getBuffer().setLength(0);
+        status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wicp-mixed", "--workers", "2", "--no-membind");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                memory: not bound (not asked for)
+                worker  chiplet  node  cpus
+                0       0        -     0-7,128-135
+                1       8        -     64-71,192-199
+                """);
+    }
+
+    @Test
     void planPassesTheSourceOptionsAndParsesByteSizes()
     {
         AtomicReference<Optional<Path>> seen = new AtomicReference<>();
