@@ -127,23 +127,24 @@ public final class ChipletLock
     }
 
     /**
-     * Binds the calling thread to the leased CPUs and memory nodes ({@link #target()}, {@link #memoryNodesToBind()});
-     * {@link #close()} gives it back what it had. Threads it starts afterwards inherit the binding.
+     * Binds the calling thread to the leased CPUs and memory nodes ({@link #target()}, {@link #memoryNodesToBind()}) as
+     * strictly as {@code enforcement} says; {@link #close()} gives it back what it had. Threads it starts afterwards
+     * inherit the binding.
      *
      * @throws IllegalStateException when this lock bound a thread already, or is closed
      * @throws IllegalArgumentException when the kernel refuses the CPUs
      */
-    public ThreadBinder.BoundThread bindCurrentThread(ThreadBinder binder)
+    public ThreadBinder.BoundThread bindCurrentThread(ThreadBinder binder, MemoryEnforcement enforcement)
     {
         requireNonNull(binder, "binder is null");
+        requireNonNull(enforcement, "enforcement is null");
         if (closed) {
             throw new IllegalStateException("the chiplet lock is closed");
         }
         if (bound.isPresent()) {
             throw new IllegalStateException("the chiplet lock has bound a thread already");
         }
-        SortedSet<Integer> nodes = memoryNodesToBind();
-        Optional<MemoryPolicy> policy = nodes.isEmpty() ? Optional.empty() : Optional.of(MemoryPolicy.bind(nodes));
+        Optional<MemoryPolicy> policy = enforcement.policyFor(memoryNodesToBind());
         ThreadBinder.BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
         bound = Optional.of(thread);
         return thread;

@@ -8,6 +8,7 @@ import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
+import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
@@ -241,7 +242,7 @@ public final class ExecCommand
             }
             warnShortfall(memory, lease.chiplet().id());
             // Never restored on success: this thread becomes the command, which keeps its binding across execve.
-            lock.bindCurrentThread(binder);
+            lock.bindCurrentThread(binder, MemoryEnforcement.BOUND);
             return replace(lock.lockFiles());
         }
     }
@@ -284,7 +285,7 @@ public final class ExecCommand
     /** Binds this thread to {@code cpus} and {@code memoryNodes} (none: memory left alone), then replaces the process with the command. */
     private int launch(ThreadBinder binder, CpuSet cpus, SortedSet<Integer> memoryNodes, List<Path> keepOpen)
     {
-        Optional<MemoryPolicy> memory = memoryNodes.isEmpty() ? Optional.empty() : Optional.of(MemoryPolicy.bind(memoryNodes));
+        Optional<MemoryPolicy> memory = MemoryEnforcement.BOUND.policyFor(memoryNodes);
         // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
         binder.bindCurrentThread(binder.target(cpus, memory));
         return replace(keepOpen);

@@ -2,6 +2,7 @@ package io.chiplet.binding;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
@@ -17,10 +18,14 @@ import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +52,10 @@ class ChipletLockTest
             assertThat(lock.memoryNodesToBind()).containsExactly(0);
             assertThat(lock.lockFiles()).containsExactly(leases.toAbsolutePath().resolve("chiplet-0.lock"), leases.toAbsolutePath().resolve("chiplet-1.lock"));
         }
+        // the plugins' enforcement names one preferred node, or none with several; exec's binds them all
+        assertThat(MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(List.of(1)))).contains(MemoryPolicy.preferred(1));
+        assertThat(MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(List.of(0, 1)))).isEmpty();
+        assertThat(MemoryEnforcement.BOUND.policyFor(new TreeSet<>(List.of(0, 1)))).contains(MemoryPolicy.bind(List.of(0, 1)));
         try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets())) {
             assertThat(after.holders(0)).isZero();
             assertThat(after.holders(1)).isZero();
@@ -79,9 +88,9 @@ class ChipletLockTest
             String before = ownMask();
             String during;
             try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), NodeShare.of(topology, allowed.allowed()), 1, MemoryBinding.off(topology))) {
-                lock.bindCurrentThread(binder);
+                lock.bindCurrentThread(binder, MemoryEnforcement.PREFERRED);
                 during = ownMask();
-                assertThatThrownBy(() -> lock.bindCurrentThread(binder)).hasMessageContaining("bound a thread already");
+                assertThatThrownBy(() -> lock.bindCurrentThread(binder, MemoryEnforcement.PREFERRED)).hasMessageContaining("bound a thread already");
             }
             return new String[] {before, during, ownMask()};
         }, runnable -> new Thread(runnable).start()).get();
@@ -95,8 +104,8 @@ class ChipletLockTest
             return Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
                     .filter(line -> line.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow().split("\t")[1];
         }
-        catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
