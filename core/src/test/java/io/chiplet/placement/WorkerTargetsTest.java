@@ -121,6 +121,27 @@ class WorkerTargetsTest
         assertThat(partial.cpusOf(1).toList()).isEqualTo("8");
     }
 
+    @Test
+    void targetsFollowTheShareAfterACpusetChange()
+    {
+        WorkerTargets before = PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, BIND);
+        WorkerTargets after = before.within(SHARE.rescopedTo(CpuSet.parseList("24-31,152-159")));
+        assertThat(cpus(after)).containsExactly("24-31,152-159", "24-31,152-159");
+        assertThat(nodes(after)).containsExactly("node 0", "node 0");
+    }
+
+    @Test
+    void hostSharesSplitTheNodeShare()
+    {
+        assertThat(HostShares.ownsHost(SHARE, 256)).isTrue();
+        assertThat(HostShares.ownsHost(SHARE, 8)).isFalse();
+        // 16 CPUs per CCD: 20 cores need two
+        assertThat(HostShares.chipletsFor(SHARE, 20)).isEqualTo(2);
+        // executor 3 of two-chiplet executors starts at chiplet 6
+        assertThat(HostShares.bySequenceNumber(SHARE, 2, "3").ids()).containsExactly(6, 7);
+        assertThat(HostShares.bySequenceNumber(SHARE, 2, "3").shareCpus().toList()).isEqualTo("48-63,176-191");
+    }
+
     /**
      * Two sockets whose kernel gives no package id (-1 both), two chiplets each, all memory on one node: wicp-mixed
      * must still alternate sockets, which it can only tell apart by their CPUs.
