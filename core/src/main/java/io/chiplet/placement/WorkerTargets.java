@@ -4,7 +4,10 @@ import io.chiplet.topology.CpuSet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -102,6 +105,61 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         }
         Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + Arrays.toString(spreads));
         return finish(moved, share, memory);
+    }
+
+    /**
+     * The same targets handed to workers that are already running somewhere (Trino's query threads, found on each
+     * rescan): a worker whose current CPUs are one of the targets' CPU sets with a place left keeps it, so a rescan
+     * moves no thread without need; the others take the places left, in target order. Each CPU set is handed out as
+     * many times as the targets hold it. Under {@code wim} every worker stays unbound.
+     *
+     * @param current each worker's CPUs now, in worker order (empty: a new worker, or one not bound by us)
+     * @throws IllegalArgumentException when there is not one entry per worker
+     */
+    public List<WorkerTarget> keepingCurrent(List<Optional<CpuSet>> current)
+    {
+        requireNonNull(current, "current is null");
+        if (current.size() != targets.size()) {
+            throw new IllegalArgumentException("expected the CPUs of each of " + targets.size() + " workers but got " + current.size());
+        }
+        // Each distinct CPU set once, in target order, with how many workers it takes.
+        Map<CpuSet, WorkerTarget> firstWith = new LinkedHashMap<>();
+        Map<CpuSet, Integer> room = new HashMap<>();
+        for (WorkerTarget target : targets) {
+            if (target.cpusToBind().isEmpty()) {
+                return targets;
+            }
+            firstWith.putIfAbsent(target.cpusToBind().get(), target);
+            room.merge(target.cpusToBind().get(), 1, Integer::sum);
+        }
+        WorkerTarget[] result = new WorkerTarget[targets.size()];
+        List<Integer> moving = new ArrayList<>();
+        for (int worker = 0; worker < targets.size(); worker++) {
+            Optional<CpuSet> cpus = current.get(worker);
+            if (cpus.isPresent() && room.getOrDefault(cpus.get(), 0) > 0) {
+                room.merge(cpus.get(), -1, Integer::sum);
+                result[worker] = renumbered(firstWith.get(cpus.get()), worker);
+            }
+            else {
+                moving.add(worker);
+            }
+        }
+        List<WorkerTarget> order = List.copyOf(firstWith.values());
+        int next = 0;
+        for (int worker : moving) {
+            while (room.get(order.get(next).cpusToBind().orElseThrow()) == 0) {
+                next++;
+            }
+            WorkerTarget place = order.get(next);
+            room.merge(place.cpusToBind().orElseThrow(), -1, Integer::sum);
+            result[worker] = renumbered(place, worker);
+        }
+        return List.of(result);
+    }
+
+    private static WorkerTarget renumbered(WorkerTarget target, int worker)
+    {
+        return new WorkerTarget(worker, target.chiplet(), target.cpusToBind(), target.memoryNodeToBind());
     }
 
     /** These workers placed the same way within {@code rescoped} (after the process's allowed CPUs changed). */

@@ -131,6 +131,24 @@ class WorkerTargetsTest
     }
 
     @Test
+    void runningWorkersKeepTheirPlaceWhereItHasRoom()
+    {
+        // wicp-mixed, 3 workers: CCD 0 (node 0), CCD 8 (node 1), CCD 1 (node 0)
+        WorkerTargets targets = PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 3, BIND);
+        assertThat(cpus(targets)).containsExactly("0-7,128-135", "64-71,192-199", "8-15,136-143");
+        CpuSet ccd1 = CpuSet.parseList("8-15,136-143");
+        // worker 0 already runs on CCD 1 and keeps it; worker 1 is new; worker 2 runs on CCD 1 too, which is taken now
+        List<WorkerTarget> placed = targets.keepingCurrent(List.of(Optional.of(ccd1), Optional.empty(), Optional.of(ccd1)));
+        assertThat(placed).extracting(target -> target.cpusToBind().orElseThrow().toList())
+                .containsExactly("8-15,136-143", "0-7,128-135", "64-71,192-199");
+        assertThat(placed).extracting(WorkerTarget::worker).containsExactly(0, 1, 2);
+        assertThat(placed).extracting(WorkerTarget::memoryNodeToBind).containsExactly(OptionalInt.of(0), OptionalInt.of(0), OptionalInt.of(1));
+        // wim: nothing to keep or move
+        WorkerTargets wim = PlacementPlanner.targets(SHARE, Policy.WIM, 2, BIND);
+        assertThat(wim.keepingCurrent(List.of(Optional.of(ccd1), Optional.empty()))).containsExactly(WorkerTarget.unbound(0), WorkerTarget.unbound(1));
+    }
+
+    @Test
     void hostSharesSplitTheNodeShare()
     {
         assertThat(HostShares.ownsHost(SHARE, 256)).isTrue();
