@@ -69,7 +69,7 @@ public final class PlacementPlanner
             assignments.add(new Assignment(worker, OptionalInt.empty(), usable.usable(), nodes.get(worker % nodes.size())));
         }
         return new Plan(Policy.WIM, Policy.WIM, assignments,
-                "every worker may run on all " + usable.usable().size() + " allowed CPUs; memory nodes are preferred round-robin, not bound");
+                "nothing is bound: every worker may run on all " + usable.usable().size() + " allowed CPUs and allocate on any node");
     }
 
     private static Plan win(UsableTopology usable, int workers)
