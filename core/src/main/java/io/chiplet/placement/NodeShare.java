@@ -74,6 +74,8 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
     /**
      * Where to place after the process's allowed CPUs changed to {@code nowAllowed}: this share's chiplets within
      * them; when none of them is left, the usable chiplets of {@code nowAllowed} ({@link CpusetAlignment#rescope}).
+     *
+     * @throws IllegalArgumentException when no chiplet holds any of {@code nowAllowed}
      */
     public NodeShare rescopedTo(CpuSet nowAllowed)
     {

@@ -52,7 +52,11 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         }
         // A chiplet policy pins the whole chiplet: inside one L3 the kernel may balance threads freely at no cost in
         // locality; the plan only decided how many workers each chiplet gets.
-        CpuSet cpus = policy.pinsWholeChiplets() && chiplet.isPresent() ? share.cpusOf(chiplet.getAsInt()) : planned;
+        CpuSet cpus = planned;
+        if (policy.pinsWholeChiplets() && chiplet.isPresent()) {
+            // A topology without chiplets is planned as one chiplet: the whole share.
+            cpus = share.chiplets().isEmpty() ? share.shareCpus() : share.cpusOf(chiplet.getAsInt());
+        }
         OptionalInt node = chiplet.isPresent() ? memory.nodeFor(chiplet.getAsInt(), plannedNode) : memory.allowedNode(plannedNode);
         return new WorkerTarget(worker, chiplet, Optional.of(cpus), node);
     }

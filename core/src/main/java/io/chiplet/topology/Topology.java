@@ -11,7 +11,9 @@ import static java.util.Objects.requireNonNull;
  * @param source where it was read from: {@code sysfs:/}, {@code sysfs:DIR}, {@code hwloc-xml:FILE}, {@code oshi}
  * @param present CPUs the kernel knows about (possible hot-plug slots excluded)
  * @param online CPUs that are online
- * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask)
+ * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask): what it
+ *        runs on now, which may be narrower than {@code AllowedCpus.allowed()} (the cpuset alone, what a thread may
+ *        be pinned to); placement uses both, intersected ({@code NodeShare})
  * @param unknowns facts this source could not tell, each a short sentence ("no L3 information: ...")
  */
 public record Topology(

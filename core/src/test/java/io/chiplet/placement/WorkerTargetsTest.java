@@ -148,6 +148,20 @@ class WorkerTargetsTest
         assertThat(wim.keepingCurrent(List.of(Optional.of(ccd1), Optional.empty()))).containsExactly(WorkerTarget.unbound(0), WorkerTarget.unbound(1));
     }
 
+    /** No cache information, so no chiplets: the machine is one unit, and the chiplet policies bind all of it. */
+    @Test
+    void aTopologyWithoutChipletsIsOneUnit()
+    {
+        Topology two = TestTopologies.twoChiplets();
+        Topology none = new Topology("synthetic:no-chiplets", two.present(), two.online(), two.allowed(), two.packages(), two.dies(), two.clusters(),
+                two.numaNodes(), List.of(), two.cores(), two.coreKinds(), List.of(), List.of("no L3 information"));
+        NodeShare share = NodeShare.of(none);
+        assertThat(share.chiplets()).isEmpty();
+        assertThat(cpus(PlacementPlanner.targets(share, Policy.WICP_LOCAL, 2, MemoryBinding.off(none)))).containsExactly("0-1", "0-1");
+        assertThat(cpus(PlacementPlanner.targets(share, Policy.WIC, 2, MemoryBinding.off(none)))).containsExactly("0", "1");
+        assertThat(cpus(PlacementPlanner.targets(share, Policy.ADAPTIVE, 1, MemoryBinding.off(none)).withSpreads(new int[] {1}))).containsExactly("0-1");
+    }
+
     @Test
     void hostSharesSplitTheNodeShare()
     {
