@@ -10,9 +10,14 @@ import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.TestTopologies;
 import io.chiplet.placement.WorkerTarget;
+import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.ChipletBasis;
+import io.chiplet.topology.Core;
+import io.chiplet.topology.CpuPackage;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
+import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeSet;
@@ -71,6 +77,24 @@ class ChipletLockTest
                 .hasMessageContaining("expected to lease 1 to 2 chiplets but asked for 3");
         try (ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.off(topology))) {
             assertThat(lock.target()).isEqualTo(new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.of(0)), OptionalInt.empty()));
+        }
+    }
+
+    /**
+     * Two sockets the kernel gives no id (-1 both): chiplets 0 and 2 on one (CPUs 0 and 2), 1 and 3 on the other. A
+     * lease of two takes the lowest free chiplet, then one of the same socket, which only its CPUs tell apart.
+     */
+    @Test
+    void leasesPreferTheFirstChipletsSocketEvenWithoutPackageIds()
+    {
+        CpuSet all = CpuSet.range(0, 3);
+        List<Core> cores = List.of(0, 1, 2, 3).stream().map(cpu -> new Core(-1, cpu, CpuSet.of(cpu), Optional.empty())).toList();
+        List<Chiplet> chiplets = List.of(0, 1, 2, 3).stream().map(cpu -> new Chiplet(cpu, -1, 0, CpuSet.of(cpu), 16L << 20, ChipletBasis.L3)).toList();
+        Topology idless = new Topology("synthetic:id-less-packages", all, all, all,
+                List.of(new CpuPackage(-1, CpuSet.parseList("0,2")), new CpuPackage(-1, CpuSet.parseList("1,3"))), List.of(), List.of(),
+                List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))), List.of(), cores, List.of(), chiplets, List.of());
+        try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), NodeShare.of(idless), 2, MemoryBinding.off(idless))) {
+            assertThat(lock.share().ids()).containsExactly(0, 2);
         }
     }
 
