@@ -21,59 +21,6 @@ public final class PlanFormatter
     private PlanFormatter() {}
 
     /**
-     * {@code {"policy": "wicp-mixed", "requested": "auto", "reason": "...", "bindsMemory": true,
-     * "assignments": [{"worker": 0, "chiplet": 3, "cpus": "24,25", "numaNode": 0}, ...]}}; {@code chiplet} is left out
-     * where a worker spans chiplets.
-     */
-    public static String json(Plan plan)
-    {
-        requireNonNull(plan, "plan is null");
-        StringWriter out = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
-            json.writeStartObject();
-            json.writeStringField("policy", plan.policy().cliName());
-            json.writeStringField("requested", plan.requested().cliName());
-            json.writeStringField("reason", plan.reason());
-            json.writeBooleanField("bindsMemory", plan.bindsMemory());
-            json.writeArrayFieldStart("assignments");
-            for (Assignment assignment : plan.assignments()) {
-                json.writeStartObject();
-                json.writeNumberField("worker", assignment.worker());
-                if (assignment.chiplet().isPresent()) {
-                    json.writeNumberField("chiplet", assignment.chiplet().getAsInt());
-                }
-                json.writeStringField("cpus", assignment.cpus().toList());
-                json.writeNumberField("numaNode", assignment.numaNode());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeEndObject();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out + System.lineSeparator();
-    }
-
-    public static String text(Plan plan)
-    {
-        requireNonNull(plan, "plan is null");
-        StringBuilder out = new StringBuilder();
-        out.append("policy: ").append(plan.policy().cliName());
-        if (plan.requested() != plan.policy()) {
-            out.append(" (requested ").append(plan.requested().cliName()).append(')');
-        }
-        out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
-        out.append(String.format("%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
-        for (Assignment assignment : plan.assignments()) {
-            String chiplet = assignment.chiplet().isPresent() ? Integer.toString(assignment.chiplet().getAsInt()) : "-";
-            out.append(String.format("%-7d %-8s %-5d %s%n", assignment.worker(), chiplet, assignment.numaNode(), assignment.cpus().toList()));
-        }
-        return out.toString();
-    }
-
-    /**
      * What each worker binds, as {@code chiplet exec} and the plugins bind it: {@code {"policy": "wicp-local",
      * "requested": "auto", "reason": "...", "bindsMemory": true, "workers": [{"worker": 0, "chiplet": 3,
      * "cpus": "24-31", "memoryNode": 0}, ...]}}. {@code chiplet} is left out where a worker spans chiplets, {@code cpus}
