@@ -17,17 +17,18 @@ class PackageDependencyTest
 {
     PackageDependencyTest()
     {
-        super(TopologyDiscovery.class, "io.chiplet", Map.of(
-                        "nativeio", List.of(),
-                        "topology", List.of("nativeio"),
-                        "affinity", List.of("topology", "nativeio"),
-                        "perf", List.of("nativeio", "topology"),
-                        "placement", List.of("topology"),
-                        "adaptive", List.of("perf", "placement"),
-                        "settings", List.of("placement", "topology"),
-                        "discovery", List.of("topology", "affinity"),
-                        "measure", List.of(),
-                        "tpch", List.of()),
+        super(TopologyDiscovery.class, "io.chiplet", Map.ofEntries(
+                        Map.entry("nativeio", List.of()),
+                        Map.entry("topology", List.of("nativeio")),
+                        Map.entry("affinity", List.of("topology", "nativeio")),
+                        Map.entry("binding", List.of("affinity", "placement", "topology")),
+                        Map.entry("perf", List.of("nativeio", "topology")),
+                        Map.entry("placement", List.of("topology")),
+                        Map.entry("adaptive", List.of("perf", "placement")),
+                        Map.entry("settings", List.of("placement", "topology")),
+                        Map.entry("discovery", List.of("topology", "affinity")),
+                        Map.entry("measure", List.of()),
+                        Map.entry("tpch", List.of())),
                 Set.of());
     }
 

@@ -7,18 +7,20 @@ import io.chiplet.affinity.CpuNodes;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
+import io.chiplet.binding.ChipletLock;
+import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.nativeio.ProcessReplacement;
-import io.chiplet.placement.Assignment;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.WorkerTarget;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
@@ -32,10 +34,9 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -91,15 +92,17 @@ public final class ExecCommand
         List<Integer> chiplets;
 
         @Option(names = "--policy", paramLabel = "POLICY",
-                description = "wicp-local: one free chiplet, leased host-wide for as long as the command runs, so concurrent runs spread out; "
-                        + "wim: every allowed CPU; win, wicp-mixed, wic, auto, adaptive: where the planner puts one worker (win: a NUMA node, wic: one core)")
+                description = "wicp-local: one free chiplet (its allowed CPUs), leased host-wide for as long as the command runs, so concurrent runs spread out; "
+                        + "wim: no binding; win, wicp-mixed, wic, auto, adaptive: what `chiplet plan --workers 1` binds (win: a NUMA node, wic: one core, "
+                        + "the chiplet policies: the whole chiplet)")
         String policy;
     }
 
     @ArgGroup(multiplicity = "1")
     Target target;
 
-    @Option(names = "--membind", description = "also bind the command's memory to the NUMA nodes of its CPUs")
+    @Option(names = "--membind", description = "also bind the command's memory: with --cpus to the NUMA nodes of those CPUs; with --chiplet or --policy "
+            + "to each chiplet's node (as the plugins' memory.bind), only where this machine has more than one node")
     boolean membind;
 
     @Option(names = "--memory-kind", paramLabel = "dram|hbm|cxl-pmem", defaultValue = "dram",
@@ -166,79 +169,107 @@ public final class ExecCommand
             throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
         }
         if (target.cpus != null) {
-            return launch(binder, parseCpus(target.cpus), Optional.empty(), List.of());
+            // An explicit CPU list is bound as given, with its CPUs' nodes under --membind, as numactl does.
+            CpuSet cpus = parseCpus(target.cpus);
+            return launch(binder, cpus, membind ? cpuNodes(cpus) : new TreeSet<>(), List.of());
         }
+        Topology topology = topology();
+        MemoryBinding memory = MemoryBinding.of(topology, membind, parseMemoryKind());
         if (target.chiplets != null) {
-            Topology topology = topology();
             CpuSet cpus = CpuSet.empty();
-            List<Integer> nodes = new ArrayList<>();
+            SortedSet<Integer> nodes = new TreeSet<>();
             for (int id : target.chiplets) {
                 Chiplet chiplet = topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException(
                         "--chiplet " + id + ": no such chiplet (this machine has " + describe(topology.chiplets()) + ")"));
                 cpus = cpus.union(chiplet.cpus());
-                nodes.add(memoryNode(topology, chiplet.id(), chiplet.numaNode()));
+                warnShortfall(memory, id);
+                memory.nodeFor(id, chiplet.numaNode()).ifPresent(nodes::add);
             }
-            return launch(binder, cpus, Optional.of(nodes), List.of());
+            return launch(binder, cpus, nodes, List.of());
         }
-        switch (target.policy.strip().toLowerCase(Locale.ROOT)) {
-            case "wim":
-                return launch(binder, binder.allowed().allowed(), Optional.empty(), List.of());
-            case "wicp-local":
-                return launchOnLeasedChiplet(binder);
-            default:
-                return launchPlanned(binder, target.policy);
-        }
-    }
-
-    /** Any other policy places the command as the planner places a single worker (win: one node, wic: one core, ...). */
-    private int launchPlanned(ThreadBinder binder, String policyName)
-    {
         Policy policy;
         try {
-            policy = Policy.parse(policyName);
+            policy = Policy.parse(target.policy);
         }
         catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--policy " + policyName + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("--policy " + target.policy + ": " + e.getMessage(), e);
         }
-        Topology topology = topology();
-        Assignment assignment = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, 1).withAllowed(binder.allowed().allowed()))
-                .assignments().get(0);
-        int node = assignment.chiplet().isPresent() ? memoryNode(topology, assignment.chiplet().getAsInt(), assignment.numaNode()) : assignment.numaNode();
-        return launch(binder, assignment.cpus(), Optional.of(List.of(node)), List.of());
+        NodeShare share = share(topology, binder);
+        if (policy == Policy.WICP_LOCAL) {
+            return launchOnLeasedChiplet(binder, share, memory);
+        }
+        return launchPlanned(binder, share, policy, memory);
     }
 
-    private int launchOnLeasedChiplet(ThreadBinder binder)
+    /**
+     * Where the command may be placed: the usable chiplets (any allowed CPU on them) of the CPUs both the topology and
+     * this process allow. A snapshot ({@code --fs-root}) may name CPUs this machine does not let us use.
+     */
+    private static NodeShare share(Topology topology, ThreadBinder binder)
     {
-        Topology topology = topology();
-        // Only chiplets this process may run on all of: a lease on a chiplet outside the cpuset would be useless.
-        List<Chiplet> usable = topology.chiplets().stream()
-                .filter(chiplet -> binder.allowed().allowed().containsAll(chiplet.cpus()))
-                .toList();
-        if (usable.isEmpty()) {
-            throw new IllegalArgumentException("--policy wicp-local: no chiplet lies wholly within the CPUs allowed here (" + binder.allowed().allowed().toList() + ")");
+        CpuSet allowed = topology.allowed().intersect(binder.allowed().allowed());
+        try {
+            return NodeShare.of(topology, allowed);
         }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("no chiplet holds a CPU allowed here (" + binder.allowed().allowed().toList() + ")", e);
+        }
+    }
+
+    /** Any other policy places the command as {@code chiplet plan} places its first worker (win: one node, wic: one core, ...). */
+    private int launchPlanned(ThreadBinder binder, NodeShare share, Policy policy, MemoryBinding memory)
+    {
+        WorkerTarget worker = PlacementPlanner.targets(share, policy, 1, memory).target(0);
+        worker.chiplet().ifPresent(id -> warnShortfall(memory, id));
+        if (worker.cpusToBind().isEmpty()) {
+            // wim: nothing to bind; the command runs as it would without chiplet exec.
+            return replace(List.of());
+        }
+        return launch(binder, worker.cpusToBind().get(), nodes(worker.memoryNodeToBind()), List.of());
+    }
+
+    /**
+     * wicp-local: one free chiplet, leased host-wide for as long as the command runs. The lock is closed only when the
+     * launch fails: on success the process becomes the command and keeps the lock file open.
+     */
+    private int launchOnLeasedChiplet(ThreadBinder binder, NodeShare share, MemoryBinding memory)
+    {
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(ChipletLeases::defaultDirectory);
-        // Closed only when the launch fails: on success the process becomes the command and keeps the lock file open.
-        try (ChipletLeases leases = ChipletLeases.open(directory, usable);
-                ChipletLeases.LeaseSet set = leases.acquire(1)) {
-            ChipletLease lease = set.leases().get(0);
+        try (ChipletLock lock = ChipletLock.acquire(directory, share, 1, memory)) {
+            ChipletLease lease = lock.leases().get(0);
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
-            return launch(binder, lease.chiplet().cpus(), Optional.of(List.of(memoryNode(topology, lease.chiplet().id(), lease.chiplet().numaNode()))),
-                    List.of(leases.lockFile(lease.chiplet().id())));
+            warnShortfall(memory, lease.chiplet().id());
+            // Never restored on success: this thread becomes the command, which keeps its binding across execve.
+            lock.bindCurrentThread(binder, MemoryEnforcement.BOUND);
+            return replace(lock.lockFiles());
         }
     }
 
-    /** The node chiplet {@code chipletId}'s memory goes to for {@code --memory-kind}; says so when it has none of that kind. */
-    private int memoryNode(Topology topology, int chipletId, int ownNode)
+    private void warnShortfall(MemoryBinding memory, int chipletId)
     {
-        ChipletMemory memory = ChipletMemory.of(topology, parseMemoryKind());
-        if (membind && memory.withoutKind().contains(chipletId)) {
-            err.println("chiplet exec: --memory-kind " + memory.kind().jsonName() + ": no " + memory.kind().jsonName()
-                    + " NUMA node of known locality is local to chiplet " + chipletId + "; its memory stays on its own node");
+        if (memory.binds() && memory.memory().withoutKind().contains(chipletId)) {
+            String kind = memory.memory().kind().jsonName();
+            err.println("chiplet exec: --memory-kind " + kind + ": no " + kind + " NUMA node of known locality is local to chiplet " + chipletId
+                    + "; its memory stays on its own node");
         }
-        return memory.nodeOf(chipletId, ownNode);
+    }
+
+    private SortedSet<Integer> cpuNodes(CpuSet cpus)
+    {
+        SortedSet<Integer> nodes = CpuNodes.containing(Optional.ofNullable(fsRoot).orElse(Path.of("/")), cpus);
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("--membind: no NUMA node holds CPUs " + cpus.toList());
+        }
+        return nodes;
+    }
+
+    private static SortedSet<Integer> nodes(OptionalInt node)
+    {
+        SortedSet<Integer> nodes = new TreeSet<>();
+        node.ifPresent(nodes::add);
+        return nodes;
     }
 
     private MemoryKind parseMemoryKind()
@@ -251,20 +282,18 @@ public final class ExecCommand
         }
     }
 
-    /** Binds this thread, then replaces the process with the command; returns only when that fails. */
-    private int launch(ThreadBinder binder, CpuSet cpus, Optional<List<Integer>> chipletNodes, List<Path> keepOpen)
+    /** Binds this thread to {@code cpus} and {@code memoryNodes} (none: memory left alone), then replaces the process with the command. */
+    private int launch(ThreadBinder binder, CpuSet cpus, SortedSet<Integer> memoryNodes, List<Path> keepOpen)
     {
-        Optional<MemoryPolicy> memory = Optional.empty();
-        if (membind) {
-            SortedSet<Integer> nodes = chipletNodes.<SortedSet<Integer>>map(TreeSet::new)
-                    .orElseGet(() -> CpuNodes.containing(Optional.ofNullable(fsRoot).orElse(Path.of("/")), cpus));
-            if (nodes.isEmpty()) {
-                throw new IllegalArgumentException("--membind: no NUMA node holds CPUs " + cpus.toList());
-            }
-            memory = Optional.of(MemoryPolicy.bind(nodes));
-        }
+        Optional<MemoryPolicy> memory = MemoryEnforcement.BOUND.policyFor(memoryNodes);
         // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
         binder.bindCurrentThread(binder.target(cpus, memory));
+        return replace(keepOpen);
+    }
+
+    /** Replaces the process with the command; returns only when that fails. */
+    private int replace(List<Path> keepOpen)
+    {
         int errno = ProcessReplacement.replaceWith(command, keepOpen);
         String program = command.get(0);
         err.println("chiplet exec: cannot run " + program + ": " + Errno.describe(errno) + " (" + Errno.name(errno) + ")");

@@ -3,10 +3,15 @@ package io.chiplet.cli;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.WorkerTargets;
+import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.DiscoveryOptions;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -23,7 +28,7 @@ import static java.util.Objects.requireNonNull;
 
 /** {@code chiplet plan}: where each worker would run under a policy, on this machine or a snapshot. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = "Plans worker placement: a CPU set and a NUMA node for every worker.")
+        description = "Plans worker placement: the CPUs and memory node every worker is bound to, as chiplet exec and the plugins bind them.")
 public final class PlanCommand
         implements Callable<Integer>
 {
@@ -40,6 +45,15 @@ public final class PlanCommand
     @Option(names = "--working-set", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Bytes a worker touches repeatedly (1073741824, 64MiB, 1GiB); auto chooses from it.")
     Long workingSet;
+
+    @Option(names = "--membind", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Bind each worker's memory to its chiplet's node, where the machine has more than one node: the plugins' memory.bind "
+                    + "(default: ${DEFAULT-VALUE}); chiplet exec binds memory only with --membind.")
+    boolean membind;
+
+    @Option(names = "--memory-kind", paramLabel = "dram|hbm|cxl-pmem", defaultValue = "dram",
+            description = "The kind of memory a chiplet's node is (the plugins' memory.kind, exec's --memory-kind; default: ${DEFAULT-VALUE}).")
+    String memoryKind;
 
     @ArgGroup(exclusive = true)
     TopologySourceOptions source = new TopologySourceOptions();
@@ -70,13 +84,23 @@ public final class PlanCommand
         catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--policy: " + e.getMessage());
         }
+        MemoryKind kind;
+        try {
+            kind = SettingValues.parseMemoryKind(memoryKind);
+        }
+        catch (UnusableValueException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--memory-kind " + memoryKind + ": expected " + e.getMessage());
+        }
         OutputFormat.textOrJson(format, spec);
         return CommandErrors.run(spec, () -> {
             TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
             Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
-            Plan plan = PlacementPlanner.plan(topology, new PlacementRequest(parsed, workers, bytes, topology.allowed()));
-            spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(plan) : PlanFormatter.text(plan));
+            // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.
+            NodeShare share = NodeShare.of(topology);
+            WorkerTargets targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()),
+                    MemoryBinding.of(topology, membind, kind));
+            spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(targets) : PlanFormatter.text(targets));
             spec.commandLine().getOut().flush();
         });
     }

@@ -1,5 +1,8 @@
 package io.chiplet.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.discovery.TopologyDiscovery;
@@ -12,14 +15,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -120,18 +129,20 @@ class ExecCommandTest
             throws Exception
     {
         assertThat(exec(withSnapshot("--chiplet", "1", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
-        assertThat(exec(withSnapshot("--chiplet", "0,1", "--membind", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t0-1\nbind:0\n");
+        // One NUMA node: core's memory rule binds memory only where there is a choice, as the plugins do.
+        assertThat(exec(withSnapshot("--chiplet", "0,1", "--membind", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t0-1\ndefault\n");
     }
 
     @Test
-    void memoryKindBindsEachChipletToItsLocalNodeOfThatKindElseItsOwnAndSaysSo()
+    void memoryKindIsCheckedAndOnOneNodeBindsNothing()
             throws Exception
     {
-        // this snapshot has no HBM: the chiplet keeps its own node 0, and the launcher says why
+        // This snapshot has one node and no HBM: with nothing to choose, memory is left alone and nothing is said
+        // (the node choice per kind is MemoryBindingTest's, on machines with several nodes).
         Run run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "hbm", "--", "sh", "-c", REPORT));
         assertThat(run.status()).as(run.err()).isZero();
-        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\nbind:0\n");
-        assertThat(run.err()).isEqualTo("chiplet exec: --memory-kind hbm: no hbm NUMA node of known locality is local to chiplet 1; its memory stays on its own node\n");
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
+        assertThat(run.err()).isEmpty();
 
         run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "gpu", "--", "true"));
         assertThat(run.status()).isEqualTo(125);
@@ -192,6 +203,42 @@ class ExecCommandTest
         Run run = exec(withSnapshot("--policy", "wicp-local", "--lease-dir", directory.resolve("leases").toString(), "--", "sh", "-c", REPORT));
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t0\ndefault\n");
+    }
+
+    /**
+     * {@code chiplet plan} prints what {@code chiplet exec} binds: for every policy, the CPUs and memory node of plan's
+     * one worker are those the command runs with (wim: nothing bound, so the command keeps this JVM's own mask).
+     */
+    @ParameterizedTest
+    @CsvSource({"wim, -", "win, 0-1", "wicp-local, 0", "wicp-mixed, 0", "wic, 0", "auto, 0", "adaptive, 0"})
+    void planPrintsWhatExecBinds(String policy, String expectedCpus)
+            throws Exception
+    {
+        StringWriter planOut = new StringWriter();
+        CommandLine plan = new CommandLine(new PlanCommand());
+        plan.setOut(new PrintWriter(planOut));
+        assertThat(plan.execute("--policy", policy, "--workers", "1", "--membind", "--fs-root", root.toString(), "--format", "json")).isZero();
+        // plan's fields of its one worker (the document's only "cpus" and "memoryNode")
+        Map<String, String> worker = new HashMap<>();
+        try (JsonParser json = new JsonFactory().createParser(planOut.toString())) {
+            while (json.nextToken() != null) {
+                if (json.currentToken() == JsonToken.FIELD_NAME) {
+                    String name = json.currentName();
+                    json.nextToken();
+                    worker.put(name, json.getText());
+                }
+            }
+        }
+        String plannedCpus = worker.getOrDefault("cpus", "-");
+        // One NUMA node in this snapshot: core's rule binds no memory, and plan says so.
+        assertThat(worker).doesNotContainKey("memoryNode").containsEntry("bindsMemory", "false");
+        assertThat(plannedCpus).isEqualTo(expectedCpus);
+
+        Run run = exec(withSnapshot("--policy", policy, "--membind", "--lease-dir", directory.resolve("leases").toString(), "--", "sh", "-c", REPORT));
+        assertThat(run.status()).as(run.err()).isZero();
+        String ownMask = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow();
+        String boundMask = plannedCpus.equals("-") ? ownMask : "Cpus_allowed_list:\t" + plannedCpus;
+        assertThat(run.out()).isEqualTo(boundMask + "\ndefault\n");
     }
 
     @ParameterizedTest

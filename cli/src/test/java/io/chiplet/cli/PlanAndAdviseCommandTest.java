@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.chiplet.placement.TestTopologies;
+import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -64,6 +66,63 @@ class PlanAndAdviseCommandTest
         assertThat(policy).isEqualTo("wicp-mixed");
         assertThat(chiplets).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         assertThat(cpus.getFirst()).isEqualTo("0-7,128-135");
+    }
+
+    @Test
+    void planPrintsWhatIsBoundTheWholeChipletUnderWicpLocalAndNothingUnderWim()
+    {
+        int status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wicp-local", "--workers", "2");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).isEqualTo("""
+                policy: wicp-local
+                reason: fills one chiplet (cores, then SMT siblings) before the next, package by package
+                memory: bound to each worker's NUMA node
+                worker  chiplet  node  cpus
+                0       0        0     0-7,128-135
+                1       0        0     0-7,128-135
+                """);
+
+        out.getBuffer().setLength(0);
+        status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wim", "--workers", "1");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                memory: not bound under wim
+                worker  chiplet  node  cpus
+                0       -        -     - (not bound)
+                """);
+
+        out.getBuffer().setLength(0);
+        status = run(new PlanCommand(fixed(TestTopologies.dualEpyc7763())), "--policy", "wicp-mixed", "--workers", "2", "--no-membind");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                memory: not bound (not asked for)
+                worker  chiplet  node  cpus
+                0       0        -     0-7,128-135
+                1       8        -     64-71,192-199
+                """);
+    }
+
+    /** The Xeon Max-like snapshot: two chiplets (one per socket), DRAM nodes 0 and 1, CPU-less HBM nodes 2 and 3 beside them. */
+    @Test
+    void planBindsEachWorkersMemoryToTheNodeOfTheAskedKind(@TempDir Path temp)
+    {
+        Path root = Snapshots.unpack("cpuless-hbm-cxl", temp);
+        int status = run(new PlanCommand(), "--policy", "wicp-mixed", "--workers", "2", "--memory-kind", "hbm", "--fs-root", root.toString());
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                memory: bound to each worker's hbm node
+                worker  chiplet  node  cpus
+                0       0        2     0-55,112-167
+                1       1        3     56-111,168-223
+                """);
+
+        out.getBuffer().setLength(0);
+        status = run(new PlanCommand(), "--policy", "wicp-mixed", "--workers", "2", "--fs-root", root.toString());
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                0       0        0     0-55,112-167
+                1       1        1     56-111,168-223
+                """);
     }
 
     @Test

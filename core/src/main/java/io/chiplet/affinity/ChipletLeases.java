@@ -1,6 +1,7 @@
 package io.chiplet.affinity;
 
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.Topology;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,13 +71,16 @@ public final class ChipletLeases
 
     private final Path directory;
     private final List<Chiplet> chiplets;
+    // chiplet id to its package, for "then those of the first one's package"; equal keys mean the same package
+    private final Map<Integer, Object> packageOf;
     private final Map<Integer, FileChannel> channels = new HashMap<>();
     private boolean closed;
 
-    private ChipletLeases(Path directory, List<Chiplet> chiplets)
+    private ChipletLeases(Path directory, List<Chiplet> chiplets, Map<Integer, Object> packageOf)
     {
         this.directory = directory;
         this.chiplets = chiplets;
+        this.packageOf = packageOf;
     }
 
     /** Mode of a lease directory this class creates: every user may create files, none may remove another's. */
@@ -98,6 +102,31 @@ public final class ChipletLeases
      */
     public static ChipletLeases open(Path directory, List<Chiplet> chiplets)
     {
+        // #24 phase B: remove once the plugins lease through ChipletLock (which passes the topology). Packages by id
+        // here: several packages without an id (-1) look like one.
+        Map<Integer, Object> packageOf = new HashMap<>();
+        chiplets.forEach(chiplet -> packageOf.put(chiplet.id(), chiplet.packageId()));
+        return open(directory, chiplets, packageOf);
+    }
+
+    /**
+     * Opens the lease directory (creating it) for the given chiplets of {@code topology}, telling packages apart by
+     * their CPUs ({@link Topology#packageOf}), so that id-less packages are not taken for one.
+     *
+     * @throws IllegalStateException when this JVM already has the directory open
+     * @throws UncheckedIOException naming the directory when it cannot be created
+     */
+    public static ChipletLeases open(Path directory, List<Chiplet> chiplets, Topology topology)
+    {
+        requireNonNull(topology, "topology is null");
+        Map<Integer, Object> packageOf = new HashMap<>();
+        // A chiplet no package lists is a package of its own: it is never "the same package" as another.
+        chiplets.forEach(chiplet -> packageOf.put(chiplet.id(), topology.packageOf(chiplet).<Object>map(p -> p).orElse(chiplet)));
+        return open(directory, chiplets, packageOf);
+    }
+
+    private static ChipletLeases open(Path directory, List<Chiplet> chiplets, Map<Integer, Object> packageOf)
+    {
         requireNonNull(directory, "directory is null");
         List<Chiplet> sorted = chiplets.stream().sorted(Comparator.comparingInt(Chiplet::id)).toList();
         if (sorted.isEmpty()) {
@@ -108,7 +137,7 @@ public final class ChipletLeases
         if (!ACTIVE_DIRECTORIES.add(absolute)) {
             throw new IllegalStateException("chiplet lease directory " + absolute + " is already open in this JVM; use that instance");
         }
-        return new ChipletLeases(absolute, sorted);
+        return new ChipletLeases(absolute, sorted, Map.copyOf(packageOf));
     }
 
     /**
@@ -171,12 +200,12 @@ public final class ChipletLeases
             Map<Integer, FileLock> locks = new HashMap<>();
             Set<Integer> taken = new HashSet<>();
             // Free chiplets: lowest id first, then those of the first one's package.
-            Optional<Integer> firstPackage = Optional.empty();
+            Optional<Object> firstPackage = Optional.empty();
             while (leases.size() < count) {
-                Optional<Integer> preferred = firstPackage;
+                Optional<Object> preferred = firstPackage;
                 Optional<Chiplet> next = chiplets.stream()
                         .filter(chiplet -> !taken.contains(chiplet.id()))
-                        .sorted(Comparator.comparing((Chiplet chiplet) -> preferred.map(p -> p != chiplet.packageId()).orElse(false))
+                        .sorted(Comparator.comparing((Chiplet chiplet) -> preferred.map(p -> !p.equals(packageOf.get(chiplet.id()))).orElse(false))
                                 .thenComparingInt(Chiplet::id))
                         .filter(chiplet -> holders(chiplet.id()) == 0)
                         .findFirst();
@@ -188,7 +217,7 @@ public final class ChipletLeases
                 locks.put(chiplet.id(), owner);
                 taken.add(chiplet.id());
                 leases.add(new ChipletLease(chiplet, false, 0));
-                firstPackage = firstPackage.or(() -> Optional.of(chiplet.packageId()));
+                firstPackage = firstPackage.or(() -> Optional.of(packageOf.get(chiplet.id())));
             }
             // Shared: the fewest holders, then the lowest id.
             while (leases.size() < count) {

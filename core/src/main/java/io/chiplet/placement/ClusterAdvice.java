@@ -110,7 +110,8 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
     {
         static Host of(Topology topology, CpuSet allowed)
         {
-            List<Chiplet> chiplets = topology.chiplets().stream().filter(chiplet -> allowed.containsAll(chiplet.cpus())).toList();
+            // Whole chiplets, not usable ones: the advice is what to hand out, and only a whole chiplet can be handed out.
+            List<Chiplet> chiplets = CpusetAlignment.of(topology, allowed).whole();
             if (chiplets.isEmpty()) {
                 throw new IllegalArgumentException("no chiplet lies wholly within the allowed CPUs " + allowed.toList() + "; there is nothing to align to");
             }

@@ -18,6 +18,38 @@ public final class HostShares
 {
     private HostShares() {}
 
+    /** Whether a JVM with {@code cores} cores uses all of {@code share}: its cores cover every CPU of it, or it has one chiplet. */
+    public static boolean ownsHost(NodeShare share, int cores)
+    {
+        requireNonNull(share, "share is null");
+        return cores >= share.shareCpus().size() || share.chiplets().size() <= 1;
+    }
+
+    /** Enough chiplets of {@code share} for {@code cores} busy threads, counting each by the smallest one's CPUs in the share; 1 to all. */
+    public static int chipletsFor(NodeShare share, int cores)
+    {
+        requireNonNull(share, "share is null");
+        UsableChiplets usable = share.usableChiplets();
+        int smallest = usable.smallestCpuCount();
+        if (usable.isEmpty() || smallest == 0) {
+            throw new IllegalArgumentException("no chiplet holds a CPU this process may use (" + share.topology().source() + ")");
+        }
+        return Math.min(usable.size(), (Math.max(1, cores) + smallest - 1) / smallest);
+    }
+
+    /**
+     * {@code needed} chiplets of {@code share} by the JVM's sequence number ({@link #bySequenceNumber(Topology, int, String)}),
+     * as the share narrowed to them: for when host-wide leases cannot be had.
+     */
+    public static NodeShare bySequenceNumber(NodeShare share, int needed, String id)
+    {
+        requireNonNull(share, "share is null");
+        Topology scoped = share.topology().restrictedTo(share.shareCpus(), share.chiplets(), share.topology().unknowns());
+        return share.leased(bySequenceNumber(scoped, needed, id));
+    }
+
+    // #24 phase B: remove the Topology forms below once the plugins use the NodeShare forms above.
+
     /** Whether a JVM with {@code cores} cores uses the whole host: its cores cover every usable CPU, or there is one chiplet. */
     public static boolean ownsHost(Topology topology, int cores)
     {

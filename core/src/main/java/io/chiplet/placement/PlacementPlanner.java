@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,6 +23,26 @@ import static java.util.Objects.requireNonNull;
 public final class PlacementPlanner
 {
     private PlacementPlanner() {}
+
+    /**
+     * The finished targets for {@code request}'s workers within {@code share}: what every runner binds. The request's
+     * own allowed CPUs are narrowed to the share.
+     */
+    public static WorkerTargets targets(NodeShare share, PlacementRequest request, MemoryBinding memory)
+    {
+        requireNonNull(share, "share is null");
+        requireNonNull(request, "request is null");
+        requireNonNull(memory, "memory is null");
+        Plan plan = plan(share.topology(), request.withAllowed(share.shareCpus().intersect(request.allowed())));
+        return WorkerTargets.finish(plan, share, memory);
+    }
+
+    /** The finished targets for {@code workers} workers of {@code policy} on all of {@code share}. */
+    public static WorkerTargets targets(NodeShare share, Policy policy, int workers, MemoryBinding memory)
+    {
+        requireNonNull(share, "share is null");
+        return targets(share, new PlacementRequest(policy, workers, OptionalLong.empty(), share.shareCpus()), memory);
+    }
 
     public static Plan plan(Topology topology, PlacementRequest request)
     {
@@ -48,7 +69,7 @@ public final class PlacementPlanner
             assignments.add(new Assignment(worker, OptionalInt.empty(), usable.usable(), nodes.get(worker % nodes.size())));
         }
         return new Plan(Policy.WIM, Policy.WIM, assignments,
-                "every worker may run on all " + usable.usable().size() + " allowed CPUs; memory nodes are preferred round-robin, not bound");
+                "nothing is bound: every worker may run on all " + usable.usable().size() + " allowed CPUs and allocate on any node");
     }
 
     private static Plan win(UsableTopology usable, int workers)

@@ -3,6 +3,9 @@ package io.chiplet.placement;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -18,13 +21,15 @@ public final class PlanFormatter
     private PlanFormatter() {}
 
     /**
-     * {@code {"policy": "wicp-mixed", "requested": "auto", "reason": "...", "bindsMemory": true,
-     * "assignments": [{"worker": 0, "chiplet": 3, "cpus": "24,25", "numaNode": 0}, ...]}}; {@code chiplet} is left out
-     * where a worker spans chiplets.
+     * What each worker binds, as {@code chiplet exec} and the plugins bind it: {@code {"policy": "wicp-local",
+     * "requested": "auto", "reason": "...", "bindsMemory": true, "workers": [{"worker": 0, "chiplet": 3,
+     * "cpus": "24-31", "memoryNode": 0}, ...]}}. {@code chiplet} is left out where a worker spans chiplets, {@code cpus}
+     * where it is not bound ({@code wim}), {@code memoryNode} where its memory is not bound.
      */
-    public static String json(Plan plan)
+    public static String json(WorkerTargets targets)
     {
-        requireNonNull(plan, "plan is null");
+        requireNonNull(targets, "targets is null");
+        Plan plan = targets.plan();
         StringWriter out = new StringWriter();
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.useDefaultPrettyPrinter();
@@ -32,16 +37,20 @@ public final class PlanFormatter
             json.writeStringField("policy", plan.policy().cliName());
             json.writeStringField("requested", plan.requested().cliName());
             json.writeStringField("reason", plan.reason());
-            json.writeBooleanField("bindsMemory", plan.bindsMemory());
-            json.writeArrayFieldStart("assignments");
-            for (Assignment assignment : plan.assignments()) {
+            json.writeBooleanField("bindsMemory", targets.bindsMemory());
+            json.writeArrayFieldStart("workers");
+            for (WorkerTarget target : targets.targets()) {
                 json.writeStartObject();
-                json.writeNumberField("worker", assignment.worker());
-                if (assignment.chiplet().isPresent()) {
-                    json.writeNumberField("chiplet", assignment.chiplet().getAsInt());
+                json.writeNumberField("worker", target.worker());
+                if (target.chiplet().isPresent()) {
+                    json.writeNumberField("chiplet", target.chiplet().getAsInt());
                 }
-                json.writeStringField("cpus", assignment.cpus().toList());
-                json.writeNumberField("numaNode", assignment.numaNode());
+                if (target.cpusToBind().isPresent()) {
+                    json.writeStringField("cpus", target.cpusToBind().get().toList());
+                }
+                if (target.memoryNodeToBind().isPresent()) {
+                    json.writeNumberField("memoryNode", target.memoryNodeToBind().getAsInt());
+                }
                 json.writeEndObject();
             }
             json.writeEndArray();
@@ -53,21 +62,42 @@ public final class PlanFormatter
         return out + System.lineSeparator();
     }
 
-    public static String text(Plan plan)
+    /** What each worker binds, one line each; {@code -} where nothing is bound (the CPUs under {@code wim}, memory when not bound). */
+    public static String text(WorkerTargets targets)
     {
-        requireNonNull(plan, "plan is null");
+        requireNonNull(targets, "targets is null");
+        Plan plan = targets.plan();
         StringBuilder out = new StringBuilder();
         out.append("policy: ").append(plan.policy().cliName());
         if (plan.requested() != plan.policy()) {
             out.append(" (requested ").append(plan.requested().cliName()).append(')');
         }
         out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
+        out.append("memory: ").append(memoryLine(targets)).append(System.lineSeparator());
         out.append(String.format("%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
-        for (Assignment assignment : plan.assignments()) {
-            String chiplet = assignment.chiplet().isPresent() ? Integer.toString(assignment.chiplet().getAsInt()) : "-";
-            out.append(String.format("%-7d %-8s %-5d %s%n", assignment.worker(), chiplet, assignment.numaNode(), assignment.cpus().toList()));
+        for (WorkerTarget target : targets.targets()) {
+            String chiplet = target.chiplet().isPresent() ? Integer.toString(target.chiplet().getAsInt()) : "-";
+            String node = target.memoryNodeToBind().isPresent() ? Integer.toString(target.memoryNodeToBind().getAsInt()) : "-";
+            String cpus = target.cpusToBind().map(CpuSet::toList).orElse("- (not bound)");
+            out.append(String.format("%-7d %-8s %-5s %s%n", target.worker(), chiplet, node, cpus));
         }
         return out.toString();
+    }
+
+    private static String memoryLine(WorkerTargets targets)
+    {
+        MemoryBinding memory = targets.memory();
+        if (targets.bindsMemory()) {
+            return "bound to each worker's " + (memory.memory().kind() == MemoryKind.DRAM ? "NUMA node" : memory.memory().kind().jsonName() + " node")
+                    + memory.shortfall().map(problem -> " (" + problem + ")").orElse("");
+        }
+        if (!memory.requested()) {
+            return "not bound (not asked for)";
+        }
+        if (!memory.binds()) {
+            return "not bound: " + memory.allowedNodes().size() + " NUMA node(s), no choice to make";
+        }
+        return "not bound under " + targets.policy().cliName();
     }
 
     public static String text(List<Advice.Setting> settings)

@@ -99,6 +99,7 @@ public final class SpreadLocator
         usedSiblings = new int[chiplets];
     }
 
+    // #24 phase B: make package-private once the plugins use WorkerTargets.withSpreads (the JMH PlannerBenchmark may keep a test-only path).
     public static SpreadLocator of(Topology topology, CpuSet allowed)
     {
         return new SpreadLocator(UsableTopology.of(topology, allowed).localOrder());

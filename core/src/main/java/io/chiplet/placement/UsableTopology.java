@@ -17,7 +17,8 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The part of a topology a plan may use: chiplets with at least one allowed online CPU, each with its physical cores
+ * The part of a topology a plan may use: chiplets with at least one allowed online CPU (the one definition of usable,
+ * as {@link UsableChiplets} and {@link NodeShare}), each with its physical cores
  * reduced to their allowed SMT siblings. Every ordering the policies need is computed here once, from the model and
  * never from CPU numbers, so interleaved, sparse and partly offline numbering all work alike.
  */
@@ -25,19 +26,17 @@ final class UsableTopology
 {
     /**
      * One usable chiplet; {@code cores[k]} holds core k's allowed CPUs, lowest first; cores most performant first.
-     * {@code physicalCores} counts all its cores, allowed or not, since the others still share its L3.
+     * {@code physicalCores} counts all its cores, allowed or not, since the others still share its L3. {@code packageRank}
+     * is its package's rank in package order, told apart by the package itself (its CPUs), not its id, since several
+     * packages without an id (-1) are still several; -1 when no package lists its CPUs.
      */
-    record UsableChiplet(Chiplet chiplet, int[][] cores, int physicalCores)
+    record UsableChiplet(Chiplet chiplet, int[][] cores, int physicalCores, int packageRank)
     {
         int id()
         {
             return chiplet.id();
         }
 
-        int packageId()
-        {
-            return chiplet.packageId();
-        }
 
         int numaNode()
         {
@@ -143,12 +142,12 @@ final class UsableTopology
                 continue;
             }
             cores.sort(Comparator.<int[]>comparingInt(core -> kindRank[core[0]]).thenComparingInt(core -> core[0]));
-            local.add(new UsableChiplet(chiplets.get(i), cores.toArray(int[][]::new), Math.max(allCores[i], cores.size())));
+            local.add(new UsableChiplet(chiplets.get(i), cores.toArray(int[][]::new), Math.max(allCores[i], cores.size()), packageRank(topology, chiplets.get(i))));
         }
         if (local.isEmpty()) {
             throw new IllegalArgumentException("no chiplet holds any of the allowed CPUs [" + usable + "]");
         }
-        local.sort(Comparator.<UsableChiplet>comparingInt(UsableChiplet::packageId)
+        local.sort(Comparator.<UsableChiplet>comparingInt(UsableChiplet::packageRank)
                 .thenComparingInt(chiplet -> chiplet.chiplet().cpus().first()));
 
         List<NumaNode> nodes = topology.numaNodes().stream()
@@ -168,10 +167,10 @@ final class UsableTopology
         int currentPackage = Integer.MIN_VALUE;
         List<UsableChiplet> group = null;
         for (UsableChiplet chiplet : local) {
-            if (group == null || chiplet.packageId() != currentPackage) {
+            if (group == null || chiplet.packageRank() != currentPackage) {
                 group = new ArrayList<>();
                 packages.add(group);
-                currentPackage = chiplet.packageId();
+                currentPackage = chiplet.packageRank();
             }
             group.add(chiplet);
         }
@@ -203,6 +202,17 @@ final class UsableTopology
                 return List.copyOf(result);
             }
         }
+    }
+
+    /** Packages ranked by id, then by first CPU (telling id-less ones apart); the rank of {@code chiplet}'s, or -1. */
+    private static int packageRank(Topology topology, Chiplet chiplet)
+    {
+        return topology.packageOf(chiplet)
+                .map(own -> (int) topology.packages().stream()
+                        .filter(other -> !other.cpus().isEmpty())
+                        .filter(other -> other.id() < own.id() || other.id() == own.id() && other.cpus().first() < own.cpus().first())
+                        .count())
+                .orElse(-1);
     }
 
     private static int[] toArray(BitSet bits)

@@ -58,6 +58,7 @@ public record ChipletMemory(MemoryKind kind, SortedMap<Integer, Integer> nodeByC
     }
 
     /** The node chiplet {@code chipletId}'s memory goes to; {@code ownNode} for a chiplet this table does not hold. */
+    // #24 phase B: only MemoryBinding should call this once the plugins use WorkerTarget.memoryNodeToBind().
     public int nodeOf(int chipletId, int ownNode)
     {
         return nodeByChiplet.getOrDefault(chipletId, ownNode);

@@ -11,7 +11,9 @@ import static java.util.Objects.requireNonNull;
  * @param source where it was read from: {@code sysfs:/}, {@code sysfs:DIR}, {@code hwloc-xml:FILE}, {@code oshi}
  * @param present CPUs the kernel knows about (possible hot-plug slots excluded)
  * @param online CPUs that are online
- * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask)
+ * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask): what it
+ *        runs on now, which may be narrower than {@code AllowedCpus.allowed()} (the cpuset alone, what a thread may
+ *        be pinned to); placement uses both, intersected ({@code NodeShare})
  * @param unknowns facts this source could not tell, each a short sentence ("no L3 information: ...")
  */
 public record Topology(
@@ -59,6 +61,20 @@ public record Topology(
     public Optional<NumaNode> numaNode(int id)
     {
         return numaNodes.stream().filter(node -> node.id() == id).findFirst();
+    }
+
+    /**
+     * The package (socket) holding {@code chiplet}'s CPUs, told apart by its CPUs rather than its id: packages whose
+     * id is -1 or shared ({@link CpuPackage}) are still different packages. Empty when no package lists them.
+     */
+    public Optional<CpuPackage> packageOf(Chiplet chiplet)
+    {
+        requireNonNull(chiplet, "chiplet is null");
+        if (chiplet.cpus().isEmpty()) {
+            return Optional.empty();
+        }
+        int first = chiplet.cpus().first();
+        return packages.stream().filter(cpuPackage -> cpuPackage.cpus().contains(first)).findFirst();
     }
 
     public Optional<Chiplet> chiplet(int id)

@@ -1,0 +1,165 @@
+package io.chiplet.binding;
+
+import io.chiplet.affinity.ChipletLease;
+import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.affinity.ThreadBinder;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.WorkerTarget;
+import io.chiplet.topology.Chiplet;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.SortedSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Chiplets of this host leased for this process, and optionally the calling thread bound to them, released together
+ * by {@link #close()}: lease, bind, release as one object, the way OpenHFT's {@code AffinityLock} holds a CPU. Spark's
+ * executor mode and host share, Trino's node runtime and {@code chiplet exec} all take their chiplets through it, so
+ * "which chiplets, which CPUs on them, which memory node" is decided once, by core ({@link NodeShare},
+ * {@link MemoryBinding}).
+ *
+ * <p>Close it on the thread that {@linkplain #bindCurrentThread bound}: a thread's memory policy can only be given
+ * back by the thread itself. Closing restores the binding before giving up the lease, since another JVM may take the
+ * chiplet the moment it is free. Not thread-safe: one owner.
+ */
+public final class ChipletLock
+        implements AutoCloseable
+{
+    private final ChipletLeases leases;
+    private final ChipletLeases.LeaseSet leaseSet;
+    private final NodeShare share;
+    private final MemoryBinding memory;
+    private Optional<ThreadBinder.BoundThread> bound = Optional.empty();
+    private boolean closed;
+
+    private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, NodeShare share, MemoryBinding memory)
+    {
+        this.leases = leases;
+        this.leaseSet = leaseSet;
+        this.share = share;
+        this.memory = memory;
+    }
+
+    /**
+     * Leases {@code count} chiplets of {@code share} host-wide in {@code leaseDirectory} (free ones first, then shared
+     * with the fewest holders: {@link ChipletLeases#acquire}).
+     *
+     * @param memory the memory rule {@link #target()} and {@link #bindCurrentThread} apply
+     * @throws IllegalArgumentException when {@code count} is not 1 to the share's chiplets
+     * @throws IllegalStateException when this JVM already has {@code leaseDirectory} open
+     * @throws java.io.UncheckedIOException naming the directory when it cannot be used
+     */
+    public static ChipletLock acquire(Path leaseDirectory, NodeShare share, int count, MemoryBinding memory)
+    {
+        requireNonNull(leaseDirectory, "leaseDirectory is null");
+        requireNonNull(share, "share is null");
+        requireNonNull(memory, "memory is null");
+        if (share.chiplets().isEmpty()) {
+            throw new IllegalArgumentException("the topology " + share.topology().source() + " has no chiplets to lease");
+        }
+        ChipletLeases leases = ChipletLeases.open(leaseDirectory, share.chiplets(), share.topology());
+        try {
+            ChipletLeases.LeaseSet set = leases.acquire(count);
+            return new ChipletLock(leases, set, share.leased(set.chiplets()), memory);
+        }
+        catch (RuntimeException | Error e) {
+            leases.close();
+            throw e;
+        }
+    }
+
+    /** The leased chiplets, each saying whether it is shared with other holders (for the caller to log). */
+    public List<ChipletLease> leases()
+    {
+        return leaseSet.leases();
+    }
+
+    /** Whether any leased chiplet is shared: every chiplet was leased already. */
+    public boolean anyShared()
+    {
+        return leaseSet.anyShared();
+    }
+
+    /** The process's share narrowed to the leased chiplets: what it places its workers on from now. */
+    public NodeShare share()
+    {
+        return share;
+    }
+
+    /** The lease directory, for the log. */
+    public Path directory()
+    {
+        return leases.directory();
+    }
+
+    /**
+     * What one worker holding the whole lease binds to: the share's CPUs on the leased chiplets and, under the memory
+     * rule, the memory node when the leased chiplets' memory lies on one node (several nodes: {@link #memoryNodesToBind()}).
+     */
+    public WorkerTarget target()
+    {
+        List<Chiplet> chiplets = share.chiplets();
+        OptionalInt chiplet = chiplets.size() == 1 ? OptionalInt.of(chiplets.get(0).id()) : OptionalInt.empty();
+        SortedSet<Integer> nodes = memoryNodesToBind();
+        OptionalInt node = nodes.size() == 1 ? OptionalInt.of(nodes.first()) : OptionalInt.empty();
+        return new WorkerTarget(0, chiplet, Optional.of(share.shareCpus()), node);
+    }
+
+    /** The memory nodes of the leased chiplets under the memory rule; empty when memory is not bound. */
+    public SortedSet<Integer> memoryNodesToBind()
+    {
+        return share.memoryNodesToBind(memory);
+    }
+
+    /**
+     * The lock files holding the leases, for a process that replaces itself ({@code execve}) and keeps them open so
+     * the lease lasts as long as the new program runs.
+     */
+    public List<Path> lockFiles()
+    {
+        return leaseSet.chiplets().stream().map(chiplet -> leases.lockFile(chiplet.id())).toList();
+    }
+
+    /**
+     * Binds the calling thread to the leased CPUs and memory nodes ({@link #target()}, {@link #memoryNodesToBind()}) as
+     * strictly as {@code enforcement} says; {@link #close()} gives it back what it had. Threads it starts afterwards
+     * inherit the binding.
+     *
+     * @throws IllegalStateException when this lock bound a thread already, or is closed
+     * @throws IllegalArgumentException when the kernel refuses the CPUs
+     */
+    public ThreadBinder.BoundThread bindCurrentThread(ThreadBinder binder, MemoryEnforcement enforcement)
+    {
+        requireNonNull(binder, "binder is null");
+        requireNonNull(enforcement, "enforcement is null");
+        if (closed) {
+            throw new IllegalStateException("the chiplet lock is closed");
+        }
+        if (bound.isPresent()) {
+            throw new IllegalStateException("the chiplet lock has bound a thread already");
+        }
+        Optional<MemoryPolicy> policy = enforcement.policyFor(memoryNodesToBind());
+        ThreadBinder.BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
+        bound = Optional.of(thread);
+        return thread;
+    }
+
+    /** Restores the bound thread (if any), then releases the leases. Closing twice closes once. */
+    @Override
+    public void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (leases; leaseSet) {
+            bound.ifPresent(ThreadBinder.BoundThread::restore);
+        }
+    }
+}

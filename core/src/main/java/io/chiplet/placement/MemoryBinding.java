@@ -1,0 +1,93 @@
+package io.chiplet.placement;
+
+import io.chiplet.topology.ChipletMemory;
+import io.chiplet.topology.MemoryKind;
+import io.chiplet.topology.NumaNode;
+import io.chiplet.topology.Topology;
+
+import java.util.Collections;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The one rule for binding a worker's memory: whether to bind at all, and to which node. Memory is bound only when
+ * the user asked for it ({@code memory.bind}, {@code --membind}) and this process may use more than one node: on a
+ * single node there is no choice to make, and skipping the policy saves two syscalls per bind. The node is the one of
+ * the asked-for {@link MemoryKind} local to the worker's chiplet ({@link ChipletMemory}), and only a node this process
+ * may allocate from ({@code allowedNodes}: its cgroup's {@code cpuset.mems}); a chiplet whose node is unknown or not
+ * allowed gets no memory policy rather than one the kernel would refuse. Pure.
+ *
+ * @param requested whether the user asked for memory binding
+ * @param memory the node each chiplet's memory goes to, for the asked-for kind
+ * @param allowedNodes the NUMA nodes this process may allocate from
+ */
+public record MemoryBinding(boolean requested, ChipletMemory memory, SortedSet<Integer> allowedNodes)
+{
+    public MemoryBinding
+    {
+        requireNonNull(memory, "memory is null");
+        allowedNodes = Collections.unmodifiableSortedSet(new TreeSet<>(requireNonNull(allowedNodes, "allowedNodes is null")));
+    }
+
+    /**
+     * The rule for {@code topology}, every node of which this process may allocate from (a snapshot, or a host with
+     * no {@code cpuset.mems} limit).
+     */
+    public static MemoryBinding of(Topology topology, boolean requested, MemoryKind kind)
+    {
+        requireNonNull(topology, "topology is null");
+        return of(topology, requested, kind, topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet()));
+    }
+
+    /**
+     * @param allowedNodes the nodes this process may allocate from (live: the cgroup's {@code cpuset.mems})
+     * @throws IllegalArgumentException when {@code kind} is not one a user may bind to ({@link ChipletMemory#SELECTABLE})
+     */
+    public static MemoryBinding of(Topology topology, boolean requested, MemoryKind kind, Set<Integer> allowedNodes)
+    {
+        requireNonNull(topology, "topology is null");
+        requireNonNull(kind, "kind is null");
+        return new MemoryBinding(requested, ChipletMemory.of(topology, kind), new TreeSet<>(allowedNodes));
+    }
+
+    /** No memory binding: the user did not ask for it. */
+    public static MemoryBinding off(Topology topology)
+    {
+        return of(topology, false, MemoryKind.DRAM);
+    }
+
+    /** Whether any worker's memory is bound: asked for, and more than one node to choose from. */
+    public boolean binds()
+    {
+        return requested && allowedNodes.size() > 1;
+    }
+
+    /**
+     * The node to bind the memory of a worker on chiplet {@code chipletId} to; empty when memory is not bound
+     * ({@link #binds()}) or that node is unknown or not allowed here.
+     *
+     * @param ownNode the chiplet's own node, for a chiplet the table does not hold
+     */
+    public OptionalInt nodeFor(int chipletId, int ownNode)
+    {
+        return allowedNode(memory.nodeOf(chipletId, ownNode));
+    }
+
+    /** {@code node} when memory is bound and {@code node} is allowed here; for a worker on no single chiplet ({@code win}). */
+    public OptionalInt allowedNode(int node)
+    {
+        return binds() && node >= 0 && allowedNodes.contains(node) ? OptionalInt.of(node) : OptionalInt.empty();
+    }
+
+    /** What the asked-for kind could not honour, for one warning: the chiplets that keep their own node. */
+    public Optional<String> shortfall()
+    {
+        return binds() ? memory.shortfall() : Optional.empty();
+    }
+}

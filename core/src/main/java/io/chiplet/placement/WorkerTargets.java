@@ -1,0 +1,175 @@
+package io.chiplet.placement;
+
+import io.chiplet.topology.CpuSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A finished placement: what each worker is bound to, in worker order, with the decisions the planner's {@link Plan}
+ * leaves open made here once: the pin unit ({@link Policy#pinsWholeChiplets()}: the whole chiplet's share CPUs under the
+ * chiplet policies), {@code wim} as no binding at all, and each worker's memory node under {@link MemoryBinding}'s rule.
+ * Runners apply {@link #targets()} as they are. Pure.
+ *
+ * @param plan what the planner decided (the CPUs it booked per worker, the policy {@code auto} resolved to, why)
+ * @param share the CPUs and chiplets the workers were placed on
+ * @param memory the memory rule the targets were finished with
+ */
+public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, List<WorkerTarget> targets)
+{
+    public WorkerTargets
+    {
+        requireNonNull(plan, "plan is null");
+        requireNonNull(share, "share is null");
+        requireNonNull(memory, "memory is null");
+        targets = List.copyOf(targets);
+    }
+
+    /** {@code plan}'s assignments finished into targets within {@code share}. */
+    static WorkerTargets finish(Plan plan, NodeShare share, MemoryBinding memory)
+    {
+        List<WorkerTarget> targets = new ArrayList<>(plan.assignments().size());
+        for (Assignment assignment : plan.assignments()) {
+            targets.add(target(plan.policy(), assignment.worker(), assignment.chiplet(), assignment.cpus(), assignment.numaNode(), share, memory));
+        }
+        return new WorkerTargets(plan, share, memory, targets);
+    }
+
+    private static WorkerTarget target(Policy policy, int worker, OptionalInt chiplet, CpuSet planned, int plannedNode, NodeShare share, MemoryBinding memory)
+    {
+        if (policy == Policy.WIM) {
+            // wim is the study's one-instance-per-machine baseline: no CPU and no memory restriction (§3.2).
+            return WorkerTarget.unbound(worker);
+        }
+        // A chiplet policy pins the whole chiplet: inside one L3 the kernel may balance threads freely at no cost in
+        // locality; the plan only decided how many workers each chiplet gets.
+        CpuSet cpus = planned;
+        if (policy.pinsWholeChiplets() && chiplet.isPresent()) {
+            // A topology without chiplets is planned as one chiplet: the whole share.
+            cpus = share.chiplets().isEmpty() ? share.shareCpus() : share.cpusOf(chiplet.getAsInt());
+        }
+        OptionalInt node = chiplet.isPresent() ? memory.nodeFor(chiplet.getAsInt(), plannedNode) : memory.allowedNode(plannedNode);
+        return new WorkerTarget(worker, chiplet, Optional.of(cpus), node);
+    }
+
+    /** The policy applied ({@code auto} resolved). */
+    public Policy policy()
+    {
+        return plan.policy();
+    }
+
+    public int workers()
+    {
+        return targets.size();
+    }
+
+    public WorkerTarget target(int worker)
+    {
+        return targets.get(worker);
+    }
+
+    /** Whether any worker's memory is bound under these targets. */
+    public boolean bindsMemory()
+    {
+        return targets.stream().anyMatch(target -> target.memoryNodeToBind().isPresent());
+    }
+
+    /**
+     * The adaptive loop's step (CHARM): the workers placed again for {@code spreads} (how many chiplets each worker's
+     * data should span; clamped to {@code 1..chiplets}), each pinned to the whole chiplet the locator books it on,
+     * within this share. The adaptive controller decides the spreads; this turns them into targets.
+     *
+     * @param spreads one spread per worker
+     * @throws IllegalArgumentException when there is not one spread per worker
+     */
+    public WorkerTargets withSpreads(int[] spreads)
+    {
+        requireNonNull(spreads, "spreads is null");
+        int workers = targets.size();
+        if (spreads.length != workers) {
+            throw new IllegalArgumentException("expected one spread per worker (" + workers + ") but got " + spreads.length);
+        }
+        SpreadLocator locator = SpreadLocator.of(share.topology(), share.shareCpus());
+        int[] cpus = new int[workers];
+        int[] chiplets = new int[workers];
+        locator.locate(spreads, workers, cpus, chiplets);
+        List<Assignment> assignments = new ArrayList<>(workers);
+        for (int worker = 0; worker < workers; worker++) {
+            assignments.add(new Assignment(worker, OptionalInt.of(locator.chipletId(chiplets[worker])), CpuSet.of(cpus[worker]),
+                    locator.numaNodeOfChiplet(chiplets[worker])));
+        }
+        Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + Arrays.toString(spreads));
+        return finish(moved, share, memory);
+    }
+
+    /**
+     * The same targets handed to workers that are already running somewhere (Trino's query threads, found on each
+     * rescan): a worker whose current CPUs are one of the targets' CPU sets with a place left keeps it, so a rescan
+     * moves no thread without need; the others take the places left, in target order. Each CPU set is handed out as
+     * many times as the targets hold it. Under {@code wim} every worker stays unbound.
+     *
+     * @param current each worker's CPUs now, in worker order (empty: a new worker, or one not bound by us)
+     * @throws IllegalArgumentException when there is not one entry per worker
+     */
+    public List<WorkerTarget> keepingCurrent(List<Optional<CpuSet>> current)
+    {
+        requireNonNull(current, "current is null");
+        if (current.size() != targets.size()) {
+            throw new IllegalArgumentException("expected the CPUs of each of " + targets.size() + " workers but got " + current.size());
+        }
+        // Each distinct CPU set once, in target order, with how many workers it takes.
+        Map<CpuSet, WorkerTarget> firstWith = new LinkedHashMap<>();
+        Map<CpuSet, Integer> room = new HashMap<>();
+        for (WorkerTarget target : targets) {
+            if (target.cpusToBind().isEmpty()) {
+                return targets;
+            }
+            firstWith.putIfAbsent(target.cpusToBind().get(), target);
+            room.merge(target.cpusToBind().get(), 1, Integer::sum);
+        }
+        WorkerTarget[] result = new WorkerTarget[targets.size()];
+        List<Integer> moving = new ArrayList<>();
+        for (int worker = 0; worker < targets.size(); worker++) {
+            Optional<CpuSet> cpus = current.get(worker);
+            if (cpus.isPresent() && room.getOrDefault(cpus.get(), 0) > 0) {
+                room.merge(cpus.get(), -1, Integer::sum);
+                result[worker] = renumbered(firstWith.get(cpus.get()), worker);
+            }
+            else {
+                moving.add(worker);
+            }
+        }
+        List<WorkerTarget> order = List.copyOf(firstWith.values());
+        int next = 0;
+        for (int worker : moving) {
+            while (room.get(order.get(next).cpusToBind().orElseThrow()) == 0) {
+                next++;
+            }
+            WorkerTarget place = order.get(next);
+            room.merge(place.cpusToBind().orElseThrow(), -1, Integer::sum);
+            result[worker] = renumbered(place, worker);
+        }
+        return List.of(result);
+    }
+
+    private static WorkerTarget renumbered(WorkerTarget target, int worker)
+    {
+        return new WorkerTarget(worker, target.chiplet(), target.cpusToBind(), target.memoryNodeToBind());
+    }
+
+    /** These workers placed the same way within {@code rescoped} (after the process's allowed CPUs changed). */
+    public WorkerTargets within(NodeShare rescoped)
+    {
+        requireNonNull(rescoped, "rescoped is null");
+        return PlacementPlanner.targets(rescoped, new PlacementRequest(plan.requested(), workers(), OptionalLong.empty(), rescoped.shareCpus()), memory);
+    }
+}
