@@ -24,7 +24,7 @@ class PackageDependencyTest
                         "perf", List.of("nativeio", "topology"),
                         "placement", List.of("topology"),
                         "adaptive", List.of("perf", "placement"),
-                        "settings", List.of("placement", "topology"),
+                        "settings", List.of("placement", "topology", "measure"),
                         "discovery", List.of("topology", "affinity"),
                         "measure", List.of(),
                         "tpch", List.of()),

@@ -1,5 +1,8 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.SettingsReader;
 import io.chiplet.topology.DiscoveryOptions;
 
 import java.nio.file.InvalidPathException;
@@ -105,7 +108,14 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
             }
             defaults.add(name);
         }
-        int window = count(config, SKEW_WINDOW_QUERIES, 4, 0, "a whole number of queries, 0 (off) or more");
+        int window;
+        try {
+            window = new SettingsReader(config.containsKey(SKEW_WINDOW_QUERIES) ? Map.of(SKEW_WINDOW_QUERIES, config.get(SKEW_WINDOW_QUERIES).strip()) : Map.of())
+                    .read(SKEW_WINDOW_QUERIES, PluginSettings.SKEW_WINDOW_QUERIES);
+        }
+        catch (InvalidSettingException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         return new SessionManagerSettings(
                 new DiscoveryOptions(fsRoot, hwlocXml, virtualChipletCores),
                 workersPerHost,
