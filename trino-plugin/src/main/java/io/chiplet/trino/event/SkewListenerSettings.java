@@ -3,6 +3,7 @@ package io.chiplet.trino.event;
 import io.chiplet.placement.SkewRule;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
 import io.chiplet.settings.SettingsReader;
 
 import java.util.HashMap;
@@ -22,6 +23,11 @@ final class SkewListenerSettings
     static final String MIN_STAGE_ROWS = "chiplet.skew.min-stage-rows";
     static final String CONSOLIDATE_BELOW_BYTES = "chiplet.skew.consolidate-below-bytes";
     static final Set<String> KEYS = Set.of(MAX_OVER_MEDIAN, MIN_STAGE_ROWS, CONSOLIDATE_BELOW_BYTES);
+    /** Each setting's property, by core's declaration (which holds its type, default and bounds). */
+    static final Map<Setting<?>, String> DECLARED = Map.of(
+            PluginSettings.SKEW_MAX_OVER_MEDIAN, MAX_OVER_MEDIAN,
+            PluginSettings.SKEW_MIN_STAGE_ROWS, MIN_STAGE_ROWS,
+            PluginSettings.SKEW_CONSOLIDATE_BELOW_BYTES, CONSOLIDATE_BELOW_BYTES);
 
     private SkewListenerSettings() {}
 

@@ -1,0 +1,54 @@
+package io.chiplet.trino.event;
+
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsContract;
+import io.chiplet.settings.Setting;
+import io.chiplet.trino.session.SessionManagerSettings;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The coordinator's skew settings (event listener, session property manager) against core's declarations: the same
+ * table as the plugins' catalog and Spark settings.
+ */
+class TrinoCoordinatorSettingsContractTest
+        extends PluginSettingsContract
+{
+    private static final String NOT_USABLE = "is not usable: expected ";
+
+    @Override
+    protected Map<Setting<?>, String> keys()
+    {
+        Map<Setting<?>, String> keys = new HashMap<>(SkewListenerSettings.DECLARED);
+        keys.put(PluginSettings.SKEW_WINDOW_QUERIES, SessionManagerSettings.SKEW_WINDOW_QUERIES);
+        return keys;
+    }
+
+    @Override
+    protected Optional<String> rejection(String key, String value)
+    {
+        try {
+            if (SkewListenerSettings.KEYS.contains(key)) {
+                SkewListenerSettings.parse(Map.of(key, value));
+            }
+            else {
+                SessionManagerSettings.parse(Map.of(key, value));
+            }
+            return Optional.empty();
+        }
+        catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            return Optional.of(message.substring(message.indexOf(NOT_USABLE) + NOT_USABLE.length()));
+        }
+    }
+
+    @Override
+    protected List<Path> docs()
+    {
+        return List.of(Path.of("../docs/trino-coordinator.md"));
+    }
+}
