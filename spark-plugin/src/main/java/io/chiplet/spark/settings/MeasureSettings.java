@@ -35,7 +35,7 @@ import static java.util.Objects.requireNonNull;
  * @param seed {@code spark.chiplet.measure.seed}: the arms' seed; by default a fixed one, so that every executor draws
  *         alike (the draw mixes in each stage's id) and a run can be repeated
  * @param injectedTimeRatio {@code spark.chiplet.measure.test.injectTimeRatio}: test only, honoured only where the JVM
- *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor of a
+ *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor (0.1 to 10) of a
  *         control task's time (0.8: control tasks are slowed by 1/0.8)
  */
 public record MeasureSettings(boolean enabled, double controlShare, GuardMode guard, Optional<Path> reportDir, OptionalLong seed,
