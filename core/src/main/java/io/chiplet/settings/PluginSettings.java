@@ -117,11 +117,20 @@ public final class PluginSettings
             Integer.toString(SkewEvidence.DEFAULT_WINDOW_QUERIES), "a whole number of queries, 0 (off) or more",
             "how many of a query shape's latest queries its skew hint looks at; 0 turns the feedback off", value -> SettingValues.parseInt(value, 0, "a count"));
 
+    /** Trino session manager: Trino worker JVMs per host, where the operator names the workers' topology. */
+    public static final Setting<Integer> WORKERS_PER_HOST = Setting.of("workers-per-host", Integer.class, "worker JVMs", "1",
+            "a whole number of worker JVMs per host, at least 1", "how many Trino workers share each worker host's cores",
+            value -> SettingValues.parseInt(value, 1, "a count"));
+    /** Trino session manager: nodes that run tasks; by default those that reported. */
+    public static final Setting<Integer> WORKERS = Setting.optional("workers", Integer.class, "nodes",
+            "a whole number of nodes that run tasks, at least 1", "nodes that run tasks, for the hash partition counts",
+            value -> SettingValues.parseInt(value, 1, "a count"));
+
     /** Every declaration, in the order the docs list them. */
     public static final List<Setting<?>> ALL = List.of(ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, MEMORY_KIND,
             VIRTUAL_CHIPLET_CORES, LEASE_DIR, MODE, PINNING_BACKEND, PARTITIONS_RESIZE, CHIPLETS_PER_NODE, RESCAN_INTERVAL, MEASURE_ENABLED,
             MEASURE_CONTROL_SHARE, MEASURE_WINDOW, GUARD, MEASURE_REPORT_DIR, MEASURE_SEED, MEASURE_INJECT_TIME_RATIO, SKEW_MAX_OVER_MEDIAN,
-            SKEW_MIN_STAGE_ROWS, SKEW_CONSOLIDATE_BELOW_BYTES, SKEW_WINDOW_QUERIES);
+            SKEW_MIN_STAGE_ROWS, SKEW_CONSOLIDATE_BELOW_BYTES, SKEW_WINDOW_QUERIES, WORKERS_PER_HOST, WORKERS);
 
     private static String durationExpected(Duration minimum)
     {

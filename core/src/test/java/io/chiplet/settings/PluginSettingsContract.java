@@ -46,7 +46,9 @@ public abstract class PluginSettingsContract
             Map.entry(PluginSettings.SKEW_MAX_OVER_MEDIAN, List.of("1.01", "2.0", "3")),
             Map.entry(PluginSettings.SKEW_MIN_STAGE_ROWS, List.of("0", "10000")),
             Map.entry(PluginSettings.SKEW_CONSOLIDATE_BELOW_BYTES, List.of("0", "1048576")),
-            Map.entry(PluginSettings.SKEW_WINDOW_QUERIES, List.of("0", "4", "12")));
+            Map.entry(PluginSettings.SKEW_WINDOW_QUERIES, List.of("0", "4", "12")),
+            Map.entry(PluginSettings.WORKERS_PER_HOST, List.of("1", "8")),
+            Map.entry(PluginSettings.WORKERS, List.of("1", "40")));
 
     /** Values every plugin must reject, by declaration. */
     public static final Map<Setting<?>, List<String>> REJECTED = Map.ofEntries(
@@ -74,7 +76,9 @@ public abstract class PluginSettingsContract
             Map.entry(PluginSettings.SKEW_MAX_OVER_MEDIAN, List.of("1", "0.5", "Infinity", "x")),
             Map.entry(PluginSettings.SKEW_MIN_STAGE_ROWS, List.of("-1", "x")),
             Map.entry(PluginSettings.SKEW_CONSOLIDATE_BELOW_BYTES, List.of("-1", "1MB")),
-            Map.entry(PluginSettings.SKEW_WINDOW_QUERIES, List.of("-1", "x")));
+            Map.entry(PluginSettings.SKEW_WINDOW_QUERIES, List.of("-1", "x")),
+            Map.entry(PluginSettings.WORKERS_PER_HOST, List.of("0", "two")),
+            Map.entry(PluginSettings.WORKERS, List.of("0", "three")));
 
     /** The plugin's key for each declaration it reads. */
     protected abstract Map<Setting<?>, String> keys();

@@ -25,6 +25,9 @@ class TrinoCoordinatorSettingsContractTest
     {
         Map<Setting<?>, String> keys = new HashMap<>(SkewListenerSettings.DECLARED);
         keys.put(PluginSettings.SKEW_WINDOW_QUERIES, SessionManagerSettings.SKEW_WINDOW_QUERIES);
+        keys.put(PluginSettings.VIRTUAL_CHIPLET_CORES, SessionManagerSettings.VIRTUAL_CHIPLET_CORES);
+        keys.put(PluginSettings.WORKERS_PER_HOST, SessionManagerSettings.WORKERS_PER_HOST);
+        keys.put(PluginSettings.WORKERS, SessionManagerSettings.WORKERS);
         return keys;
     }
 
