@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,6 +91,9 @@ public abstract class PluginSettingsContract
      */
     protected abstract Optional<String> rejection(String key, String value);
 
+    /** Every key the plugin reads (where it lists them to reject unknown ones); each must map to a declaration. */
+    protected abstract Set<String> readKeys();
+
     /** The docs pages that list the plugin's settings in tables of {@code | `key` | default | meaning |} rows. */
     protected abstract List<Path> docs();
 
@@ -121,6 +125,13 @@ public abstract class PluginSettingsContract
             }
         });
         assertThat(wrong).isEmpty();
+    }
+
+    @Test
+    void everyKeyThePluginReadsIsDeclaredInCore()
+    {
+        assertThat(keys().values()).containsExactlyInAnyOrderElementsOf(readKeys());
+        assertThat(PluginSettings.ALL).containsAll(keys().keySet());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Spark's {@code spark.chiplet.*} settings against core's declarations (the same table Trino's catalog runs). */
 class SparkSettingsContractTest
@@ -33,6 +34,12 @@ class SparkSettingsContractTest
             return Optional.of(invalid.problem().expected());
         }
         return Optional.empty();
+    }
+
+    @Override
+    protected Set<String> readKeys()
+    {
+        return ChipletSettings.KEYS;
     }
 
     @Override

@@ -7,9 +7,11 @@ import io.chiplet.trino.measure.MeasureSettings;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** A chiplet catalog's {@code chiplet.*} properties against core's declarations (the same table Spark runs). */
 class TrinoSettingsContractTest
@@ -37,6 +39,14 @@ class TrinoSettingsContractTest
         catch (InvalidSettingException e) {
             return Optional.of(e.expected());
         }
+    }
+
+    @Override
+    protected Set<String> readKeys()
+    {
+        Set<String> keys = new HashSet<>(ChipletConfig.PROPERTIES);
+        keys.addAll(MeasureSettings.PROPERTIES);
+        return keys;
     }
 
     @Override

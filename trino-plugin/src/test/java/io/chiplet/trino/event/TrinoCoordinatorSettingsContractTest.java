@@ -7,9 +7,11 @@ import io.chiplet.trino.session.SessionManagerSettings;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The coordinator's skew settings (event listener, session property manager) against core's declarations: the same
@@ -47,6 +49,19 @@ class TrinoCoordinatorSettingsContractTest
             String message = e.getMessage();
             return Optional.of(message.substring(message.indexOf(NOT_USABLE) + NOT_USABLE.length()));
         }
+    }
+
+    /**
+     * The listener's keys and the session manager's counts; its paths and lists (rules file, fs-root, hwloc-xml,
+     * session-defaults, state-dir) are read as before.
+     */
+    @Override
+    protected Set<String> readKeys()
+    {
+        Set<String> keys = new HashSet<>(SkewListenerSettings.KEYS);
+        keys.addAll(Set.of(SessionManagerSettings.SKEW_WINDOW_QUERIES, SessionManagerSettings.VIRTUAL_CHIPLET_CORES, SessionManagerSettings.WORKERS_PER_HOST,
+                SessionManagerSettings.WORKERS));
+        return keys;
     }
 
     @Override
