@@ -7,6 +7,7 @@ import io.chiplet.placement.Policy;
 import io.chiplet.placement.SkewAnalysis;
 import io.chiplet.placement.SkewEvidence;
 import io.chiplet.placement.SkewRule;
+import io.chiplet.placement.SpreadController;
 import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Path;
@@ -20,16 +21,17 @@ import java.util.OptionalInt;
  * listener, session manager) properties; both accept and reject the same values, and docs/spark.md and docs/trino.md
  * list each with the default declared here.
  *
- * <p>Where the two plugins used to differ, the declaration is the one both now follow (notes: docs/*.md "Changes").
+ * <p>Where the two plugins used to differ (adaptive interval, remote-access threshold, the test-only injected ratio),
+ * the declaration is the one both now follow.
  */
 public final class PluginSettings
 {
     private PluginSettings() {}
 
     /** The adaptive loop's interval by default: CHARM's scheduler timer. */
-    public static final Duration DEFAULT_ADAPTIVE_INTERVAL = Duration.ofMillis(500);
+    public static final Duration DEFAULT_ADAPTIVE_INTERVAL = Duration.ofNanos(SpreadController.Settings.CHARM_INTERVAL_NANOS);
     /** Remote-access events per interval above which the adaptive loop widens a spread by default: CHARM's 300 per 500 ms. */
-    public static final double DEFAULT_REMOTE_ACCESS_THRESHOLD = 300;
+    public static final double DEFAULT_REMOTE_ACCESS_THRESHOLD = SpreadController.Settings.CHARM_THRESHOLD;
     /** The shortest interval any periodic plugin loop accepts: below it the loop's own work is the load. */
     public static final Duration MIN_INTERVAL = Duration.ofMillis(10);
     /** One switchback window by default (Trino): long against a query, short against the run. */
