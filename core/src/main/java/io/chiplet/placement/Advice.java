@@ -5,6 +5,7 @@ import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -126,7 +127,7 @@ public final class Advice
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
             // What the coordinator's session defaults make of those values for a query shape with a skew hint.
             settings.addAll(TrinoSessionSettings.skewHintSettings(Integer.parseInt(taskConcurrency.value()),
-                    hosts.isPresent() ? java.util.Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : java.util.Optional.empty()));
+                    hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);
     }

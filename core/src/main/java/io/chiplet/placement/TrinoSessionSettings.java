@@ -3,8 +3,10 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -94,7 +96,7 @@ public final class TrinoSessionSettings
      *
      * @param hashPartitions the fitted counts, empty where the number of workers is not known
      */
-    public static HintedValues withSkewHint(SkewHint hint, int taskConcurrency, java.util.Optional<HashPartitions> hashPartitions)
+    public static HintedValues withSkewHint(SkewHint hint, int taskConcurrency, Optional<HashPartitions> hashPartitions)
     {
         requireNonNull(hint, "hint is null");
         requireNonNull(hashPartitions, "hashPartitions is null");
@@ -106,7 +108,7 @@ public final class TrinoSessionSettings
             case CONSOLIDATE -> Math.max(1, taskConcurrency / SKEW_FACTOR);
             case NONE -> taskConcurrency;
         };
-        java.util.Optional<HashPartitions> partitions = hashPartitions.map(fitted -> switch (hint) {
+        Optional<HashPartitions> partitions = hashPartitions.map(fitted -> switch (hint) {
             case SPREAD -> new HashPartitions(fitted.min(),
                     Math.min(Integer.MAX_VALUE, PartitionSizing.roundUpToMultiple((long) SKEW_FACTOR * fitted.max(), fitted.workers())), fitted.workers());
             case CONSOLIDATE -> new HashPartitions(1, fitted.max(), fitted.workers());
@@ -133,7 +135,7 @@ public final class TrinoSessionSettings
     }
 
     /** What a skew hint makes of the fitted session values. */
-    public record HintedValues(SkewHint hint, int taskConcurrency, java.util.Optional<HashPartitions> hashPartitions)
+    public record HintedValues(SkewHint hint, int taskConcurrency, Optional<HashPartitions> hashPartitions)
     {
         public HintedValues
         {
@@ -146,9 +148,9 @@ public final class TrinoSessionSettings
      * The advice rows for what each skew hint turns the fitted values into: what the coordinator's session defaults
      * set for queries whose recent runs were skewed (spread) or spread too thin (consolidate).
      */
-    public static List<Advice.Setting> skewHintSettings(int taskConcurrency, java.util.Optional<HashPartitions> hashPartitions)
+    public static List<Advice.Setting> skewHintSettings(int taskConcurrency, Optional<HashPartitions> hashPartitions)
     {
-        List<Advice.Setting> settings = new java.util.ArrayList<>();
+        List<Advice.Setting> settings = new ArrayList<>();
         for (SkewHint hint : List.of(SkewHint.SPREAD, SkewHint.CONSOLIDATE)) {
             HintedValues hinted = withSkewHint(hint, taskConcurrency, hashPartitions);
             String why = hint == SkewHint.SPREAD

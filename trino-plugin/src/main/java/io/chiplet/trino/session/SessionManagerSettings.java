@@ -8,6 +8,7 @@ import io.chiplet.topology.DiscoveryOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -128,7 +129,7 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
 
     private static Map<String, String> stripped(Map<String, String> config)
     {
-        Map<String, String> values = new java.util.HashMap<>();
+        Map<String, String> values = new HashMap<>();
         config.forEach((key, value) -> values.put(key, value.strip()));
         return values;
     }
