@@ -25,7 +25,7 @@ class PackageDependencyTest
                         Map.entry("perf", List.of("nativeio", "topology")),
                         Map.entry("placement", List.of("topology")),
                         Map.entry("adaptive", List.of("perf", "placement")),
-                        Map.entry("settings", List.of("placement", "topology")),
+                        Map.entry("settings", List.of("placement", "topology", "measure")),
                         Map.entry("discovery", List.of("topology", "affinity")),
                         Map.entry("measure", List.of()),
                         Map.entry("tpch", List.of())),

@@ -5,6 +5,7 @@ import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -104,10 +105,17 @@ public final class Advice
                             + "which it leases host-wide and pins its task threads within"
                     : "more executors (" + workers + ") than chiplets (" + chiplets + "): executors share chiplets, each pinning its task threads within its lease"));
             settings.add(new Setting("spark.chiplet.policy", policy.cliName(), policyReason));
+            int executorChiplets = onePerChiplet ? 1 : Math.max(1, chiplets / workers);
+            settings.add(new Setting("skew hint spread", executorChiplets >= 2 ? "up to " + count(executorChiplets, "chiplet") + " per task" : "no wider spread",
+                    executorChiplets >= 2
+                            ? "a task of a skewed stage spreads over as many of its executor's chiplets as its input is medians large, at least 2"
+                            : "each executor has one chiplet here, so a skewed stage's tasks cannot widen"));
+            settings.add(new Setting("skew hint consolidate", "1 chiplet per task", "a stage whose every task read less than one chiplet's L3 stays on one chiplet"));
         }
         else {
             settings.add(new Setting("workers per host", Integer.toString(workers), workersReason));
-            settings.add(TrinoSessionSettings.taskConcurrency(topology, allowed, workers));
+            Setting taskConcurrency = TrinoSessionSettings.taskConcurrency(topology, allowed, workers);
+            settings.add(taskConcurrency);
             if (hosts.isPresent()) {
                 settings.addAll(TrinoSessionSettings.hashPartitions(Math.multiplyExact(workers, hosts.getAsInt())));
             }
@@ -117,6 +125,9 @@ public final class Advice
                         + "from the active workers; --hosts N prints them for N hosts like this one"));
             }
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
+            // What the coordinator's session defaults make of those values for a query shape with a skew hint.
+            settings.addAll(TrinoSessionSettings.skewHintSettings(Integer.parseInt(taskConcurrency.value()),
+                    hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);
     }

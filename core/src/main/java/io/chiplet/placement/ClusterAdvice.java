@@ -330,7 +330,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         }
         else {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * TRINO_HEAP_SHARE), GIB) : 0;
-            long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(podCores), TrinoSessionSettings.MAX_TASK_CONCURRENCY);
+            long concurrency = TrinoSessionSettings.taskConcurrency(podCores);
             settings.add(new Advice.Setting("task.concurrency", Long.toString(concurrency), "the largest power of two (Trino requires one) not above the pod's "
                     + Advice.count(podCores, "physical core")));
             if (podMemory.isPresent()) {

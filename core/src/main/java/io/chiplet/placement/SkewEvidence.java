@@ -26,6 +26,8 @@ public final class SkewEvidence
     public static final Duration MIN_CPU_TIME = Duration.ofSeconds(5);
     /** Qualifying queries of one shape before its hint changes anything: one run may be an accident of its data. */
     public static final int MIN_QUERIES = 2;
+    /** How many of a query shape's latest queries its hint looks at, unless the operator says otherwise. */
+    public static final int DEFAULT_WINDOW_QUERIES = 4;
     /** Evidence older than this is forgotten. */
     public static final Duration MAX_AGE = Duration.ofMinutes(30);
 

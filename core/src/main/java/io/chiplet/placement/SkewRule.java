@@ -93,6 +93,17 @@ public final class SkewRule
         }
     }
 
+    /**
+     * Tasks a completed stage must have run for its spread over tasks to be a distribution at all (Trino counts a
+     * stage once it is done: with two tasks the max over the median already says how uneven they were).
+     */
+    public static final int MIN_COMPLETED_STAGE_TASKS = 2;
+    /**
+     * Finished tasks of a still running stage, with no prediction of its partition sizes, before their inputs stand
+     * for the stage (Spark): the first few finishers are the small ones, so fewer would understate the skew.
+     */
+    public static final int MIN_FINISHED_TASKS_WITHOUT_PREDICTION = 4;
+
     private SkewRule() {}
 
     /**

@@ -3,8 +3,10 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -27,6 +29,8 @@ public final class TrinoSessionSettings
     public static final int TRINO_MIN_HASH_PARTITION_COUNT = 4;
     /** Trino's largest useful task concurrency here: beyond it drivers only contend. */
     static final int MAX_TASK_CONCURRENCY = 64;
+    /** A spread hint multiplies {@code task_concurrency} and the maximum hash partitions by this; consolidate divides by it. */
+    static final int SKEW_FACTOR = 2;
 
     private TrinoSessionSettings() {}
 
@@ -68,12 +72,96 @@ public final class TrinoSessionSettings
         requireNonNull(hosts, "hosts is null");
         int coresPerWorker = hosts.stream().mapToInt(WorkerHost::coresPerWorker).min()
                 .orElseThrow(() -> new IllegalArgumentException("no worker host to fit task_concurrency to"));
-        long concurrency = Math.min(PartitionSizing.floorPowerOfTwo(coresPerWorker), MAX_TASK_CONCURRENCY);
+        long concurrency = taskConcurrency(coresPerWorker);
         boolean mixed = hosts.stream().mapToInt(WorkerHost::coresPerWorker).distinct().count() > 1;
         return new Advice.Setting(TASK_CONCURRENCY, Long.toString(concurrency),
                 "the largest power of two (Trino requires one) not above the " + Advice.count(coresPerWorker, "physical core") + " per worker"
                         + (mixed ? " on the smallest of the differing workers" : "")
                         + (concurrency < coresPerWorker && concurrency == MAX_TASK_CONCURRENCY ? " and Trino's useful maximum " + MAX_TASK_CONCURRENCY : ""));
+    }
+
+    /** {@code task_concurrency} for workers of {@code coresPerWorker} physical cores: a power of two (Trino requires one), at most {@link #MAX_TASK_CONCURRENCY}. */
+    public static int taskConcurrency(int coresPerWorker)
+    {
+        if (coresPerWorker < 1) {
+            throw new IllegalArgumentException("cores per worker must be positive: " + coresPerWorker);
+        }
+        return (int) Math.min(PartitionSizing.floorPowerOfTwo(coresPerWorker), MAX_TASK_CONCURRENCY);
+    }
+
+    /**
+     * The session values a skew hint turns fitted ones into. Spread: twice the drivers per task (more, smaller local
+     * partitions) and twice the maximum hash partitions, rounded up to a multiple of the workers; consolidate: half the
+     * drivers (at least one) and a minimum of one hash partition; none: the fitted values.
+     *
+     * @param hashPartitions the fitted counts, empty where the number of workers is not known
+     */
+    public static HintedValues withSkewHint(SkewHint hint, int taskConcurrency, Optional<HashPartitions> hashPartitions)
+    {
+        requireNonNull(hint, "hint is null");
+        requireNonNull(hashPartitions, "hashPartitions is null");
+        if (taskConcurrency < 1) {
+            throw new IllegalArgumentException("task concurrency must be positive: " + taskConcurrency);
+        }
+        int concurrency = switch (hint) {
+            case SPREAD -> taskConcurrency * SKEW_FACTOR;
+            case CONSOLIDATE -> Math.max(1, taskConcurrency / SKEW_FACTOR);
+            case NONE -> taskConcurrency;
+        };
+        Optional<HashPartitions> partitions = hashPartitions.map(fitted -> switch (hint) {
+            case SPREAD -> new HashPartitions(fitted.min(),
+                    Math.min(Integer.MAX_VALUE, PartitionSizing.roundUpToMultiple((long) SKEW_FACTOR * fitted.max(), fitted.workers())), fitted.workers());
+            case CONSOLIDATE -> new HashPartitions(1, fitted.max(), fitted.workers());
+            case NONE -> fitted;
+        });
+        return new HintedValues(hint, concurrency, partitions);
+    }
+
+    /** Hash partition counts fitted to {@code workers} workers. */
+    public record HashPartitions(int min, long max, int workers)
+    {
+        public HashPartitions
+        {
+            if (workers < 1 || min < 1 || max < min) {
+                throw new IllegalArgumentException("expected 1 <= min <= max and workers >= 1 but was " + min + ", " + max + ", " + workers);
+            }
+        }
+
+        public static HashPartitions of(int workers)
+        {
+            List<Advice.Setting> settings = hashPartitions(workers);
+            return new HashPartitions(Integer.parseInt(settings.get(0).value()), Long.parseLong(settings.get(1).value()), workers);
+        }
+    }
+
+    /** What a skew hint makes of the fitted session values. */
+    public record HintedValues(SkewHint hint, int taskConcurrency, Optional<HashPartitions> hashPartitions)
+    {
+        public HintedValues
+        {
+            requireNonNull(hint, "hint is null");
+            requireNonNull(hashPartitions, "hashPartitions is null");
+        }
+    }
+
+    /**
+     * The advice rows for what each skew hint turns the fitted values into: what the coordinator's session defaults
+     * set for queries whose recent runs were skewed (spread) or spread too thin (consolidate).
+     */
+    public static List<Advice.Setting> skewHintSettings(int taskConcurrency, Optional<HashPartitions> hashPartitions)
+    {
+        List<Advice.Setting> settings = new ArrayList<>();
+        for (SkewHint hint : List.of(SkewHint.SPREAD, SkewHint.CONSOLIDATE)) {
+            HintedValues hinted = withSkewHint(hint, taskConcurrency, hashPartitions);
+            String why = hint == SkewHint.SPREAD
+                    ? "a query shape whose recent runs were skewed: twice the drivers per task and twice the hash partitions (a multiple of the workers)"
+                    : "a query shape whose recent runs were spread too thin: half the drivers per task (at least 1) and a minimum of 1 hash partition";
+            StringBuilder value = new StringBuilder(TASK_CONCURRENCY + "=" + hinted.taskConcurrency());
+            hinted.hashPartitions().ifPresent(partitions -> value.append(", ").append(MIN_HASH_PARTITION_COUNT).append('=').append(partitions.min())
+                    .append(", ").append(MAX_HASH_PARTITION_COUNT).append('=').append(partitions.max()));
+            settings.add(new Advice.Setting("skew hint " + hint.configName(), value.toString(), why));
+        }
+        return List.copyOf(settings);
     }
 
     /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers of the whole cluster taking part. */

@@ -6,14 +6,117 @@ import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The value parsers both plugins' settings share. Each throws {@link UnusableValueException} saying what it expected.
  */
 public final class SettingValues
 {
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m)?");
+
     private SettingValues() {}
+
+    /** A whole number from {@code minimum} up to {@link Long#MAX_VALUE}. */
+    public static long parseLong(String value, long minimum)
+    {
+        long parsed = parseLong(value);
+        if (parsed < minimum) {
+            throw new UnusableValueException("a whole number, at least " + minimum);
+        }
+        return parsed;
+    }
+
+    /** Any whole number that fits a {@code long}. */
+    public static long parseLong(String value)
+    {
+        try {
+            return Long.parseLong(value);
+        }
+        catch (NumberFormatException e) {
+            throw new UnusableValueException("a whole number");
+        }
+    }
+
+    /** A finite number from {@code minimum} to {@code maximum}, both included. */
+    public static double parseDouble(String value, double minimum, double maximum)
+    {
+        double parsed = parseFinite(value);
+        if (parsed < minimum || parsed > maximum) {
+            throw new UnusableValueException("a number from " + minimum + " to " + maximum);
+        }
+        return parsed;
+    }
+
+    /** A finite number above {@code exclusiveMinimum}. */
+    public static double parseDoubleAbove(String value, double exclusiveMinimum)
+    {
+        double parsed = parseFinite(value);
+        if (!(parsed > exclusiveMinimum)) {
+            throw new UnusableValueException("a number above " + exclusiveMinimum);
+        }
+        return parsed;
+    }
+
+    private static double parseFinite(String value)
+    {
+        try {
+            double parsed = Double.parseDouble(value);
+            if (Double.isNaN(parsed) || Double.isInfinite(parsed)) {
+                throw new UnusableValueException("a finite number");
+            }
+            return parsed;
+        }
+        catch (NumberFormatException e) {
+            throw new UnusableValueException("a number");
+        }
+    }
+
+    /**
+     * {@code 500ms}, {@code 2s}, {@code 1m} (airlift's duration units that matter here), or a bare number of
+     * milliseconds; at least {@code minimum}.
+     */
+    public static Duration parseDuration(String value, Duration minimum)
+    {
+        Matcher matcher = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+        if (!matcher.matches()) {
+            throw new UnusableValueException("a duration such as 500ms, 2s or 1m");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        Duration duration = switch (matcher.group(2) == null ? "ms" : matcher.group(2)) {
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofMillis(amount);
+        };
+        if (duration.compareTo(minimum) < 0) {
+            throw new UnusableValueException("at least " + minimum.toMillis() + "ms");
+        }
+        return duration;
+    }
+
+    /** One of {@code choices} (lower case), in any case; the choice as written in {@code choices}. */
+    public static String parseChoice(String value, List<String> choices)
+    {
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (!choices.contains(lower)) {
+            throw new UnusableValueException("one of " + String.join(", ", choices));
+        }
+        return lower;
+    }
+
+    /** {@code all} (empty), or a whole number, at least 1. */
+    public static OptionalInt parseCountOrAll(String value)
+    {
+        if (value.equalsIgnoreCase("all")) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(parseInt(value, 1, "all, or a whole number, at least 1"));
+    }
 
     /** {@code true} or {@code false}, in any case. */
     public static boolean parseBoolean(String value)

@@ -49,6 +49,27 @@ public final class SettingsReader
         return Optional.ofNullable(values.get(setting)).map(value -> parse(setting, value, parser));
     }
 
+    /**
+     * {@code setting}'s value under {@code key}, or its declared default.
+     *
+     * @throws InvalidSettingException naming the key, its value (or the default) and what the declaration accepts
+     * @throws IllegalArgumentException where the declaration has no default (read it with {@link #readIfSet(String, Setting)})
+     */
+    public <T> T read(String key, Setting<T> setting)
+    {
+        requireNonNull(setting, "setting is null");
+        String defaultValue = setting.defaultValue()
+                .orElseThrow(() -> new IllegalArgumentException(setting.stem() + " has no default: read it with readIfSet"));
+        return read(key, defaultValue, setting::parse);
+    }
+
+    /** {@code setting}'s value under {@code key} where it is given; empty where it is not. */
+    public <T> Optional<T> readIfSet(String key, Setting<T> setting)
+    {
+        requireNonNull(setting, "setting is null");
+        return readIfSet(key, setting::parse);
+    }
+
     private static <T> T parse(String setting, String value, ValueParser<T> parser)
     {
         try {

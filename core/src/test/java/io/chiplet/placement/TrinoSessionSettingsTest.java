@@ -3,6 +3,7 @@ package io.chiplet.placement;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,5 +33,49 @@ class TrinoSessionSettingsTest
     {
         assertThatThrownBy(() -> TrinoSessionSettings.taskConcurrency(List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TrinoSessionSettings.WorkerHost(0, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void taskConcurrencyIsAPowerOfTwoUpToSixtyFour()
+    {
+        assertThat(TrinoSessionSettings.taskConcurrency(1)).isEqualTo(1);
+        assertThat(TrinoSessionSettings.taskConcurrency(3)).isEqualTo(2);
+        assertThat(TrinoSessionSettings.taskConcurrency(48)).isEqualTo(32);
+        assertThat(TrinoSessionSettings.taskConcurrency(64)).isEqualTo(64);
+        assertThat(TrinoSessionSettings.taskConcurrency(200)).isEqualTo(64);
+        assertThatThrownBy(() -> TrinoSessionSettings.taskConcurrency(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aSkewHintDoublesOrHalvesTheFittedValues()
+    {
+        Optional<TrinoSessionSettings.HashPartitions> threeWorkers = Optional.of(TrinoSessionSettings.HashPartitions.of(3));
+        assertThat(threeWorkers.orElseThrow()).isEqualTo(new TrinoSessionSettings.HashPartitions(3, 102, 3));
+
+        assertThat(TrinoSessionSettings.withSkewHint(SkewHint.NONE, 32, threeWorkers))
+                .isEqualTo(new TrinoSessionSettings.HintedValues(SkewHint.NONE, 32, Optional.of(new TrinoSessionSettings.HashPartitions(3, 102, 3))));
+        // Spread: 2 x 102 = 204, already a multiple of 3 workers.
+        assertThat(TrinoSessionSettings.withSkewHint(SkewHint.SPREAD, 32, threeWorkers))
+                .isEqualTo(new TrinoSessionSettings.HintedValues(SkewHint.SPREAD, 64, Optional.of(new TrinoSessionSettings.HashPartitions(3, 204, 3))));
+        assertThat(TrinoSessionSettings.withSkewHint(SkewHint.CONSOLIDATE, 32, threeWorkers))
+                .isEqualTo(new TrinoSessionSettings.HintedValues(SkewHint.CONSOLIDATE, 16, Optional.of(new TrinoSessionSettings.HashPartitions(1, 102, 3))));
+        // Seven workers: 105 fitted, 2 x 105 = 210 is a multiple of 7; one driver never halves to none.
+        assertThat(TrinoSessionSettings.withSkewHint(SkewHint.SPREAD, 1, Optional.of(TrinoSessionSettings.HashPartitions.of(7))))
+                .isEqualTo(new TrinoSessionSettings.HintedValues(SkewHint.SPREAD, 2, Optional.of(new TrinoSessionSettings.HashPartitions(4, 210, 7))));
+        assertThat(TrinoSessionSettings.withSkewHint(SkewHint.CONSOLIDATE, 1, Optional.empty()))
+                .isEqualTo(new TrinoSessionSettings.HintedValues(SkewHint.CONSOLIDATE, 1, Optional.empty()));
+    }
+
+    @Test
+    void adviceRowsSayWhatEachHintSets()
+    {
+        assertThat(TrinoSessionSettings.skewHintSettings(32, Optional.of(TrinoSessionSettings.HashPartitions.of(3))))
+                .extracting(Advice.Setting::key, Advice.Setting::value)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("skew hint spread", "task_concurrency=64, min_hash_partition_count=3, max_hash_partition_count=204"),
+                        org.assertj.core.groups.Tuple.tuple("skew hint consolidate", "task_concurrency=16, min_hash_partition_count=1, max_hash_partition_count=102"));
+        assertThat(TrinoSessionSettings.skewHintSettings(4, Optional.empty()))
+                .extracting(Advice.Setting::value)
+                .containsExactly("task_concurrency=8", "task_concurrency=2");
     }
 }

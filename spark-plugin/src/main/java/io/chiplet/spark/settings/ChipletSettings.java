@@ -1,11 +1,10 @@
 package io.chiplet.spark.settings;
 
-import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
-import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
 import io.chiplet.settings.SettingsReader;
-import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
@@ -27,6 +26,9 @@ import static java.util.Objects.requireNonNull;
  *         pinning still acts on the live kernel
  * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
  * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
+ *
+ * <p>Every setting is declared once in core's {@link PluginSettings} (type, default, bounds); this record only names
+ * the Spark key of each.
  * @param memoryKind with {@code bindMemory}, the kind of memory a chiplet's memory comes from: {@code dram} its own
  *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code ChipletMemory})
  * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
@@ -37,7 +39,7 @@ public record ChipletSettings(
         PlacementMode mode,
         Optional<Path> fsRoot,
         long adaptiveIntervalMs,
-        long remoteAccessThreshold,
+        double remoteAccessThreshold,
         boolean resizePartitions,
         boolean bindMemory,
         MemoryKind memoryKind,
@@ -66,6 +68,21 @@ public record ChipletSettings(
      * set.
      */
     public static final String FS_ROOT_ENVIRONMENT = "CHIPLET_FS_ROOT";
+
+    /** Each placement setting's Spark key, by core's declaration. */
+    public static final Map<Setting<?>, String> DECLARED = Map.ofEntries(
+            Map.entry(PluginSettings.ENABLED, ENABLED),
+            Map.entry(PluginSettings.POLICY, POLICY),
+            Map.entry(PluginSettings.MODE, MODE),
+            Map.entry(PluginSettings.FS_ROOT, FS_ROOT),
+            Map.entry(PluginSettings.ADAPTIVE_INTERVAL, ADAPTIVE_INTERVAL_MS),
+            Map.entry(PluginSettings.REMOTE_ACCESS_THRESHOLD, REMOTE_ACCESS_THRESHOLD),
+            Map.entry(PluginSettings.PARTITIONS_RESIZE, PARTITIONS_RESIZE),
+            Map.entry(PluginSettings.MEMORY_BIND, MEMORY_BIND),
+            Map.entry(PluginSettings.MEMORY_KIND, MEMORY_KIND),
+            Map.entry(PluginSettings.VIRTUAL_CHIPLET_CORES, VIRTUAL_CHIPLET_CORES),
+            Map.entry(PluginSettings.LEASE_DIR, LEASE_DIR),
+            Map.entry(PluginSettings.PINNING_BACKEND, PINNING_BACKEND));
 
     public static final Set<String> KEYS = union(Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
@@ -160,18 +177,18 @@ public record ChipletSettings(
         SettingsReader settings = new SettingsReader(ours);
         try {
             return new Valid(new ChipletSettings(
-                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
-                    settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
-                    settings.read(MODE, "task", value -> PlacementMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("task, executor or auto"))),
-                    settings.readIfSet(FS_ROOT, SettingValues::parsePath),
-                    settings.read(ADAPTIVE_INTERVAL_MS, "500", value -> SettingValues.parseInt(value, 1, "a whole number of milliseconds, at least 1")),
-                    settings.read(REMOTE_ACCESS_THRESHOLD, "300", value -> SettingValues.parseInt(value, 0, "a whole number of accesses per interval, 0 or more")),
-                    settings.read(PARTITIONS_RESIZE, "true", SettingValues::parseBoolean),
-                    settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
-                    settings.read(MEMORY_KIND, "dram", SettingValues::parseMemoryKind),
-                    settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (off) or more")),
-                    settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
-                    settings.read(PINNING_BACKEND, "ffm", value -> PinningBackendChoice.fromConfigName(value).orElseThrow(() -> new UnusableValueException("ffm or openhft")))));
+                    settings.read(ENABLED, PluginSettings.ENABLED),
+                    settings.read(POLICY, PluginSettings.POLICY),
+                    PlacementMode.fromConfigName(settings.read(MODE, PluginSettings.MODE)).orElseThrow(),
+                    settings.readIfSet(FS_ROOT, PluginSettings.FS_ROOT),
+                    settings.read(ADAPTIVE_INTERVAL_MS, PluginSettings.ADAPTIVE_INTERVAL).toMillis(),
+                    settings.read(REMOTE_ACCESS_THRESHOLD, PluginSettings.REMOTE_ACCESS_THRESHOLD),
+                    settings.read(PARTITIONS_RESIZE, PluginSettings.PARTITIONS_RESIZE),
+                    settings.read(MEMORY_BIND, PluginSettings.MEMORY_BIND),
+                    settings.read(MEMORY_KIND, PluginSettings.MEMORY_KIND),
+                    settings.read(VIRTUAL_CHIPLET_CORES, PluginSettings.VIRTUAL_CHIPLET_CORES),
+                    settings.read(LEASE_DIR, PluginSettings.LEASE_DIR),
+                    PinningBackendChoice.fromConfigName(settings.read(PINNING_BACKEND, PluginSettings.PINNING_BACKEND)).orElseThrow()));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());

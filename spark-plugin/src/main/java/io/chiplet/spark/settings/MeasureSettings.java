@@ -6,9 +6,9 @@ import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.StratifiedArmEstimator;
 import io.chiplet.settings.InvalidSettingException;
-import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
 import io.chiplet.settings.SettingsReader;
-import io.chiplet.settings.UnusableValueException;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -35,7 +35,7 @@ import static java.util.Objects.requireNonNull;
  * @param seed {@code spark.chiplet.measure.seed}: the arms' seed; by default a fixed one, so that every executor draws
  *         alike (the draw mixes in each stage's id) and a run can be repeated
  * @param injectedTimeRatio {@code spark.chiplet.measure.test.injectTimeRatio}: test only, honoured only where the JVM
- *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor of a
+ *         runs with {@code -D}{@value #TEST_INJECTOR_PROPERTY}{@code =true}: placed tasks take this factor (0.1 to 10) of a
  *         control task's time (0.8: control tasks are slowed by 1/0.8)
  */
 public record MeasureSettings(boolean enabled, double controlShare, GuardMode guard, Optional<Path> reportDir, OptionalLong seed,
@@ -51,6 +51,15 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     public static final String TEST_INJECTOR_PROPERTY = "chiplet.test.effectInjector";
 
     public static final Set<String> KEYS = Set.of(ENABLED, CONTROL_SHARE, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO);
+
+    /** Each measurement setting's Spark key, by core's declaration. */
+    public static final Map<Setting<?>, String> DECLARED = Map.of(
+            PluginSettings.MEASURE_ENABLED, ENABLED,
+            PluginSettings.MEASURE_CONTROL_SHARE, CONTROL_SHARE,
+            PluginSettings.GUARD, GUARD,
+            PluginSettings.MEASURE_REPORT_DIR, REPORT_DIR,
+            PluginSettings.MEASURE_SEED, SEED,
+            PluginSettings.MEASURE_INJECT_TIME_RATIO, INJECT_TIME_RATIO);
 
     public MeasureSettings
     {
@@ -73,12 +82,12 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
         SettingsReader settings = new SettingsReader(ours);
         try {
             return new Valid(new MeasureSettings(
-                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
-                    settings.read(CONTROL_SHARE, Double.toString(MeasurementPlan.DEFAULT_CONTROL_SHARE), MeasureSettings::parseShare),
-                    settings.read(GUARD, GuardMode.AUTO.configName(), value -> GuardMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("auto or always"))),
-                    settings.readIfSet(REPORT_DIR, SettingValues::parsePath),
-                    settings.readIfSet(SEED, MeasureSettings::parseSeed).map(OptionalLong::of).orElse(OptionalLong.empty()),
-                    settings.readIfSet(INJECT_TIME_RATIO, MeasureSettings::parseRatio).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
+                    settings.read(ENABLED, PluginSettings.MEASURE_ENABLED),
+                    settings.read(CONTROL_SHARE, PluginSettings.MEASURE_CONTROL_SHARE),
+                    settings.read(GUARD, PluginSettings.GUARD),
+                    settings.readIfSet(REPORT_DIR, PluginSettings.MEASURE_REPORT_DIR),
+                    settings.readIfSet(SEED, PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                    settings.readIfSet(INJECT_TIME_RATIO, PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
         }
         catch (InvalidSettingException e) {
             return new Invalid(new ChipletSettings.Problem(e.setting(), e.value(), e.expected()));
@@ -109,7 +118,7 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     }
 
     /** The seed when none is set. */
-    public static final long DEFAULT_SEED = 0x23_c41e_7L;
+    public static final long DEFAULT_SEED = PluginSettings.DEFAULT_MEASURE_SEED;
 
     /** Core's plan for these settings. */
     public MeasurementPlan plan()
@@ -122,43 +131,5 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     public OptionalDouble activeInjection()
     {
         return Boolean.getBoolean(TEST_INJECTOR_PROPERTY) ? injectedTimeRatio : OptionalDouble.empty();
-    }
-
-    private static double parseShare(String value)
-    {
-        try {
-            double share = Double.parseDouble(value);
-            if (share >= 0 && share <= ArmAssignment.MAX_CONTROL_SHARE) {
-                return share;
-            }
-        }
-        catch (NumberFormatException e) {
-            // Falls through to the message below.
-        }
-        throw new UnusableValueException("a share of tasks from 0 to 0.5, e.g. 0.1");
-    }
-
-    private static long parseSeed(String value)
-    {
-        try {
-            return Long.parseLong(value);
-        }
-        catch (NumberFormatException e) {
-            throw new UnusableValueException("a whole number");
-        }
-    }
-
-    private static double parseRatio(String value)
-    {
-        try {
-            double ratio = Double.parseDouble(value);
-            if (ratio >= 0.2 && ratio <= 5) {
-                return ratio;
-            }
-        }
-        catch (NumberFormatException e) {
-            // Falls through to the message below.
-        }
-        throw new UnusableValueException("a time ratio from 0.2 to 5, e.g. 1.25");
     }
 }

@@ -38,7 +38,7 @@ import static java.util.Objects.requireNonNull;
 public final class StageSkewTracker
 {
     /** Finished tasks before a stage's measured distribution means anything, where nothing predicted it. */
-    static final int MIN_TASKS = 4;
+    static final int MIN_TASKS = SkewRule.MIN_FINISHED_TASKS_WITHOUT_PREDICTION;
 
     private static final long[] NOT_PREDICTED = new long[0];
 

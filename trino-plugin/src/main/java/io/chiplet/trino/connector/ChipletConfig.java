@@ -1,24 +1,20 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
-import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
 import io.chiplet.settings.SettingsReader;
-import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.trino.measure.MeasureSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -71,8 +67,19 @@ public record ChipletConfig(
             ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR,
             CHIPLETS_PER_NODE, RESCAN_INTERVAL);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m)?");
-    private static final Duration MIN_INTERVAL = Duration.ofMillis(10);
+    /** Each setting's catalog property, by core's declaration (which holds its type, default and bounds). */
+    public static final Map<Setting<?>, String> DECLARED = Map.ofEntries(
+            Map.entry(PluginSettings.ENABLED, ENABLED),
+            Map.entry(PluginSettings.POLICY, POLICY),
+            Map.entry(PluginSettings.FS_ROOT, FS_ROOT),
+            Map.entry(PluginSettings.ADAPTIVE_INTERVAL, ADAPTIVE_INTERVAL),
+            Map.entry(PluginSettings.REMOTE_ACCESS_THRESHOLD, REMOTE_ACCESS_THRESHOLD),
+            Map.entry(PluginSettings.MEMORY_BIND, MEMORY_BIND),
+            Map.entry(PluginSettings.MEMORY_KIND, MEMORY_KIND),
+            Map.entry(PluginSettings.VIRTUAL_CHIPLET_CORES, VIRTUAL_CHIPLET_CORES),
+            Map.entry(PluginSettings.LEASE_DIR, LEASE_DIR),
+            Map.entry(PluginSettings.CHIPLETS_PER_NODE, CHIPLETS_PER_NODE),
+            Map.entry(PluginSettings.RESCAN_INTERVAL, RESCAN_INTERVAL));
 
     public ChipletConfig
     {
@@ -146,63 +153,20 @@ public record ChipletConfig(
         SettingsReader settings = new SettingsReader(ours);
         try {
             return new Valid(new ChipletConfig(
-                    settings.read(ENABLED, "true", SettingValues::parseBoolean),
-                    settings.read(POLICY, Policy.AUTO.cliName(), SettingValues::parsePolicy),
-                    settings.readIfSet(FS_ROOT, SettingValues::parsePath),
-                    settings.read(ADAPTIVE_INTERVAL, "500ms", ChipletConfig::parseDuration),
-                    settings.read(REMOTE_ACCESS_THRESHOLD, "300", ChipletConfig::parseThreshold),
-                    settings.read(MEMORY_BIND, "true", SettingValues::parseBoolean),
-                    settings.read(MEMORY_KIND, "dram", SettingValues::parseMemoryKind),
-                    settings.read(VIRTUAL_CHIPLET_CORES, "0", value -> SettingValues.parseInt(value, 0, "a whole number of cores, 0 (real chiplets) or more")),
-                    settings.read(LEASE_DIR, ChipletLeases.defaultDirectory().toString(), SettingValues::parsePath),
-                    settings.read(CHIPLETS_PER_NODE, "all", ChipletConfig::parseChipletsPerNode),
-                    settings.read(RESCAN_INTERVAL, "1s", ChipletConfig::parseDuration)));
+                    settings.read(ENABLED, PluginSettings.ENABLED),
+                    settings.read(POLICY, PluginSettings.POLICY),
+                    settings.readIfSet(FS_ROOT, PluginSettings.FS_ROOT),
+                    settings.read(ADAPTIVE_INTERVAL, PluginSettings.ADAPTIVE_INTERVAL),
+                    settings.read(REMOTE_ACCESS_THRESHOLD, PluginSettings.REMOTE_ACCESS_THRESHOLD),
+                    settings.read(MEMORY_BIND, PluginSettings.MEMORY_BIND),
+                    settings.read(MEMORY_KIND, PluginSettings.MEMORY_KIND),
+                    settings.read(VIRTUAL_CHIPLET_CORES, PluginSettings.VIRTUAL_CHIPLET_CORES),
+                    settings.read(LEASE_DIR, PluginSettings.LEASE_DIR),
+                    settings.read(CHIPLETS_PER_NODE, PluginSettings.CHIPLETS_PER_NODE),
+                    settings.read(RESCAN_INTERVAL, PluginSettings.RESCAN_INTERVAL)));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());
         }
-    }
-
-    /** {@code 500ms}, {@code 2s}, {@code 1m}, or a bare number of milliseconds; at least 10 ms. */
-    static Duration parseDuration(String value)
-    {
-        String expected = "a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms";
-        Matcher matcher = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!matcher.matches()) {
-            throw new UnusableValueException(expected);
-        }
-        long amount = Long.parseLong(matcher.group(1));
-        Duration duration = switch (matcher.group(2) == null ? "ms" : matcher.group(2)) {
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofMillis(amount);
-        };
-        if (duration.compareTo(MIN_INTERVAL) < 0) {
-            throw new UnusableValueException(expected);
-        }
-        return duration;
-    }
-
-    private static double parseThreshold(String value)
-    {
-        String expected = "a positive number of remote-access events per adaptive interval";
-        try {
-            double threshold = Double.parseDouble(value);
-            if (!(threshold > 0) || Double.isInfinite(threshold)) {
-                throw new UnusableValueException(expected);
-            }
-            return threshold;
-        }
-        catch (NumberFormatException e) {
-            throw new UnusableValueException(expected);
-        }
-    }
-
-    private static OptionalInt parseChipletsPerNode(String value)
-    {
-        if (value.equalsIgnoreCase("all")) {
-            return OptionalInt.empty();
-        }
-        return OptionalInt.of(SettingValues.parseInt(value, 1, "all, or a whole number of chiplets, at least 1"));
     }
 }

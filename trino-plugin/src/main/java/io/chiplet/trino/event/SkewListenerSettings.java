@@ -1,7 +1,12 @@
 package io.chiplet.trino.event;
 
 import io.chiplet.placement.SkewRule;
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
+import io.chiplet.settings.SettingsReader;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,6 +23,11 @@ final class SkewListenerSettings
     static final String MIN_STAGE_ROWS = "chiplet.skew.min-stage-rows";
     static final String CONSOLIDATE_BELOW_BYTES = "chiplet.skew.consolidate-below-bytes";
     static final Set<String> KEYS = Set.of(MAX_OVER_MEDIAN, MIN_STAGE_ROWS, CONSOLIDATE_BELOW_BYTES);
+    /** Each setting's property, by core's declaration (which holds its type, default and bounds). */
+    static final Map<Setting<?>, String> DECLARED = Map.of(
+            PluginSettings.SKEW_MAX_OVER_MEDIAN, MAX_OVER_MEDIAN,
+            PluginSettings.SKEW_MIN_STAGE_ROWS, MIN_STAGE_ROWS,
+            PluginSettings.SKEW_CONSOLIDATE_BELOW_BYTES, CONSOLIDATE_BELOW_BYTES);
 
     private SkewListenerSettings() {}
 
@@ -32,46 +42,22 @@ final class SkewListenerSettings
                 throw new IllegalArgumentException("%s is not a setting of the chiplet event listener: expected one of %s".formatted(key, String.join(", ", new TreeSet<>(KEYS))));
             }
         }
-        SkewRule.Thresholds defaults = SkewRule.Thresholds.DEFAULT;
-        double maxOverMedian = defaults.skewedMaxOverMedian();
-        String ratio = config.get(MAX_OVER_MEDIAN);
-        if (ratio != null) {
-            try {
-                maxOverMedian = Double.parseDouble(ratio.trim());
-            }
-            catch (NumberFormatException e) {
-                maxOverMedian = Double.NaN;
-            }
-            if (!(maxOverMedian > 1) || Double.isInfinite(maxOverMedian)) {
-                throw bad(MAX_OVER_MEDIAN, ratio, "a ratio above 1, such as 2.0");
-            }
-        }
-        return new SkewRule.Thresholds(
-                maxOverMedian,
-                count(config, MIN_STAGE_ROWS, defaults.minStageRows(), "a whole number of rows, 0 or more"),
-                count(config, CONSOLIDATE_BELOW_BYTES, defaults.consolidateBelowBytes(), "a whole number of bytes, 0 (never consolidate) or more"));
-    }
-
-    private static long count(Map<String, String> config, String key, long defaultValue, String expected)
-    {
-        String value = config.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
+        SettingsReader settings = new SettingsReader(stripped(config));
         try {
-            long parsed = Long.parseLong(value.trim());
-            if (parsed < 0) {
-                throw bad(key, value, expected);
-            }
-            return parsed;
+            return new SkewRule.Thresholds(
+                    settings.read(MAX_OVER_MEDIAN, PluginSettings.SKEW_MAX_OVER_MEDIAN),
+                    settings.read(MIN_STAGE_ROWS, PluginSettings.SKEW_MIN_STAGE_ROWS),
+                    settings.read(CONSOLIDATE_BELOW_BYTES, PluginSettings.SKEW_CONSOLIDATE_BELOW_BYTES));
         }
-        catch (NumberFormatException e) {
-            throw bad(key, value, expected);
+        catch (InvalidSettingException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 
-    private static IllegalArgumentException bad(String key, String value, String expected)
+    private static Map<String, String> stripped(Map<String, String> config)
     {
-        return new IllegalArgumentException("%s = '%s' is not usable: expected %s".formatted(key, value, expected));
+        Map<String, String> values = new HashMap<>();
+        config.forEach((key, value) -> values.put(key, value.strip()));
+        return values;
     }
 }

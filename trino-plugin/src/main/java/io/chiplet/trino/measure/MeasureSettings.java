@@ -6,9 +6,9 @@ import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.StratifiedArmEstimator;
 import io.chiplet.settings.InvalidSettingException;
-import io.chiplet.settings.SettingValues;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.Setting;
 import io.chiplet.settings.SettingsReader;
-import io.chiplet.settings.UnusableValueException;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -47,8 +45,15 @@ public record MeasureSettings(boolean enabled, double controlShare, Duration win
 
     public static final List<String> PROPERTIES = List.of(ENABLED, CONTROL_SHARE, WINDOW, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m)?");
-    private static final Duration MIN_WINDOW = Duration.ofMillis(100);
+    /** Each setting's catalog property, by core's declaration (which holds its type, default and bounds). */
+    public static final Map<Setting<?>, String> DECLARED = Map.of(
+            PluginSettings.MEASURE_ENABLED, ENABLED,
+            PluginSettings.MEASURE_CONTROL_SHARE, CONTROL_SHARE,
+            PluginSettings.MEASURE_WINDOW, WINDOW,
+            PluginSettings.GUARD, GUARD,
+            PluginSettings.MEASURE_REPORT_DIR, REPORT_DIR,
+            PluginSettings.MEASURE_SEED, SEED,
+            PluginSettings.MEASURE_INJECT_TIME_RATIO, INJECT_TIME_RATIO);
 
     public MeasureSettings
     {
@@ -72,79 +77,18 @@ public record MeasureSettings(boolean enabled, double controlShare, Duration win
     {
         SettingsReader settings = new SettingsReader(properties);
         return new MeasureSettings(
-                settings.read(ENABLED, "true", SettingValues::parseBoolean),
-                settings.read(CONTROL_SHARE, Double.toString(MeasurementPlan.DEFAULT_CONTROL_SHARE), MeasureSettings::parseShare),
-                settings.read(WINDOW, "30s", MeasureSettings::parseWindow),
-                settings.read(GUARD, GuardMode.AUTO.configName(),
-                        value -> GuardMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("auto or always"))),
-                settings.readIfSet(REPORT_DIR, SettingValues::parsePath),
-                settings.readIfSet(SEED, MeasureSettings::parseSeed).map(OptionalLong::of).orElse(OptionalLong.empty()),
-                settings.readIfSet(INJECT_TIME_RATIO, MeasureSettings::parseRatio).map(OptionalDouble::of).orElse(OptionalDouble.empty()));
+                settings.read(ENABLED, PluginSettings.MEASURE_ENABLED),
+                settings.read(CONTROL_SHARE, PluginSettings.MEASURE_CONTROL_SHARE),
+                settings.read(WINDOW, PluginSettings.MEASURE_WINDOW),
+                settings.read(GUARD, PluginSettings.GUARD),
+                settings.readIfSet(REPORT_DIR, PluginSettings.MEASURE_REPORT_DIR),
+                settings.readIfSet(SEED, PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                settings.readIfSet(INJECT_TIME_RATIO, PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty()));
     }
 
     /** Core's plan for these settings, with {@code drawnSeed} where no seed is set. */
     public MeasurementPlan plan(long drawnSeed)
     {
         return new MeasurementPlan(enabled, ControlShare.of(controlShare), guard, seed.orElse(drawnSeed), StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
-    }
-
-    private static double parseShare(String value)
-    {
-        String expected = "a control share from 0 to " + ArmAssignment.MAX_CONTROL_SHARE;
-        try {
-            double share = Double.parseDouble(value);
-            if (!(share >= 0 && share <= ArmAssignment.MAX_CONTROL_SHARE)) {
-                throw new UnusableValueException(expected);
-            }
-            return share;
-        }
-        catch (NumberFormatException e) {
-            throw new UnusableValueException(expected);
-        }
-    }
-
-    private static double parseRatio(String value)
-    {
-        String expected = "a time ratio of placed over control work between 0.1 and 10 (1.25: placed work takes 25 % longer)";
-        try {
-            double ratio = Double.parseDouble(value);
-            if (!(ratio >= 0.1 && ratio <= 10)) {
-                throw new UnusableValueException(expected);
-            }
-            return ratio;
-        }
-        catch (NumberFormatException e) {
-            throw new UnusableValueException(expected);
-        }
-    }
-
-    private static long parseSeed(String value)
-    {
-        try {
-            return Long.parseLong(value);
-        }
-        catch (NumberFormatException e) {
-            throw new UnusableValueException("a whole number");
-        }
-    }
-
-    /** {@code 30s}, {@code 500ms}, {@code 1m}, or a bare number of milliseconds; at least 100 ms. */
-    static Duration parseWindow(String value)
-    {
-        String expected = "a window length such as 30s, 500ms or 1m (a bare number is milliseconds), at least 100ms";
-        Matcher matcher = DURATION.matcher(value.toLowerCase(java.util.Locale.ROOT));
-        if (!matcher.matches()) {
-            throw new UnusableValueException(expected);
-        }
-        long amount = Long.parseLong(matcher.group(1));
-        Duration duration = switch (matcher.group(2) == null ? "ms" : matcher.group(2)) {
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofMillis(amount);
-        };
-        if (duration.compareTo(MIN_WINDOW) < 0) {
-            throw new UnusableValueException(expected);
-        }
-        return duration;
     }
 }

@@ -1,7 +1,6 @@
 package io.chiplet.trino.session;
 
 import io.chiplet.placement.Advice;
-import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
@@ -36,22 +35,11 @@ public final class SessionDefaultsPolicy
     public static final String MAX_HASH_PARTITION_COUNT = TrinoSessionSettings.MAX_HASH_PARTITION_COUNT;
     public static final Set<String> PROPERTIES = Set.of(TASK_CONCURRENCY, MIN_HASH_PARTITION_COUNT, MAX_HASH_PARTITION_COUNT);
 
-    /** Hash partition counts for a number of workers. */
-    record HashPartitions(int min, int max)
-    {
-        HashPartitions
-        {
-            if (min < 1 || max < min) {
-                throw new IllegalArgumentException("expected 1 <= min <= max but was " + min + ", " + max);
-            }
-        }
-    }
-
     private final OptionalInt taskConcurrency;
     private final String taskConcurrencyReason;
     private final OptionalInt reportedWorkers;
     private final Set<String> enabled;
-    private final Map<Integer, HashPartitions> hashPartitionsByWorkers = new ConcurrentHashMap<>();
+    private final Map<Integer, TrinoSessionSettings.HashPartitions> hashPartitionsByWorkers = new ConcurrentHashMap<>();
 
     private SessionDefaultsPolicy(OptionalInt taskConcurrency, String taskConcurrencyReason, OptionalInt reportedWorkers, Set<String> enabled)
     {
@@ -135,27 +123,16 @@ public final class SessionDefaultsPolicy
         requireNonNull(workers, "workers is null");
         requireNonNull(hint, "hint is null");
         Map<String, String> ours = new HashMap<>();
+        // Core turns the hint into values: more drivers per task split a task's input into more, smaller local
+        // partitions; fewer waste less on tiny input.
+        TrinoSessionSettings.HintedValues hinted = TrinoSessionSettings.withSkewHint(hint, taskConcurrency.orElse(1),
+                workers.isPresent() ? Optional.of(hashPartitions(workers.getAsInt())) : Optional.empty());
         if (taskConcurrency.isPresent()) {
-            // More drivers per task split a task's input into more, smaller local partitions; fewer waste less on tiny input.
-            int fitted = taskConcurrency.getAsInt();
-            int concurrency = switch (hint) {
-                case SPREAD -> fitted * 2;
-                case CONSOLIDATE -> Math.max(1, fitted / 2);
-                case NONE -> fitted;
-            };
-            ours.put(TASK_CONCURRENCY, Integer.toString(concurrency));
+            ours.put(TASK_CONCURRENCY, Integer.toString(hinted.taskConcurrency()));
         }
-        if (workers.isPresent()) {
-            int count = workers.getAsInt();
-            HashPartitions fitted = hashPartitions(count);
-            int min = switch (hint) {
-                case CONSOLIDATE -> 1;
-                case SPREAD, NONE -> fitted.min();
-            };
-            long max = switch (hint) {
-                case SPREAD -> PartitionSizing.roundUpToMultiple(2L * fitted.max(), count);
-                case CONSOLIDATE, NONE -> fitted.max();
-            };
+        hinted.hashPartitions().ifPresent(partitions -> {
+            int min = partitions.min();
+            long max = partitions.max();
             // Ours must not contradict the rules: Trino fails a query whose minimum exceeds its maximum.
             OptionalInt ruleMax = parseCount(ruleProperties.get(MAX_HASH_PARTITION_COUNT));
             OptionalInt ruleMin = parseCount(ruleProperties.get(MIN_HASH_PARTITION_COUNT));
@@ -167,7 +144,7 @@ public final class SessionDefaultsPolicy
             }
             ours.put(MIN_HASH_PARTITION_COUNT, Integer.toString(min));
             ours.put(MAX_HASH_PARTITION_COUNT, Long.toString(Math.min(max, Integer.MAX_VALUE)));
-        }
+        });
         Map<String, String> properties = new HashMap<>(ruleProperties);
         ours.forEach((name, value) -> {
             if (enabled.contains(name)) {
@@ -178,23 +155,12 @@ public final class SessionDefaultsPolicy
     }
 
     /** Core's hash partition counts for that many workers. */
-    HashPartitions hashPartitions(int workers)
+    TrinoSessionSettings.HashPartitions hashPartitions(int workers)
     {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be positive: " + workers);
         }
-        return hashPartitionsByWorkers.computeIfAbsent(workers, count -> {
-            List<Advice.Setting> advice = TrinoSessionSettings.hashPartitions(count);
-            return new HashPartitions(Integer.parseInt(setting(advice, MIN_HASH_PARTITION_COUNT).value()), Integer.parseInt(setting(advice, MAX_HASH_PARTITION_COUNT).value()));
-        });
-    }
-
-    private static Advice.Setting setting(List<Advice.Setting> advice, String key)
-    {
-        return advice.stream()
-                .filter(setting -> setting.key().equals(key))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("core's Trino session settings have no " + key));
+        return hashPartitionsByWorkers.computeIfAbsent(workers, TrinoSessionSettings.HashPartitions::of);
     }
 
     private static OptionalInt parseCount(String value)

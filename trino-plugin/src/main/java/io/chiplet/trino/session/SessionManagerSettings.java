@@ -1,10 +1,14 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.SettingsReader;
 import io.chiplet.topology.DiscoveryOptions;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -92,11 +96,20 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
         if (fsRoot.isPresent() && hwlocXml.isPresent()) {
             throw new IllegalArgumentException("%s and %s are exclusive: give at most one".formatted(FS_ROOT, HWLOC_XML));
         }
-        int virtualChipletCores = count(config, VIRTUAL_CHIPLET_CORES, 0, 0, "a whole number of cores, 0 (off) or more");
-        int workersPerHost = count(config, WORKERS_PER_HOST, 1, 1, "a whole number of worker JVMs per host, at least 1");
-        OptionalInt workers = config.containsKey(WORKERS)
-                ? OptionalInt.of(count(config, WORKERS, 1, 1, "a whole number of nodes that run tasks, at least 1"))
-                : OptionalInt.empty();
+        SettingsReader settings = new SettingsReader(stripped(config));
+        int virtualChipletCores;
+        int workersPerHost;
+        OptionalInt workers;
+        int window;
+        try {
+            virtualChipletCores = settings.read(VIRTUAL_CHIPLET_CORES, PluginSettings.VIRTUAL_CHIPLET_CORES);
+            workersPerHost = settings.read(WORKERS_PER_HOST, PluginSettings.WORKERS_PER_HOST);
+            workers = settings.readIfSet(WORKERS, PluginSettings.WORKERS).map(OptionalInt::of).orElse(OptionalInt.empty());
+            window = settings.read(SKEW_WINDOW_QUERIES, PluginSettings.SKEW_WINDOW_QUERIES);
+        }
+        catch (InvalidSettingException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         Set<String> defaults = new LinkedHashSet<>();
         String defaultsValue = config.getOrDefault(DEFAULTS, String.join(",", new TreeSet<>(SessionDefaultsPolicy.PROPERTIES)));
         for (String name : Arrays.stream(defaultsValue.split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList()) {
@@ -105,7 +118,6 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
             }
             defaults.add(name);
         }
-        int window = count(config, SKEW_WINDOW_QUERIES, 4, 0, "a whole number of queries, 0 (off) or more");
         return new SessionManagerSettings(
                 new DiscoveryOptions(fsRoot, hwlocXml, virtualChipletCores),
                 workersPerHost,
@@ -115,22 +127,11 @@ public record SessionManagerSettings(DiscoveryOptions topology, int workersPerHo
                 Optional.ofNullable(config.get(STATE_DIR)).map(String::trim).map(value -> path(STATE_DIR, value)).orElseGet(SessionManagerSettings::defaultStateDirectory));
     }
 
-    private static int count(Map<String, String> config, String key, int defaultValue, int minimum, String expected)
+    private static Map<String, String> stripped(Map<String, String> config)
     {
-        String value = config.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            int parsed = Integer.parseInt(value.trim());
-            if (parsed < minimum) {
-                throw bad(key, value, expected);
-            }
-            return parsed;
-        }
-        catch (NumberFormatException e) {
-            throw bad(key, value, expected);
-        }
+        Map<String, String> values = new HashMap<>();
+        config.forEach((key, value) -> values.put(key, value.strip()));
+        return values;
     }
 
     private static Path path(String key, String value)

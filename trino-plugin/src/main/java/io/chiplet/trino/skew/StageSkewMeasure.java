@@ -34,7 +34,7 @@ public final class StageSkewMeasure
         requireNonNull(stage, "stage is null");
         requireNonNull(thresholds, "thresholds is null");
         int tasks = stage.getTasks();
-        if (tasks < 2) {
+        if (tasks < SkewRule.MIN_COMPLETED_STAGE_TASKS) {
             return Optional.empty();
         }
         LongDistribution rows = stage.getProcessedInputPositionsDistribution();

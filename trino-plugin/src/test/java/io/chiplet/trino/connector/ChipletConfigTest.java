@@ -3,6 +3,7 @@ package io.chiplet.trino.connector;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.MemoryKind;
+import io.chiplet.settings.PluginSettings;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -55,10 +56,10 @@ class ChipletConfigTest
     @Test
     void durationsTakeUnits()
     {
-        assertThat(ChipletConfig.parseDuration("750ms")).isEqualTo(Duration.ofMillis(750));
-        assertThat(ChipletConfig.parseDuration("3s")).isEqualTo(Duration.ofSeconds(3));
-        assertThat(ChipletConfig.parseDuration("1m")).isEqualTo(Duration.ofMinutes(1));
-        assertThat(ChipletConfig.parseDuration("40")).isEqualTo(Duration.ofMillis(40));
+        assertThat(PluginSettings.ADAPTIVE_INTERVAL.parse("750ms")).isEqualTo(Duration.ofMillis(750));
+        assertThat(PluginSettings.ADAPTIVE_INTERVAL.parse("3s")).isEqualTo(Duration.ofSeconds(3));
+        assertThat(PluginSettings.ADAPTIVE_INTERVAL.parse("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(PluginSettings.ADAPTIVE_INTERVAL.parse("40")).isEqualTo(Duration.ofMillis(40));
     }
 
     @Test
@@ -68,7 +69,7 @@ class ChipletConfigTest
         assertProblem(ChipletConfig.ENABLED, "yes", "chiplet.enabled=yes is not usable: expected true or false");
         assertProblem(ChipletConfig.ADAPTIVE_INTERVAL, "5ms", "chiplet.adaptive.interval=5ms is not usable: expected a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms");
         assertProblem(ChipletConfig.RESCAN_INTERVAL, "soon", "chiplet.rescan-interval=soon is not usable: expected a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms");
-        assertProblem(ChipletConfig.REMOTE_ACCESS_THRESHOLD, "-1", "chiplet.adaptive.remote-access-threshold=-1 is not usable: expected a positive number of remote-access events per adaptive interval");
+        assertProblem(ChipletConfig.REMOTE_ACCESS_THRESHOLD, "-1", "chiplet.adaptive.remote-access-threshold=-1 is not usable: expected a number of remote-access events per adaptive interval, 0 (any) or more");
         assertProblem(ChipletConfig.VIRTUAL_CHIPLET_CORES, "-2", "chiplet.virtual-chiplet-cores=-2 is not usable: expected a whole number of cores, 0 (real chiplets) or more");
         assertProblem(ChipletConfig.CHIPLETS_PER_NODE, "0", "chiplet.chiplets-per-node=0 is not usable: expected all, or a whole number of chiplets, at least 1");
         assertProblem(ChipletConfig.FS_ROOT, "", "chiplet.fs-root= is not usable: expected a file system path");

@@ -80,4 +80,25 @@ class AdviseMatchesTrinoSessionDefaultsTest
                     .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new)));
         }
     }
+
+    /** What advise prints for each skew hint is what the session defaults set for a query shape with that hint. */
+    @ParameterizedTest
+    @MethodSource("io.chiplet.cli.AdviseRun#machines")
+    void skewHintValuesAreWhatAdvisePrints(String machine)
+    {
+        String xml = AdviseRun.fixture(machine).toString();
+        Topology topology = TopologyDiscovery.discover(new DiscoveryOptions(Optional.empty(), Optional.of(java.nio.file.Path.of(xml)), 0));
+        int chiplets = Integer.parseInt(AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml).get("workers per host"));
+        for (int workers : new TreeSet<>(List.of(1, chiplets))) {
+            Map<String, String> advised = AdviseRun.settings("--engine", "trino", "--hwloc-xml", xml, "--workers-per-host", Integer.toString(workers), "--hosts", "1");
+            SessionDefaultsPolicy policy = SessionDefaultsPolicy.fit(topology, workers, SessionDefaultsPolicy.PROPERTIES);
+            for (io.chiplet.placement.SkewHint hint : List.of(io.chiplet.placement.SkewHint.SPREAD, io.chiplet.placement.SkewHint.CONSOLIDATE)) {
+                Map<String, String> applied = policy.systemProperties(Map.of(), java.util.OptionalInt.of(workers), hint);
+                String expected = "task_concurrency=%s, min_hash_partition_count=%s, max_hash_partition_count=%s".formatted(
+                        applied.get(SessionDefaultsPolicy.TASK_CONCURRENCY), applied.get(SessionDefaultsPolicy.MIN_HASH_PARTITION_COUNT),
+                        applied.get(SessionDefaultsPolicy.MAX_HASH_PARTITION_COUNT));
+                assertThat(advised.get("skew hint " + hint.configName())).as("%s with %d workers, %s", machine, workers, hint).isEqualTo(expected);
+            }
+        }
+    }
 }

@@ -1,0 +1,57 @@
+package io.chiplet.spark.settings;
+
+import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsContract;
+import io.chiplet.settings.Setting;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Spark's {@code spark.chiplet.*} settings against core's declarations (the same table Trino's catalog runs). */
+class SparkSettingsContractTest
+        extends PluginSettingsContract
+{
+    @Override
+    protected Map<Setting<?>, String> keys()
+    {
+        Map<Setting<?>, String> keys = new HashMap<>(ChipletSettings.DECLARED);
+        keys.putAll(MeasureSettings.DECLARED);
+        return keys;
+    }
+
+    @Override
+    protected Optional<String> rejection(String key, String value)
+    {
+        Map<String, String> conf = Map.of(key, value);
+        if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
+            return Optional.of(problem.expected());
+        }
+        if (MeasureSettings.parse(conf) instanceof MeasureSettings.Invalid invalid) {
+            return Optional.of(invalid.problem().expected());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    protected Set<String> readKeys()
+    {
+        return ChipletSettings.KEYS;
+    }
+
+    @Override
+    protected List<Path> docs()
+    {
+        return List.of(Path.of("../docs/spark.md"));
+    }
+
+    @Override
+    protected String documentedDefault(Setting<?> setting)
+    {
+        // spark.chiplet.adaptive.intervalMs counts milliseconds: its docs give the bare number.
+        return setting == PluginSettings.ADAPTIVE_INTERVAL ? Long.toString(PluginSettings.DEFAULT_ADAPTIVE_INTERVAL.toMillis()) : super.documentedDefault(setting);
+    }
+}

@@ -1,0 +1,57 @@
+package io.chiplet.trino.connector;
+
+import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PluginSettingsContract;
+import io.chiplet.settings.Setting;
+import io.chiplet.trino.measure.MeasureSettings;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** A chiplet catalog's {@code chiplet.*} properties against core's declarations (the same table Spark runs). */
+class TrinoSettingsContractTest
+        extends PluginSettingsContract
+{
+    @Override
+    protected Map<Setting<?>, String> keys()
+    {
+        Map<Setting<?>, String> keys = new HashMap<>(ChipletConfig.DECLARED);
+        keys.putAll(MeasureSettings.DECLARED);
+        return keys;
+    }
+
+    @Override
+    protected Optional<String> rejection(String key, String value)
+    {
+        Map<String, String> properties = Map.of(key, value);
+        if (ChipletConfig.parse(properties) instanceof ChipletConfig.Problem problem) {
+            return Optional.of(problem.expected());
+        }
+        try {
+            MeasureSettings.parse(properties);
+            return Optional.empty();
+        }
+        catch (InvalidSettingException e) {
+            return Optional.of(e.expected());
+        }
+    }
+
+    @Override
+    protected Set<String> readKeys()
+    {
+        Set<String> keys = new HashSet<>(ChipletConfig.PROPERTIES);
+        keys.addAll(MeasureSettings.PROPERTIES);
+        return keys;
+    }
+
+    @Override
+    protected List<Path> docs()
+    {
+        return List.of(Path.of("../docs/trino.md"));
+    }
+}
