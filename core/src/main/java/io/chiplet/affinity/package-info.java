@@ -4,7 +4,6 @@
  * chiplet leases, and the CPUs this process may use (cgroup, affinity mask). The syscall wrappers live here, behind
  * these types.
  *
- * <p>May depend on {@code io.chiplet.topology} (the CPU sets it binds to) and {@code io.chiplet.nativeio}; never on
- * placement, perf, settings, discovery or cli.
+ * <p>Allowed dependencies: {@code io.chiplet.topology}, {@code io.chiplet.nativeio}.
  */
 package io.chiplet.affinity;

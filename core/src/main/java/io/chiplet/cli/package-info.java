@@ -2,6 +2,8 @@
  * The {@code chiplet} command line (picocli): topology, doctor, plan, advise, exec, counters. Each command parses its
  * options, calls core and formats the answer; decisions stay in {@code io.chiplet.placement}.
  *
- * <p>May depend on every other core package; no core package depends on it.
+ * <p>Allowed dependencies: {@code io.chiplet.nativeio}, {@code io.chiplet.topology}, {@code io.chiplet.affinity},
+ * {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.adaptive}, {@code io.chiplet.settings},
+ * {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.tpch}.
  */
 package io.chiplet.cli;
