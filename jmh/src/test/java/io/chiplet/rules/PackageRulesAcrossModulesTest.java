@@ -82,10 +82,11 @@ class PackageRulesAcrossModulesTest
     @Test
     void theRulesSeeEveryModulesClasses()
     {
-        // a rule over classes that were not imported passes silently
-        assertThat(packagesOf(classes)).contains("io.chiplet.placement", "io.chiplet.cli", "io.chiplet.spark.placement",
-                "io.chiplet.trino.placement", "io.chiplet.jmh.workload");
-        // (with the command line in its own module, this module needs it as a test dependency to see it)
+        // a rule over classes that were not imported passes silently; with the command line in a module of its own
+        // (#24), this module needs io.chiplet:chiplet-cli as a test dependency to see it
+        assertThat(packagesOf(classes)).as("the packages whose classes these rules see")
+                .contains("io.chiplet.placement", "io.chiplet.cli", "io.chiplet.spark.placement", "io.chiplet.trino.placement",
+                        "io.chiplet.jmh.workload");
     }
 
     /** The packages of the table's domain that the table does not name. */
