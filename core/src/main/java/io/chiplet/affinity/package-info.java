@@ -29,7 +29,6 @@
  * <li><b>binder</b>: an engine adapter that binds the engine's threads through {@code ThreadBinder}.</li>
  * </ul>
  *
- * <p>May depend on {@code io.chiplet.topology} (the CPU sets it binds to) and {@code io.chiplet.nativeio}; never on
- * placement, perf, settings, discovery or cli.
+ * <p>Allowed dependencies: {@code io.chiplet.topology}, {@code io.chiplet.nativeio}.
  */
 package io.chiplet.affinity;

@@ -4,6 +4,6 @@
  * come from {@code io.chiplet.placement} (the node share, the memory rule, the targets); this package only takes the
  * lease ({@code io.chiplet.affinity.ChipletLeases}) and binds ({@code io.chiplet.affinity.ThreadBinder}).
  *
- * <p>May depend on {@code io.chiplet.affinity}, {@code io.chiplet.placement} and {@code io.chiplet.topology}.
+ * <p>Allowed dependencies: {@code io.chiplet.affinity}, {@code io.chiplet.placement}, {@code io.chiplet.topology}.
  */
 package io.chiplet.binding;

@@ -4,7 +4,6 @@
  * process's affinity mask from {@code io.chiplet.affinity}. It sits above both so that topology never depends on
  * affinity.
  *
- * <p>May depend on {@code io.chiplet.topology} and {@code io.chiplet.affinity}; never on placement, perf, settings
- * or cli.
+ * <p>Allowed dependencies: {@code io.chiplet.topology}, {@code io.chiplet.affinity}.
  */
 package io.chiplet.discovery;

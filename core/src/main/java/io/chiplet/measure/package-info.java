@@ -10,5 +10,7 @@
  * placement's speed-up from unpaired work ({@link io.chiplet.measure.StratifiedArmEstimator}), the adaptive control
  * share, the guard ({@link io.chiplet.measure.PlacementGuard}), and the report; an engine keeps one
  * {@link io.chiplet.measure.Measurement}.
+ *
+ * <p>Allowed dependencies: none of ours.
  */
 package io.chiplet.measure;

@@ -3,6 +3,6 @@
  * errno and syscall numbers, {@code execve}, directory listing. Each syscall family has one place here or in the
  * package that owns it; everything above calls plain Java.
  *
- * <p>Depends on nothing else of chiplet (the JDK and JNA only).
+ * <p>Allowed dependencies: none of ours.
  */
 package io.chiplet.nativeio;

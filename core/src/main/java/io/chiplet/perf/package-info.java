@@ -2,7 +2,6 @@
  * Hardware performance counters ({@code perf_event_open}): which events this CPU has, counter groups on a thread, and
  * the signals drawn from them (remote-access rate, cache fills by source) for the adaptive loop.
  *
- * <p>May depend on {@code io.chiplet.nativeio} and {@code io.chiplet.topology}; never on affinity, placement,
- * settings, discovery or cli.
+ * <p>Allowed dependencies: {@code io.chiplet.nativeio}, {@code io.chiplet.topology}.
  */
 package io.chiplet.perf;

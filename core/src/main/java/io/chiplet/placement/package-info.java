@@ -7,6 +7,6 @@
  * of the adaptive loop. No I/O, clocks or threads: a topology and figures in, a decision out, so the plugins and the
  * CLI decide alike by calling the same code.
  *
- * <p>May depend on {@code io.chiplet.topology} only.
+ * <p>Allowed dependencies: {@code io.chiplet.topology}.
  */
 package io.chiplet.placement;

@@ -4,7 +4,6 @@
  * caches; the process's affinity mask comes in through {@link io.chiplet.topology.AffinityMaskSource}, so reading
  * stays plain Java and a snapshot never consults the machine it runs on.
  *
- * <p>May depend on {@code io.chiplet.nativeio} only (directory listing); never on affinity, perf, placement,
- * settings, discovery or cli.
+ * <p>Allowed dependencies: {@code io.chiplet.nativeio}.
  */
 package io.chiplet.topology;

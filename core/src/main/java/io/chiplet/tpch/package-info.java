@@ -3,5 +3,7 @@
  * statement in the dialect of the engine that runs it. The texts come from the {@code io.trino.tpch} jar on the
  * caller's class path (every caller has it: it also generates their data); core itself does not depend on it.
  * Depends on nothing else of ours.
+ *
+ * <p>Allowed dependencies: none of ours.
  */
 package io.chiplet.tpch;

@@ -15,7 +15,6 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 class TopologyDiscoveryTest
 {
@@ -81,14 +80,7 @@ class TopologyDiscoveryTest
     void discoversFromAnHwlocXmlWithVirtualChiplets()
     {
         Path file = HwlocXmlTopologyReaderTest.resource("AMD-Zen3-2xEpyc-7763.xml");
-        Topology topology;
-        try {
-            topology = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file).withVirtualChipletCores(4));
-        }
-        catch (UnsupportedOperationException e) {
-            // chiplets come from ChipletDerivation, merged from another branch: skipped until then, not passed
-            topology = abort("ChipletDerivation.derive is not implemented on this branch yet");
-        }
+        Topology topology = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file).withVirtualChipletCores(4));
         assertThat(topology.source()).isEqualTo("hwloc-xml:" + file);
         assertThat(topology.chiplets()).hasSize(32).allSatisfy(chiplet -> {
             assertThat(chiplet.basis()).isEqualTo(ChipletBasis.VIRTUAL);

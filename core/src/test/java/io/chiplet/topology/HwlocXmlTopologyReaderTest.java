@@ -17,7 +17,6 @@ import static io.chiplet.topology.CpuSet.parseList;
 import static java.util.stream.Collectors.toMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
  * Golden facts, checked by hand against {@code lstopo-no-graphics -i FILE --only TYPE --cpuset} (hwloc 2.9) and the
@@ -213,7 +212,7 @@ public class HwlocXmlTopologyReaderTest
     @Test
     void chipletsOfTheDualEpycAreItsSixteenCcds()
     {
-        Topology topology = readOrAbort("AMD-Zen3-2xEpyc-7763.xml", 0);
+        Topology topology = readWithChiplets("AMD-Zen3-2xEpyc-7763.xml", 0);
 
         assertThat(topology.chiplets()).hasSize(16).allSatisfy(chiplet -> {
             assertThat(chiplet.cpus().size()).isEqualTo(8);
@@ -425,14 +424,8 @@ public class HwlocXmlTopologyReaderTest
         return new HwlocXmlTopologyReader(resource(name)).readFacts();
     }
 
-    /** Chiplets come from {@link ChipletDerivation}, merged from another branch; until then these checks are skipped, not passed. */
-    private static Topology readOrAbort(String name, int virtualChipletCores)
+    private static Topology readWithChiplets(String name, int virtualChipletCores)
     {
-        try {
-            return new HwlocXmlTopologyReader(resource(name)).read(virtualChipletCores);
-        }
-        catch (UnsupportedOperationException e) {
-            return abort("ChipletDerivation.derive is not implemented on this branch yet");
-        }
+        return new HwlocXmlTopologyReader(resource(name)).read(virtualChipletCores);
     }
 }

@@ -1,6 +1,5 @@
 package io.chiplet.it;
 
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Snapshots;
 import org.junit.jupiter.api.Test;
@@ -81,8 +80,8 @@ class SparkConnectTest
                     // Each one-core executor holds one chiplet of the snapshot (CPU 0 or CPU 1); its Python workers stay there.
                     assertThat(CpuSet.parseList(worker.get("cpus")).size()).as("Python worker %s", worker).isEqualTo(1);
                 }
-                Map<String, String> expected = StandaloneSessionSizingTest.expectedSettings(snapshot);
-                assertThat(fields(output, "session").getFirst()).containsEntry("partitions", expected.get(SparkPartitionSettings.SHUFFLE_PARTITIONS)).containsEntry("groups", "17");
+                Map<String, String> expected = StandaloneSessionSizingTest.expectedSettings(2);
+                assertThat(fields(output, "session").getFirst()).containsEntry("partitions", expected.get("spark.sql.shuffle.partitions")).containsEntry("groups", "17");
 
                 String log = Files.readString(serverLog);
                 assertThat(log).doesNotContain("Lost task", "No module named");

@@ -1,6 +1,5 @@
 package io.chiplet.it;
 
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.topology.Snapshots;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +33,7 @@ class StandaloneDynamicAllocationTest
     {
         Assumptions.liveCpusHoldingCpus0And1();
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
-        String partitions = StandaloneSessionSizingTest.expectedSettings(snapshot).get(SparkPartitionSettings.SHUFFLE_PARTITIONS);
+        String partitions = StandaloneSessionSizingTest.expectedSettings(2).get("spark.sql.shuffle.partitions");
         Path script = temp.resolve("dynamic_allocation.py");
         try (var in = StandaloneDynamicAllocationTest.class.getResourceAsStream("/dynamic_allocation.py")) {
             Files.copy(in, script);
@@ -67,7 +66,7 @@ class StandaloneDynamicAllocationTest
             Map<String, String> idle = result.probeLines("idle").getFirst();
             assertThat(idle).containsEntry("executors", "0");
             assertThat(result.driverLog()).contains("removed: the partition figure no longer counts it", "how many to expect is unknown: dynamic allocation");
-            assertThat(idle.get("partitions")).isEqualTo(StandaloneSessionSizingTest.expectedSettings(snapshot, 1).get(SparkPartitionSettings.SHUFFLE_PARTITIONS));
+            assertThat(idle.get("partitions")).isEqualTo(StandaloneSessionSizingTest.expectedSettings(1).get("spark.sql.shuffle.partitions"));
 
             // Every executor, first or later, held one chiplet; at most two ran at once, on different chiplets.
             Map<String, String> chipletByExecutor = new HashMap<>();

@@ -1,13 +1,6 @@
 package io.chiplet.it;
 
-import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.Advice;
-import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.PartitionSizing;
-import io.chiplet.placement.SparkPartitionSettings;
-import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
-import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +10,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the pip-installed pyspark: the Master runs, the PySpark driver makes its sessions, and only then do the Workers
  * start, one after the other (as executors arrive on YARN and Kubernetes, and behind every notebook). The first
  * executor's figure is logged as provisional, the second completes it; the sessions' shuffles run what
- * {@code chiplet advise} (core's {@link SparkPartitionSettings}) gives for the executors' topology (the snapshot that
+ * {@code chiplet advise} (core's {@code SparkPartitionSettings}) gives for the executors' topology (the snapshot that
  * maps this machine's two CPUs as two chiplets, one per one-core executor); a value the user set in a session stays;
  * after {@code kill -9} of an executor and its replacement by the Master, the driver counts the two live executors,
  * not three.
@@ -44,7 +35,7 @@ class StandaloneSessionSizingTest
     {
         Assumptions.liveCpusHoldingCpus0And1();
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
-        Map<String, String> expected = expectedSettings(snapshot);
+        Map<String, String> expected = expectedSettings(2);
         Path script = temp.resolve("session_sizing.py");
         try (var in = StandaloneSessionSizingTest.class.getResourceAsStream("/session_sizing.py")) {
             Files.copy(in, script);
@@ -68,8 +59,8 @@ class StandaloneSessionSizingTest
             awaitCount(driverLog, "sized partitions for 2 of 2 expected executors (spark.cores.max / spark.executor.cores in Standalone): ", 1);
             Files.writeString(control.resolve("workers-started"), "");
 
-            String partitions = expected.get(SparkPartitionSettings.SHUFFLE_PARTITIONS);
-            String parallelism = expected.get(SparkPartitionSettings.DEFAULT_PARALLELISM);
+            String partitions = expected.get("spark.sql.shuffle.partitions");
+            String parallelism = expected.get("spark.default.parallelism");
             assertThat(driver.awaitLine("CHIPLET-PROBE sized")).as(tail(driverLog)).hasValue("CHIPLET-PROBE sized partitions=%s mine=7 parallelism=%s".formatted(partitions, parallelism));
             assertThat(driver.awaitLine("CHIPLET-PROBE shuffle")).as(tail(driverLog)).hasValue("CHIPLET-PROBE shuffle partitions=%s total=2000 mine=7 mineTotal=2000".formatted(partitions));
             assertThat(driver.awaitLine("CHIPLET-PROBE late")).hasValue("CHIPLET-PROBE late partitions=" + partitions);
@@ -92,23 +83,20 @@ class StandaloneSessionSizingTest
         }
     }
 
-    /** What chiplet advise says for two one-core executors, one on each chiplet of the snapshot. */
-    static Map<String, String> expectedSettings(Path snapshot)
+    /**
+     * What {@code chiplet advise} says for one-core executors, each on a chiplet of its own of the snapshot
+     * {@code two-cpus-two-chiplets} (8 MiB of L3 per chiplet), written out rather than computed by core's rule: 3
+     * shuffle partitions and 2 RDD partitions per core, a multiple of the chiplets, 8 MiB partitions.
+     */
+    static Map<String, String> expectedSettings(int executors)
     {
-        return expectedSettings(snapshot, 2);
-    }
-
-    /** What chiplet advise says for {@code count} one-core executors, each on a chiplet of its own. */
-    static Map<String, String> expectedSettings(Path snapshot, int count)
-    {
-        Topology topology = TopologyDiscovery.discover(new DiscoveryOptions(Optional.of(snapshot), Optional.empty(), 0));
-        List<PartitionBasis> executors = topology.chiplets().stream().limit(count).map(chiplet -> PartitionBasis.of(topology, chiplet.cpus())).toList();
-        assertThat(executors).hasSize(count);
-        Map<String, String> settings = new HashMap<>();
-        for (Advice.Setting setting : SparkPartitionSettings.of(PartitionSizing.of(PartitionBasis.combine(executors), OptionalLong.empty()))) {
-            settings.put(setting.key(), setting.value());
-        }
-        return settings;
+        return switch (executors) {
+            case 1 -> Map.of("spark.sql.shuffle.partitions", "3", "spark.default.parallelism", "2",
+                    "spark.sql.adaptive.advisoryPartitionSizeInBytes", "8m", "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "32m");
+            case 2 -> Map.of("spark.sql.shuffle.partitions", "6", "spark.default.parallelism", "4",
+                    "spark.sql.adaptive.advisoryPartitionSizeInBytes", "8m", "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "32m");
+            default -> throw new IllegalArgumentException("the snapshot has two chiplets, not " + executors);
+        };
     }
 
     private static void awaitCount(Path log, String text, int times)

@@ -4,7 +4,8 @@
  * creates the driver and executor sides; {@link io.chiplet.spark.TaskHooks} runs the executor side outside a cluster
  * (benchmarks load it by name). These names are public contract and stay.
  *
- * <p>May depend on every {@code io.chiplet.spark} sub-package and on core; no sub-package but {@code demo} depends on
- * it.
+ * <p>Allowed dependencies: {@code io.chiplet.spark..}, {@code io.chiplet.nativeio}, {@code io.chiplet.topology},
+ * {@code io.chiplet.affinity}, {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.adaptive},
+ * {@code io.chiplet.settings}, {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.tpch}.
  */
 package io.chiplet.spark;

@@ -2,7 +2,6 @@
  * The performance report: JMH results read back, the machine they ran on, medians, and the Markdown and SVG written
  * from them.
  *
- * <p>May depend on {@code workload} and core; never on the engine benchmarks ({@code spark}, {@code trino}, {@code
- * tpch}).
+ * <p>Allowed dependencies: {@code io.chiplet.jmh.workload}, {@code io.chiplet.discovery}, {@code io.chiplet.topology}.
  */
 package io.chiplet.jmh.report;

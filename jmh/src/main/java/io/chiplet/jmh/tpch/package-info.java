@@ -2,6 +2,6 @@
  * What the engines' TPC-H on/off benchmarks share: arguments, interleaved rounds, result fingerprints, the comparison
  * and its report.
  *
- * <p>May depend on {@code report} and core; never on {@code spark} or {@code trino}.
+ * <p>Allowed dependencies: {@code io.chiplet.jmh.report}, {@code io.chiplet.measure}.
  */
 package io.chiplet.jmh.tpch;

@@ -4,6 +4,8 @@
  * resources, with the papers' figures for such machines), and the JVM options Spark needs on this JDK. Not part of the
  * plugin's runtime path.
  *
- * <p>May depend on every plugin package, {@code tpch} and core; no plugin package depends on it.
+ * <p>Allowed dependencies: {@code io.chiplet.spark..}, {@code io.chiplet.nativeio}, {@code io.chiplet.topology},
+ * {@code io.chiplet.affinity}, {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.adaptive},
+ * {@code io.chiplet.settings}, {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.tpch}.
  */
 package io.chiplet.spark.demo;

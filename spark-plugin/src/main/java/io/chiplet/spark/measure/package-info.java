@@ -4,5 +4,8 @@
  * on the driver, a listener joins the arms with the task-end metrics, and core's
  * {@link io.chiplet.measure.Measurement} estimates the speed-up, guards and says what the executors do next. Every
  * decision is core's; this package translates Spark's events and messages.
+ *
+ * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.settings}, {@code
+ * io.chiplet.spark.placement}, {@code io.chiplet.measure}, {@code io.chiplet.placement}, {@code io.chiplet.topology}.
  */
 package io.chiplet.spark.measure;

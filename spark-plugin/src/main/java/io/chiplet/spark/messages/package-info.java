@@ -2,7 +2,7 @@
  * What the executors and the driver tell each other through Spark's plugin RPC, and its string encoding: an
  * executor's machine ({@code TopologyReport}), its task counts ({@code PlacementCounts}), its spread-hint request.
  *
- * <p>May depend on {@code settings}, {@code topology}, {@code skew} (the hints answered), {@code placement} (the
- * metrics counted) and core; never on {@code driver} or {@code executor}.
+ * <p>Allowed dependencies: {@code io.chiplet.spark.settings}, {@code io.chiplet.spark.topology}, {@code
+ * io.chiplet.spark.skew}, {@code io.chiplet.spark.placement}, {@code io.chiplet.placement}.
  */
 package io.chiplet.spark.messages;

@@ -3,7 +3,8 @@
  * worker placement, the adaptive controller, the placement metrics. The binders act through core's affinity package;
  * the decisions (pin unit, spread) are core's.
  *
- * <p>May depend on {@code settings}, {@code topology}, {@code skew} (the driver's hints) and core; never on {@code
- * driver}, {@code executor} or {@code messages}.
+ * <p>Allowed dependencies: {@code io.chiplet.spark.settings}, {@code io.chiplet.spark.topology}, {@code
+ * io.chiplet.spark.skew}, {@code io.chiplet.adaptive}, {@code io.chiplet.affinity}, {@code io.chiplet.nativeio},
+ * {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.topology}.
  */
 package io.chiplet.spark.placement;

@@ -2,6 +2,7 @@
  * The plugin's {@code spark.chiplet.*} settings, read once into {@link io.chiplet.spark.settings.ChipletSettings}
  * through core's settings reader, and the choices they name (placement mode, pinning backend).
  *
- * <p>May depend on core only.
+ * <p>Allowed dependencies: {@code io.chiplet.affinity}, {@code io.chiplet.measure}, {@code io.chiplet.placement},
+ * {@code io.chiplet.settings}, {@code io.chiplet.topology}.
  */
 package io.chiplet.spark.settings;

@@ -3,6 +3,6 @@
  * io.chiplet.spark.skew.StageSkewTracker}, which turns each running stage's skew into spread hints ({@link
  * io.chiplet.spark.skew.SpreadHints}) for the executors.
  *
- * <p>May depend on {@code guard} and core; never on the other plugin packages.
+ * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.placement}.
  */
 package io.chiplet.spark.skew;

@@ -3,6 +3,6 @@
  * {@code status} table reports them on the worker itself, kept on the coordinator (and in a small file, so that a
  * restarted coordinator sizes sessions as before until the workers report again).
  *
- * <p>May depend on core only.
+ * <p>Allowed dependencies: none of ours.
  */
 package io.chiplet.trino.cluster;

@@ -2,7 +2,9 @@
  * The {@code chiplet} catalog: on each worker it starts the node's runtime (topology, thread placement) and serves
  * system tables of the runtime, the placement and the coordinator's skew history.
  *
- * <p>May depend on {@code guard}, {@code placement}, {@code skew} and core; never on {@code event} or {@code
- * session}.
+ * <p>Allowed dependencies: {@code io.chiplet.trino.guard}, {@code io.chiplet.trino.placement}, {@code
+ * io.chiplet.trino.skew}, {@code io.chiplet.trino.cluster}, {@code io.chiplet.trino.measure}, {@code
+ * io.chiplet.affinity}, {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.placement}, {@code
+ * io.chiplet.settings}, {@code io.chiplet.topology}.
  */
 package io.chiplet.trino.connector;

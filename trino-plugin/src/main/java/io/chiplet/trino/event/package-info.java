@@ -1,7 +1,7 @@
 /**
  * The event listener: measures each completed query's stage skew and records it in the skew history.
  *
- * <p>May depend on {@code guard}, {@code skew} and core; never on {@code connector}, {@code session} or {@code
- * placement}.
+ * <p>Allowed dependencies: {@code io.chiplet.trino.guard}, {@code io.chiplet.trino.skew}, {@code
+ * io.chiplet.trino.measure}, {@code io.chiplet.placement}.
  */
 package io.chiplet.trino.event;

@@ -3,6 +3,6 @@
  * off with one warning on its first failure, and {@link io.chiplet.trino.guard.SpiMembers} calls SPI members only
  * where the running Trino has them.
  *
- * <p>Depends on nothing else of the plugin or core, so every package may use it.
+ * <p>Allowed dependencies: none of ours.
  */
 package io.chiplet.trino.guard;

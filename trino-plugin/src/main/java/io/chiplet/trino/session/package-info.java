@@ -2,7 +2,7 @@
  * The session property manager: session defaults fitted to the coordinator's chiplets, rules per user, source or
  * resource group, and skew hints for later queries of a source.
  *
- * <p>May depend on {@code guard}, {@code skew} and core; never on {@code connector}, {@code event} or {@code
- * placement}.
+ * <p>Allowed dependencies: {@code io.chiplet.trino.guard}, {@code io.chiplet.trino.skew}, {@code
+ * io.chiplet.trino.cluster}, {@code io.chiplet.discovery}, {@code io.chiplet.placement}, {@code io.chiplet.topology}.
  */
 package io.chiplet.trino.session;
