@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.Topology;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -18,8 +19,9 @@ import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@code chiplet plan ARGS --format json} run in-process, as a user runs it, and its workers read back: for tests that
- * compare what a runner (a plugin, the JMH harness) binds with what {@code plan} prints.
+ * {@code chiplet plan} run in-process, as a user runs it ({@link AdviseRun}'s counterpart), its output as text or its
+ * JSON workers read back: for tests that compare what a runner (a plugin, the JMH harness) binds with what
+ * {@code plan} prints.
  */
 public final class PlanRun
 {
@@ -56,14 +58,39 @@ public final class PlanRun
     {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--format", "json"));
+        return output(all.toArray(String[]::new));
+    }
+
+    /**
+     * Runs {@code chiplet plan ARGS} and returns what it prints (add {@code --format json} for the JSON form).
+     *
+     * @throws AssertionError with the error output when the command does not exit 0
+     */
+    public static String output(String... args)
+    {
+        return run(new PlanCommand(), args);
+    }
+
+    /**
+     * Runs {@code chiplet plan ARGS} on {@code topology} as already read (what {@code --fs-root} or {@code --hwloc-xml}
+     * would read; for tests that run plan many times on one machine).
+     */
+    public static String output(Topology topology, String... args)
+    {
+        requireNonNull(topology, "topology is null");
+        return run(new PlanCommand(options -> topology), args);
+    }
+
+    private static String run(PlanCommand plan, String... args)
+    {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine command = new CommandLine(new PlanCommand());
+        CommandLine command = new CommandLine(plan);
         command.setOut(new PrintWriter(out));
         command.setErr(new PrintWriter(err));
-        int status = command.execute(all.toArray(String[]::new));
+        int status = command.execute(args);
         if (status != 0) {
-            throw new AssertionError("chiplet plan " + String.join(" ", all) + " exited " + status + ": " + err);
+            throw new AssertionError("chiplet plan " + String.join(" ", args) + " exited " + status + ": " + err);
         }
         return out.toString();
     }
