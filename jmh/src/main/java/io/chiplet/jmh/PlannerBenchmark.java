@@ -1,12 +1,15 @@
 package io.chiplet.jmh;
 
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SpreadController;
 import io.chiplet.placement.SpreadLocator;
 import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.placement.WorkerTargets;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,8 +27,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The placement engine's speed targets: a plan for 1024 workers on a 512-CPU machine under 1 ms, and one adaptive
- * step per worker under 1 microsecond without allocation (check with {@code -prof gc}: gc.alloc.rate.norm 0 B/op).
+ * The placement engine's speed targets: the finished targets for 1024 workers on a 512-CPU machine (what
+ * {@code chiplet plan}, {@code exec}, the plugins and the harness call: plan, pin unit, memory node) under 1 ms, and
+ * one adaptive step per worker under 1 microsecond without allocation (check with {@code -prof gc}:
+ * gc.alloc.rate.norm 0 B/op).
  *
  * <pre>java -jar jmh/target/benchmarks.jar PlannerBenchmark -prof gc</pre>
  */
@@ -44,14 +49,17 @@ public class PlannerBenchmark
         @Param({"wicp-mixed", "wicp-local", "wic", "win", "auto", "adaptive"})
         public String policy;
 
-        Topology topology;
+        NodeShare share;
         PlacementRequest request;
+        MemoryBinding memory;
 
         @Setup
         public void setUp()
         {
-            topology = SyntheticTopologies.cpus512();
+            Topology topology = SyntheticTopologies.cpus512();
+            share = NodeShare.of(topology);
             request = PlacementRequest.of(topology, Policy.parse(policy), WORKERS).withWorkingSet(200L << 20);
+            memory = MemoryBinding.of(topology, true, MemoryKind.DRAM);
         }
     }
 
@@ -60,6 +68,7 @@ public class PlannerBenchmark
     {
         SpreadController controller;
         SpreadLocator locator;
+        WorkerTargets adaptiveTargets;
         int[] spreads = new int[WORKERS];
         int[] cpus = new int[WORKERS];
         int[] chiplets = new int[WORKERS];
@@ -71,6 +80,7 @@ public class PlannerBenchmark
         {
             Topology topology = SyntheticTopologies.cpus512();
             locator = SpreadLocator.of(topology, topology.allowed());
+            adaptiveTargets = PlacementPlanner.targets(NodeShare.of(topology), Policy.ADAPTIVE, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
             controller = new SpreadController(WORKERS, locator.chiplets(), SpreadController.Settings.defaults(WORKERS));
             // A mix of starved, settled and idle workers, so every branch of the step runs.
             for (int w = 0; w < WORKERS; w++) {
@@ -85,9 +95,9 @@ public class PlannerBenchmark
 
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    public Plan plan1024Workers(Planning state)
+    public WorkerTargets plan1024Workers(Planning state)
     {
-        return PlacementPlanner.plan(state.topology, state.request);
+        return PlacementPlanner.targets(state.share, state.request, state.memory);
     }
 
     /** One worker's Algorithm 1 step (rate scaling, band, confirmation, budget). */
@@ -111,5 +121,18 @@ public class PlannerBenchmark
         state.controller.copySpreads(state.spreads);
         state.locator.locate(state.spreads, WORKERS, state.cpus, state.chiplets);
         return state.cpus[WORKERS - 1];
+    }
+
+    /**
+     * The adaptive loop's step as the plugins run it: 1024 workers' finished targets for new spreads
+     * ({@code WorkerTargets.withSpreads}: Algorithm 2, then each worker's whole chiplet and memory node). Allocates
+     * the new targets, unlike {@link #locate1024Workers}; runs once per adaptive interval, not per worker.
+     */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public WorkerTargets targetsWithSpreads1024Workers(Adaptive state)
+    {
+        state.controller.copySpreads(state.spreads);
+        return state.adaptiveTargets.withSpreads(state.spreads);
     }
 }

@@ -1,8 +1,6 @@
 package io.chiplet.jmh;
 
-import io.chiplet.spark.TaskHooks;
 import io.chiplet.spark.placement.TaskPlacement;
-import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,8 +15,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,9 +43,7 @@ public class SparkControlArmBenchmark
     private int next;
     private long attempt;
     private TaskPlacement.TaskIdentity current;
-    private TaskHooks.Started started;
-    private ExecutorPlugin plugin;
-    private Path leaseDir;
+    private HookedSparkExecutor executor;
 
     @Setup
     public void setup()
@@ -58,19 +52,13 @@ public class SparkControlArmBenchmark
         for (int partition = 0; partition < PARTITIONS; partition++) {
             tasks[partition] = new TaskPlacement.TaskIdentity(1, partition, partition);
         }
-        leaseDir = Files.createTempDirectory("chiplet-bench-leases");
         Map<String, String> conf = new HashMap<>();
         conf.put("spark.chiplet.mode", "task");
-        conf.put("spark.chiplet.leaseDir", leaseDir.toString());
         conf.put("spark.chiplet.measure.enabled", Boolean.toString(!controlShare.equals("off")));
         if (!controlShare.equals("off")) {
             conf.put("spark.chiplet.measure.controlShare", controlShare);
         }
-        started = TaskHooks.start(conf, () -> current);
-        plugin = started.plugin();
-        if (started.tasksCounted() < 0) {
-            throw new IllegalStateException("the chiplet plugin switched itself off; see its warning");
-        }
+        executor = HookedSparkExecutor.start(conf, () -> current);
     }
 
     @Benchmark
@@ -79,24 +67,13 @@ public class SparkControlArmBenchmark
         TaskPlacement.TaskIdentity task = tasks[next];
         next = (next + 1) % PARTITIONS;
         current = new TaskPlacement.TaskIdentity(task.stageId(), task.partitionId(), attempt++);
-        plugin.onTaskStart();
-        plugin.onTaskSucceeded();
+        executor.startAndSucceedTask();
     }
 
     @TearDown
     public void tearDown()
             throws IOException
     {
-        long counted = started.tasksCounted();
-        plugin.shutdown();
-        try (var files = Files.list(leaseDir)) {
-            for (Path file : files.toList()) {
-                Files.delete(file);
-            }
-        }
-        Files.delete(leaseDir);
-        if (counted <= 0) {
-            throw new IllegalStateException("the plugin counted no tasks: the hooks did not run through its placement");
-        }
+        executor.close();
     }
 }

@@ -1,8 +1,6 @@
 package io.chiplet.jmh;
 
-import io.chiplet.spark.TaskHooks;
 import io.chiplet.spark.placement.TaskPlacement;
-import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,9 +15,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -48,9 +43,7 @@ public class SparkTaskHookBenchmark
     private final TaskPlacement.TaskIdentity[] tasks = new TaskPlacement.TaskIdentity[PARTITIONS];
     private int next;
     private TaskPlacement.TaskIdentity current;
-    private TaskHooks.Started started;
-    private ExecutorPlugin plugin;
-    private Path leaseDir;
+    private HookedSparkExecutor executor;
 
     @Setup
     public void setup()
@@ -60,16 +53,7 @@ public class SparkTaskHookBenchmark
             tasks[partition] = new TaskPlacement.TaskIdentity(1, partition, 1000L + partition);
         }
         // Executor mode leases a chiplet: in a directory of its own, so a real executor on this host is not disturbed.
-        leaseDir = Files.createTempDirectory("chiplet-bench-leases");
-        Map<String, String> conf = new HashMap<>();
-        conf.put("spark.chiplet.mode", mode);
-        conf.put("spark.chiplet.leaseDir", leaseDir.toString());
-        started = TaskHooks.start(conf, () -> current);
-        plugin = started.plugin();
-        if (started.tasksCounted() < 0) {
-            // A plugin that switched itself off would measure nothing: its warning above says why.
-            throw new IllegalStateException("the chiplet plugin switched itself off in mode " + mode + "; see its warning");
-        }
+        executor = HookedSparkExecutor.start(Map.of("spark.chiplet.mode", mode), () -> current);
     }
 
     @Benchmark
@@ -77,24 +61,13 @@ public class SparkTaskHookBenchmark
     {
         current = tasks[next];
         next = (next + 1) % PARTITIONS;
-        plugin.onTaskStart();
-        plugin.onTaskSucceeded();
+        executor.startAndSucceedTask();
     }
 
     @TearDown
     public void tearDown()
             throws IOException
     {
-        long counted = started.tasksCounted();
-        plugin.shutdown();
-        try (var files = Files.list(leaseDir)) {
-            for (Path file : files.toList()) {
-                Files.delete(file);
-            }
-        }
-        Files.delete(leaseDir);
-        if (counted <= 0) {
-            throw new IllegalStateException("the plugin counted no tasks: the hooks did not run through its placement");
-        }
+        executor.close();
     }
 }

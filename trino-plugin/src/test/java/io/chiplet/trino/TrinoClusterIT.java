@@ -2,6 +2,9 @@ package io.chiplet.trino;
 
 import io.chiplet.cli.AdviseRun;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.trino.TrinoTarballCluster.CliQueries;
+import io.chiplet.trino.TrinoTarballCluster.Node;
+import io.chiplet.trino.TrinoTarballCluster.Queries;
 import io.chiplet.trino.cluster.WorkerReportsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,18 +21,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import static io.chiplet.trino.TrinoServerIT.awaitLogLine;
-import static io.chiplet.trino.TrinoServerIT.awaitStarted;
-import static io.chiplet.trino.TrinoServerIT.buildProperty;
-import static io.chiplet.trino.TrinoServerIT.freePort;
-import static io.chiplet.trino.TrinoServerIT.installPlugin;
-import static io.chiplet.trino.TrinoServerIT.readStatus;
-import static io.chiplet.trino.TrinoServerIT.serverPid;
-import static io.chiplet.trino.TrinoServerIT.stop;
-import static io.chiplet.trino.TrinoServerIT.tail;
-import static io.chiplet.trino.TrinoServerIT.unpackServer;
+import static io.chiplet.trino.TrinoTarballCluster.awaitActiveNodes;
+import static io.chiplet.trino.TrinoTarballCluster.awaitLogLine;
+import static io.chiplet.trino.TrinoTarballCluster.awaitStarted;
+import static io.chiplet.trino.TrinoTarballCluster.buildProperty;
+import static io.chiplet.trino.TrinoTarballCluster.freePort;
+import static io.chiplet.trino.TrinoTarballCluster.installedServer;
+import static io.chiplet.trino.TrinoTarballCluster.readStatus;
+import static io.chiplet.trino.TrinoTarballCluster.serverPid;
+import static io.chiplet.trino.TrinoTarballCluster.stopAll;
+import static io.chiplet.trino.TrinoTarballCluster.tail;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A Trino 476 cluster as operators run one, from the release's server tarball: a coordinator that runs no tasks
@@ -43,29 +45,33 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class TrinoClusterIT
 {
-    private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
     private static final Duration PLACEMENT_LIMIT = Duration.ofSeconds(60);
+    private static final String ENVIRONMENT = "chiplet_cluster_it";
 
     @Test
     void coordinatorThatRunsNoTasksAndTwoWorkers(@TempDir Path temp)
             throws Exception
     {
-        String version = buildProperty("chiplet.trino.oldest.version");
-        Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
+        Path home = installedServer();
         Path cli = Path.of(buildProperty("chiplet.trino.cli.jar"));
-        installPlugin(home.resolve("plugin/chiplet"));
 
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         Path leases = temp.resolve("leases");
         int coordinatorPort = freePort();
-        Node coordinator = new Node("coordinator", temp.resolve("coordinator"), coordinatorPort);
-        Node worker1 = new Node("worker-1", temp.resolve("worker-1"), freePort());
-        Node worker2 = new Node("worker-2", temp.resolve("worker-2"), freePort());
+        Node coordinator = new Node(ENVIRONMENT, "coordinator", temp.resolve("coordinator"), coordinatorPort);
+        Node worker1 = new Node(ENVIRONMENT, "worker-1", temp.resolve("worker-1"), freePort());
+        Node worker2 = new Node(ENVIRONMENT, "worker-2", temp.resolve("worker-2"), freePort());
         coordinator.writeEtc(coordinatorPort, true, """
                 connector.name=chiplet
                 chiplet.lease-dir=%s
                 chiplet.measure.enabled=false
                 """.formatted(leases));
+        coordinator.writeEtcFile("session-property-config.properties", """
+                session-property-config.configuration-manager=chiplet
+                """);
+        coordinator.writeEtcFile("event-listener.properties", """
+                event-listener.name=chiplet
+                """);
         for (Node worker : List.of(worker1, worker2)) {
             worker.writeEtc(coordinatorPort, false, """
                     connector.name=chiplet
@@ -82,8 +88,8 @@ class TrinoClusterIT
                 servers.add(node.start(home));
             }
             awaitStarted(servers.get(0), coordinatorPort, coordinator.log());
-            TrinoServerIT.Trino trino = new TrinoServerIT.Trino(cli, coordinatorPort, coordinator.log(), temp);
-            awaitActiveNodes(trino, servers, coordinator.log());
+            Queries trino = new CliQueries(cli, coordinatorPort, coordinator.log(), temp);
+            awaitActiveNodes(trino, servers, coordinator.log(), 3);
 
             // The coordinator placed nothing and says why, at INFO.
             String coordinatorLog = Files.readString(coordinator.log());
@@ -158,9 +164,7 @@ class TrinoClusterIT
             }
         }
         finally {
-            for (Process server : servers) {
-                stop(server);
-            }
+            stopAll(servers);
         }
         assertThat(servers).allSatisfy(server -> assertThat(server.isAlive()).isFalse());
     }
@@ -210,96 +214,5 @@ class TrinoClusterIT
             }
         }
         return open;
-    }
-
-    private static void awaitActiveNodes(TrinoServerIT.Trino trino, List<Process> servers, Path log)
-            throws Exception
-    {
-        long deadline = System.nanoTime() + NODES_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Process server : servers) {
-                if (!server.isAlive()) {
-                    fail("a server exited with %d; coordinator log:%n%s", server.exitValue(), tail(log));
-                }
-            }
-            if (trino.query("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'").equals(List.of(List.of("3")))) {
-                return;
-            }
-            Thread.sleep(1000);
-        }
-        fail("the workers did not join within %s; coordinator log:%n%s", NODES_LIMIT, tail(log));
-    }
-
-    /** One server: its own etc/ and data directory; small heaps, for three JVMs on two cores. */
-    private record Node(String id, Path root, int port)
-    {
-        Path etc()
-        {
-            return root.resolve("etc");
-        }
-
-        Path dataDir()
-        {
-            return root.resolve("data");
-        }
-
-        Path log()
-        {
-            return root.resolve("server.out");
-        }
-
-        void writeEtc(int coordinatorPort, boolean coordinator, String chipletCatalog)
-                throws IOException
-        {
-            Files.createDirectories(etc().resolve("catalog"));
-            Files.writeString(etc().resolve("node.properties"), """
-                    node.environment=chiplet_cluster_it
-                    node.id=%s
-                    node.data-dir=%s
-                    node.internal-address=127.0.0.1
-                    """.formatted(id, dataDir()));
-            Files.writeString(etc().resolve("jvm.config"), """
-                    -server
-                    -Xmx640M
-                    -XX:+UseSerialGC
-                    -XX:TieredStopAtLevel=1
-                    -XX:+ExitOnOutOfMemoryError
-                    -Djdk.attach.allowAttachSelf=true
-                    --add-modules=jdk.incubator.vector
-                    --enable-native-access=ALL-UNNAMED
-                    """);
-            Files.writeString(etc().resolve("config.properties"), """
-                    coordinator=%s
-                    node-scheduler.include-coordinator=false
-                    http-server.http.port=%d
-                    discovery.uri=http://127.0.0.1:%d
-                    query.max-memory=256MB
-                    query.max-memory-per-node=128MB
-                    task.max-worker-threads=4
-                    """.formatted(coordinator, port, coordinatorPort));
-            Files.writeString(etc().resolve("catalog/chiplet.properties"), chipletCatalog);
-            if (coordinator) {
-                Files.writeString(etc().resolve("session-property-config.properties"), """
-                        session-property-config.configuration-manager=chiplet
-                        """);
-                Files.writeString(etc().resolve("event-listener.properties"), """
-                        event-listener.name=chiplet
-                        """);
-            }
-        }
-
-        Process start(Path home)
-                throws IOException
-        {
-            Path javaHome = Path.of(System.getProperty("java.home"));
-            ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/launcher").toString(), "run",
-                    "--etc-dir=" + etc(), "--data-dir=" + dataDir(), "--jvm-dir=" + javaHome)
-                    .directory(home.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log().toFile());
-            builder.environment().put("JAVA_HOME", javaHome.toString());
-            builder.environment().put("PATH", javaHome.resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-            return builder.start();
-        }
     }
 }

@@ -2,6 +2,8 @@ package io.chiplet.trino;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chiplet.trino.TrinoTarballCluster.Node;
+import io.chiplet.trino.TrinoTarballCluster.Queries;
 import io.chiplet.trino.measure.EffectInjector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,16 +28,15 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
-import static io.chiplet.trino.TrinoServerIT.awaitLogLine;
-import static io.chiplet.trino.TrinoServerIT.awaitStarted;
-import static io.chiplet.trino.TrinoServerIT.buildProperty;
-import static io.chiplet.trino.TrinoServerIT.freePort;
-import static io.chiplet.trino.TrinoServerIT.installPlugin;
-import static io.chiplet.trino.TrinoServerIT.readStatus;
-import static io.chiplet.trino.TrinoServerIT.serverPid;
-import static io.chiplet.trino.TrinoServerIT.stop;
-import static io.chiplet.trino.TrinoServerIT.tail;
-import static io.chiplet.trino.TrinoServerIT.unpackServer;
+import static io.chiplet.trino.TrinoTarballCluster.awaitActiveNodes;
+import static io.chiplet.trino.TrinoTarballCluster.awaitLogLine;
+import static io.chiplet.trino.TrinoTarballCluster.awaitStarted;
+import static io.chiplet.trino.TrinoTarballCluster.freePort;
+import static io.chiplet.trino.TrinoTarballCluster.installedServer;
+import static io.chiplet.trino.TrinoTarballCluster.readStatus;
+import static io.chiplet.trino.TrinoTarballCluster.serverPid;
+import static io.chiplet.trino.TrinoTarballCluster.stopAll;
+import static io.chiplet.trino.TrinoTarballCluster.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -50,7 +51,8 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class TrinoMeasureIT
 {
-    private static final Duration NODES_LIMIT = Duration.ofSeconds(90);
+    private static final String ENVIRONMENT = "chiplet_measure_it";
+    private static final String EFFECT_INJECTOR = "-Dchiplet.test.effectInjector=true";
     private static final Duration MEASURE_LIMIT = Duration.ofSeconds(300); // ends as soon as the guard stops; room for an overloaded host
     private static final double INJECTED = 1.25;
     private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
@@ -61,15 +63,13 @@ class TrinoMeasureIT
     void recoversAnInjectedHarmAndTheGuardStopsPlacement(@TempDir Path temp)
             throws Exception
     {
-        String version = buildProperty("chiplet.trino.oldest.version");
-        Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
-        installPlugin(home.resolve("plugin/chiplet"));
+        Path home = installedServer();
 
         Path leases = temp.resolve("leases");
         Path reports = temp.resolve("reports");
         int coordinatorPort = freePort();
-        Node coordinator = new Node("coordinator", temp.resolve("coordinator"), coordinatorPort);
-        Node worker = new Node("worker-1", temp.resolve("worker-1"), freePort());
+        Node coordinator = new Node(ENVIRONMENT, "coordinator", temp.resolve("coordinator"), coordinatorPort);
+        Node worker = new Node(ENVIRONMENT, "worker-1", temp.resolve("worker-1"), freePort());
         coordinator.writeEtc(coordinatorPort, true, """
                 connector.name=chiplet
                 chiplet.lease-dir=%s
@@ -77,7 +77,10 @@ class TrinoMeasureIT
                 chiplet.measure.control-share=0.5
                 chiplet.measure.seed=23
                 chiplet.measure.report-dir=%s
-                """.formatted(leases, reports));
+                """.formatted(leases, reports), EFFECT_INJECTOR);
+        coordinator.writeEtcFile("event-listener.properties", """
+                event-listener.name=chiplet
+                """);
         // The live machine: one L3, so one chiplet of both CPUs. Placement then narrows no mask and has no effect of its
         // own, and the injected one is the only effect to recover (on the two-chiplet snapshot, where placement pins
         // each thread to one CPU, the estimate also carried placement's own effect on this VM, about 1 % faster).
@@ -86,7 +89,7 @@ class TrinoMeasureIT
                 chiplet.lease-dir=%s
                 chiplet.rescan-interval=100ms
                 chiplet.measure.test.inject-time-ratio=%s
-                """.formatted(leases, INJECTED));
+                """.formatted(leases, INJECTED), EFFECT_INJECTOR);
 
         List<Process> servers = new ArrayList<>();
         ExecutorService clients = Executors.newFixedThreadPool(2);
@@ -95,7 +98,7 @@ class TrinoMeasureIT
             servers.add(worker.start(home));
             awaitStarted(servers.get(0), coordinatorPort, coordinator.log());
             Client trino = new Client(coordinatorPort, coordinator.log());
-            awaitActiveNodes(trino, servers, coordinator.log());
+            awaitActiveNodes(trino, servers, coordinator.log(), 2);
             long workerPid = serverPid(servers.get(1));
             String processMask = readStatus(Path.of("/proc/" + workerPid + "/status")).orElseThrow().get("Cpus_allowed_list");
 
@@ -171,9 +174,7 @@ class TrinoMeasureIT
         }
         finally {
             clients.shutdownNow();
-            for (Process server : servers) {
-                stop(server);
-            }
+            stopAll(servers);
         }
         assertThat(servers).allSatisfy(server -> assertThat(server.isAlive()).isFalse());
     }
@@ -205,31 +206,15 @@ class TrinoMeasureIT
         }
     }
 
-    private static void awaitActiveNodes(Client trino, List<Process> servers, Path log)
-            throws Exception
-    {
-        long deadline = System.nanoTime() + NODES_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Process server : servers) {
-                if (!server.isAlive()) {
-                    fail("a server exited with %d; coordinator log:%n%s", server.exitValue(), tail(log));
-                }
-            }
-            if (trino.query("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'").equals(List.of(List.of("2")))) {
-                return;
-            }
-            Thread.sleep(1000);
-        }
-        fail("the worker did not join within %s; coordinator log:%n%s", NODES_LIMIT, tail(log));
-    }
-
     /** Trino's client protocol over HTTP, no JVM per statement: many short statements in a bounded test. */
     private record Client(int port, Path serverLog)
+            implements Queries
     {
         private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         private static final ObjectMapper JSON = new ObjectMapper();
 
-        List<List<String>> query(String sql)
+        @Override
+        public List<List<String>> query(String sql)
                 throws IOException, InterruptedException
         {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/statement"))
@@ -260,72 +245,6 @@ class TrinoMeasureIT
                 request = HttpRequest.newBuilder(URI.create(page.get("nextUri").asText())).timeout(Duration.ofSeconds(30))
                         .header("X-Trino-User", "measure-it").GET().build();
             }
-        }
-    }
-
-    /** One server with its own etc/ and data directory; small heaps, the effect injector allowed (test only). */
-    private record Node(String id, Path root, int port)
-    {
-        Path etc()
-        {
-            return root.resolve("etc");
-        }
-
-        Path log()
-        {
-            return root.resolve("server.out");
-        }
-
-        void writeEtc(int coordinatorPort, boolean coordinator, String chipletCatalog)
-                throws IOException
-        {
-            Files.createDirectories(etc().resolve("catalog"));
-            Files.writeString(etc().resolve("node.properties"), """
-                    node.environment=chiplet_measure_it
-                    node.id=%s
-                    node.data-dir=%s
-                    node.internal-address=127.0.0.1
-                    """.formatted(id, root.resolve("data")));
-            Files.writeString(etc().resolve("jvm.config"), """
-                    -server
-                    -Xmx640M
-                    -XX:+UseSerialGC
-                    -XX:TieredStopAtLevel=1
-                    -XX:+ExitOnOutOfMemoryError
-                    -Djdk.attach.allowAttachSelf=true
-                    -Dchiplet.test.effectInjector=true
-                    --add-modules=jdk.incubator.vector
-                    --enable-native-access=ALL-UNNAMED
-                    """);
-            Files.writeString(etc().resolve("config.properties"), """
-                    coordinator=%s
-                    node-scheduler.include-coordinator=false
-                    http-server.http.port=%d
-                    discovery.uri=http://127.0.0.1:%d
-                    query.max-memory=256MB
-                    query.max-memory-per-node=128MB
-                    task.max-worker-threads=4
-                    """.formatted(coordinator, port, coordinatorPort));
-            Files.writeString(etc().resolve("catalog/chiplet.properties"), chipletCatalog);
-            if (coordinator) {
-                Files.writeString(etc().resolve("event-listener.properties"), """
-                        event-listener.name=chiplet
-                        """);
-            }
-        }
-
-        Process start(Path home)
-                throws IOException
-        {
-            Path javaHome = Path.of(System.getProperty("java.home"));
-            ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/launcher").toString(), "run",
-                    "--etc-dir=" + etc(), "--data-dir=" + root.resolve("data"), "--jvm-dir=" + javaHome)
-                    .directory(home.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log().toFile());
-            builder.environment().put("JAVA_HOME", javaHome.toString());
-            builder.environment().put("PATH", javaHome.resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-            return builder.start();
         }
     }
 }

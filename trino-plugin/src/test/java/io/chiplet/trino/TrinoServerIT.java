@@ -1,33 +1,36 @@
 package io.chiplet.trino;
 
 import io.chiplet.topology.Snapshots;
+import io.chiplet.trino.TrinoTarballCluster.CliQueries;
+import io.chiplet.trino.TrinoTarballCluster.Queries;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
+import static io.chiplet.trino.TrinoTarballCluster.awaitLogLine;
+import static io.chiplet.trino.TrinoTarballCluster.awaitStarted;
+import static io.chiplet.trino.TrinoTarballCluster.buildProperty;
+import static io.chiplet.trino.TrinoTarballCluster.freePort;
+import static io.chiplet.trino.TrinoTarballCluster.installedServer;
+import static io.chiplet.trino.TrinoTarballCluster.launch;
+import static io.chiplet.trino.TrinoTarballCluster.oldestVersion;
+import static io.chiplet.trino.TrinoTarballCluster.readStatus;
+import static io.chiplet.trino.TrinoTarballCluster.serverPid;
+import static io.chiplet.trino.TrinoTarballCluster.stop;
+import static io.chiplet.trino.TrinoTarballCluster.tail;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The oldest supported Trino as operators run it: the release's server tarball (trino-server-core, unpacked by the
@@ -42,10 +45,7 @@ class TrinoServerIT
     /** The class file version of Java 24, on which Trino 476 runs: nothing in the zip may need more. */
     static final int JAVA_24_CLASS_FILE = 68;
 
-    private static final Duration START_LIMIT = Duration.ofSeconds(120);
-    private static final Duration QUERY_LIMIT = Duration.ofSeconds(60);
     private static final Duration PLACEMENT_LIMIT = Duration.ofSeconds(45);
-    private static final Duration STOP_LIMIT = Duration.ofSeconds(30);
 
     @Test
     void everyClassOfThePluginZipLoadsOnJava24()
@@ -90,29 +90,20 @@ class TrinoServerIT
     void oldestReleasesServerTarballStartsWithTheCatalogAndPinsQueryThreads(@TempDir Path temp)
             throws Exception
     {
-        String version = buildProperty("chiplet.trino.oldest.version");
-        Path home = unpackServer(Path.of(buildProperty("chiplet.trino.server.tarball")), version);
+        String version = oldestVersion();
+        Path home = installedServer();
         Path cli = Path.of(buildProperty("chiplet.trino.cli.jar"));
         assertThat(cli).isRegularFile();
-        installPlugin(home.resolve("plugin/chiplet"));
 
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         int port = freePort();
         Path etc = writeEtc(temp, port, snapshot);
         Path log = temp.resolve("server.out");
-        Path javaHome = Path.of(System.getProperty("java.home"));
-        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/launcher").toString(), "run",
-                "--etc-dir=" + etc, "--data-dir=" + temp.resolve("data"), "--jvm-dir=" + javaHome)
-                .directory(home.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        builder.environment().put("JAVA_HOME", javaHome.toString());
-        builder.environment().put("PATH", javaHome.resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
 
-        Process server = builder.start();
+        Process server = launch(home, etc, temp.resolve("data"), log);
         try {
             awaitStarted(server, port, log);
-            Trino trino = new Trino(cli, port, log, temp);
+            Queries trino = new CliQueries(cli, port, log, temp);
 
             assertThat(trino.query("SELECT node_version, coordinator FROM system.runtime.nodes")).containsExactly(List.of(version, "true"));
             assertThat(trino.query("SELECT count(*), sum(x) FROM (VALUES 1, 2, 3) t(x)")).containsExactly(List.of("3", "6"));
@@ -195,99 +186,6 @@ class TrinoServerIT
         return allPinned ? pinned : Map.of();
     }
 
-    /** A thread's status fields; empty when the thread ended while being read. */
-    static Optional<Map<String, String>> readStatus(Path status)
-    {
-        try {
-            Map<String, String> fields = new HashMap<>();
-            for (String line : Files.readAllLines(status)) {
-                int colon = line.indexOf(':');
-                if (colon > 0) {
-                    fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
-                }
-            }
-            return Optional.of(fields);
-        }
-        catch (IOException | UncheckedIOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The first line of {@code log} that holds {@code start}, from there on, waited for up to 90 s (three JVMs on two busy cores). */
-    static String awaitLogLine(Path log, String start)
-            throws IOException, InterruptedException
-    {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (true) {
-            Optional<String> line = Files.readAllLines(log).stream().filter(text -> text.contains(start)).findFirst();
-            if (line.isPresent()) {
-                return line.get().substring(line.get().indexOf(start));
-            }
-            if (System.nanoTime() > deadline) {
-                fail("no log line holding %s within 90 s; log:%n%s", start, tail(log));
-            }
-            Thread.sleep(500);
-        }
-    }
-
-    /** The server JVM: the launcher replaces itself with it, and only a launcher of another kind would fork. */
-    static long serverPid(Process server)
-    {
-        return Stream.concat(Stream.of(server.toHandle()), server.descendants())
-                .filter(process -> process.info().command().map(command -> command.endsWith("/java")).orElse(false))
-                .findFirst()
-                .map(ProcessHandle::pid)
-                .orElseThrow(() -> new AssertionError("no java process under the launcher " + server.pid()));
-    }
-
-    static String buildProperty(String name)
-    {
-        String value = System.getProperty(name);
-        assertThat(value).as("%s, which failsafe sets in verify (./mvnw -pl trino-plugin verify -Dit.test=TrinoServerIT)", name).isNotBlank();
-        return value;
-    }
-
-    /** The server's installation folder, unpacked beside the tarball once (tar keeps the tarball's hard links and modes). */
-    static Path unpackServer(Path tarball, String version)
-            throws IOException, InterruptedException
-    {
-        assertThat(tarball).as("trino-server-core %s, copied by the build", version).isRegularFile();
-        Path home = tarball.resolveSibling("trino-server-core-" + version);
-        Path unpacked = tarball.resolveSibling(".unpacked-" + version);
-        if (!Files.exists(unpacked)) {
-            Process tar = new ProcessBuilder("tar", "xzf", tarball.toString(), "-C", tarball.getParent().toString())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            assertThat(tar.waitFor(120, TimeUnit.SECONDS)).as("tar xzf %s within 2 minutes", tarball).isTrue();
-            assertThat(tar.exitValue()).as("tar xzf %s", tarball).isZero();
-            Files.createFile(unpacked);
-        }
-        assertThat(home.resolve("bin/launcher")).isExecutable();
-        return home;
-    }
-
-    static void installPlugin(Path target)
-            throws IOException
-    {
-        if (Files.exists(target)) {
-            try (Stream<Path> old = Files.walk(target)) {
-                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
-        Files.createDirectories(target);
-        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(PluginZip.built()))) {
-            for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
-                String inside = entry.getName().substring(entry.getName().indexOf('/') + 1);
-                if (!entry.isDirectory() && !inside.isEmpty()) {
-                    Files.copy(in, target.resolve(inside));
-                }
-            }
-        }
-    }
-
     private static Path writeEtc(Path temp, int port, Path snapshot)
             throws IOException
     {
@@ -335,85 +233,5 @@ class TrinoServerIT
                 chiplet.policy=fastest
                 """);
         return etc;
-    }
-
-    static int freePort()
-            throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Until {@code /v1/info} says the server is no longer starting; fails with the log when it dies or takes too long. */
-    static void awaitStarted(Process server, int port, Path log)
-            throws IOException, InterruptedException
-    {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest info = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/info")).timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) {
-                fail("the server exited with %d before it started; log:%n%s", server.exitValue(), tail(log));
-            }
-            try {
-                HttpResponse<String> response = http.send(info, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && response.body().replace(" ", "").contains("\"starting\":false")) {
-                    return;
-                }
-            }
-            catch (IOException e) {
-                // Not listening yet.
-            }
-            Thread.sleep(500);
-        }
-        fail("the server did not start within %s; log:%n%s", START_LIMIT, tail(log));
-    }
-
-    static void stop(Process server)
-            throws InterruptedException
-    {
-        List<ProcessHandle> all = new ArrayList<>(server.descendants().toList());
-        server.destroy();
-        if (!server.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-            server.destroyForcibly();
-            server.waitFor(10, TimeUnit.SECONDS);
-        }
-        all.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    static String tail(Path log)
-    {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        }
-        catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
-    }
-
-    /** The release's own command line client, one JVM per statement, output as tab-separated rows. */
-    record Trino(Path cli, int port, Path serverLog, Path scratch)
-    {
-        List<List<String>> query(String sql)
-                throws IOException, InterruptedException
-        {
-            Path out = Files.createTempFile(scratch, "cli", ".out");
-            Path err = Files.createTempFile(scratch, "cli", ".err");
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-jar", cli.toString(),
-                    "--server", "http://127.0.0.1:" + port, "--user", "chiplet-it", "--output-format", "TSV", "--execute", sql)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
-            if (!process.waitFor(QUERY_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail("%s did not finish within %s", sql, QUERY_LIMIT);
-            }
-            assertThat(process.exitValue()).as("%s: %s%nserver log:%n%s", sql, Files.readString(err), tail(serverLog)).isZero();
-            return Files.readAllLines(out).stream().filter(line -> !line.isEmpty()).map(line -> List.of(line.split("\t", -1))).toList();
-        }
     }
 }

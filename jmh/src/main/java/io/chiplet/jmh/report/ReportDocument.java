@@ -57,9 +57,10 @@ public final class ReportDocument
     static String introduction()
     {
         return TITLE + "\n\n"
-                + "Chiplet-sensitive kernels run with their worker threads placed by each policy, at working sets below one\n"
-                + "chiplet's L3, between that and the sum of all L3s, and beyond; each policy's throughput is shown relative\n"
-                + "to `wim` (one worker instance per machine: workers float over all CPUs). Regenerate with\n"
+                + "Chiplet-sensitive kernels run with their worker threads bound as `chiplet plan` prints for each policy (the\n"
+                + "plugins' binding: a whole chiplet under the chiplet policies, its NUMA node where there are several), at working\n"
+                + "sets below one chiplet's L3, between that and the sum of all L3s, and beyond; each policy's throughput is shown\n"
+                + "relative to `wim` (one worker instance per machine: workers unbound, floating over all CPUs). Regenerate with\n"
                 + "`bin/chiplet bench [--quick]`; a run on another machine adds its own section with `--section NAME`.\n"
                 + "The kernels follow Fogli et al., *OLAP on Modern Chiplet-Based Processors* (PVLDB 17(11), 2024: STREAM §2.5/§4.4,\n"
                 + "core-to-core latency §2.3) and Fogli et al., *CHARM: Chiplet Heterogeneity-Aware Runtime Mapping System*\n"

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * The topology the benchmarks place their workers on: the live machine, or the hwloc XML named by the system
  * property {@value #HWLOC_XML_PROPERTY} (which {@code BenchSuite --hwloc-xml} hands to JMH's forked JVMs). The
- * XML must describe this machine; workers are pinned to its CPU numbers.
+ * XML must describe this machine; workers are bound to its CPU numbers.
  */
 public final class BenchTopology
 {

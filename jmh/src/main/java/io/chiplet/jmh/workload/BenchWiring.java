@@ -1,48 +1,65 @@
 package io.chiplet.jmh.workload;
 
+import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
-import io.chiplet.placement.Assignment;
+import io.chiplet.binding.MemoryEnforcement;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.WorkerTarget;
+import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
- * The two seams every workload benchmark goes through, chosen in one place: core's binding API
- * ({@link ThreadBinder}, the plugins' own) binds, the placement planner places.
+ * The two seams every workload benchmark goes through, chosen in one place: core's planner finishes each worker's
+ * target (what {@code chiplet plan} prints and the plugins bind), core's binding API ({@link ThreadBinder}, the
+ * plugins' own) binds it. Nothing here decides a placement.
  */
 public final class BenchWiring
 {
+    /** The plugins' default ({@code memory.bind=true}, {@code memory.kind=dram}) and {@code chiplet plan}'s. */
+    private static final boolean BIND_MEMORY = true;
+    private static final MemoryKind MEMORY_KIND = MemoryKind.DRAM;
+
     private BenchWiring() {}
 
-    public static ThreadPinner pinner()
+    public static WorkerBinder binder()
     {
         ThreadBinder binder = ThreadBinder.live();
-        // Workers stay bound for their whole trial, so the binding is not restored; a thread bound again moves.
-        return cpus -> {
-            ThreadBinder.Target target = binder.target(cpus, Optional.empty());
+        // Workers stay bound for their whole trial, so the binding is not restored; a thread bound again (a JMH
+        // thread in a later trial) gets its old state back first, then the new target.
+        return target -> {
+            if (!target.bindsAnything()) {
+                return; // wim: the thread keeps the mask and memory policy it has
+            }
+            Optional<MemoryPolicy> memory = MemoryEnforcement.PREFERRED.policyFor(nodes(target));
+            CpuSet cpus = target.cpusToBind().orElseGet(binder::currentMask);
             ThreadBinder.BoundThread thread = binder.currentThread();
-            if (thread.isBound()) {
-                thread.rebind(target);
-            }
-            else {
-                thread.bind(target);
-            }
+            thread.restore();
+            thread.bind(binder.target(cpus, memory));
         };
     }
 
     public static PlacementSource placement()
     {
-        return (topology, policy, workers) -> PlacementPlanner.plan(topology, PlacementRequest.of(topology, Policy.parse(policy), workers))
-                .assignments().stream()
-                .map(Assignment::cpus)
-                .toList();
+        return (topology, policy, workers) -> PlacementPlanner.targets(NodeShare.of(topology), Policy.parse(policy), workers,
+                MemoryBinding.of(topology, BIND_MEMORY, MEMORY_KIND));
     }
 
-    /** Whether worker threads are really pinned, for the report to say so. */
+    /** Whether worker threads are really bound, for the report to say so. */
     public static boolean pinsThreads()
     {
         return true;
+    }
+
+    private static TreeSet<Integer> nodes(WorkerTarget target)
+    {
+        TreeSet<Integer> nodes = new TreeSet<>();
+        target.memoryNodeToBind().ifPresent(nodes::add);
+        return nodes;
     }
 }

@@ -1,5 +1,6 @@
 package io.chiplet.jmh.workload;
 
+import io.chiplet.placement.WorkerTarget;
 import io.chiplet.topology.CpuSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,6 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Control;
 import org.openjdk.jmh.infra.ThreadParams;
 
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -37,7 +40,7 @@ public class CoreToCoreBenchmark
 {
     private final AtomicBoolean flag = new AtomicBoolean();
 
-    /** Pins each of the group's two threads, on that thread, before the trial. */
+    /** Binds each of the group's two threads to its one CPU of the pair, on that thread, before the trial (memory left alone). */
     @State(Scope.Thread)
     public static class PinnedToPair
     {
@@ -45,11 +48,12 @@ public class CoreToCoreBenchmark
         public String cpuPair;
 
         @Setup(Level.Trial)
-        public void pin(ThreadParams threads)
+        public void bind(ThreadParams threads)
         {
             CpuPair pair = CpuPair.parse(cpuPair);
-            int cpu = threads.getGroupThreadIndex() == 0 ? pair.first() : pair.second();
-            BenchWiring.pinner().pin(CpuSet.of(cpu));
+            int index = threads.getGroupThreadIndex();
+            int cpu = index == 0 ? pair.first() : pair.second();
+            BenchWiring.binder().bind(new WorkerTarget(index, OptionalInt.empty(), Optional.of(CpuSet.of(cpu)), OptionalInt.empty()));
         }
     }
 

@@ -1,6 +1,6 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.topology.CpuSet;
+import io.chiplet.placement.WorkerTarget;
 
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
@@ -12,15 +12,15 @@ import java.util.function.IntToLongFunction;
 import static java.util.Objects.requireNonNull;
 
 /**
- * T worker threads, each pinned once to its own CPU set, that run one kernel on their own slice per {@link #run}.
- * The threads live as long as this object (a JMH trial) so that a measured invocation pays for two barrier
- * crossings, not for starting and pinning threads; data a worker allocates in {@code run} is first touched on its
- * CPUs, so its pages sit on the worker's NUMA node.
+ * T worker threads, each bound once to its own target (core's {@link WorkerTarget}: CPUs and memory node, or nothing
+ * under {@code wim}), that run one kernel on their own slice per {@link #run}. The threads live as long as this object
+ * (a JMH trial) so that a measured invocation pays for two barrier crossings, not for starting and binding threads;
+ * data a worker allocates in {@code run} is first touched on its CPUs, so its pages sit on the worker's NUMA node.
  */
 public final class PlacedWorkers
         implements AutoCloseable
 {
-    private final List<CpuSet> cpus;
+    private final List<WorkerTarget> targets;
     private final Thread[] threads;
     private final CyclicBarrier start;
     private final CyclicBarrier done;
@@ -29,14 +29,17 @@ public final class PlacedWorkers
     private final AtomicReference<IntToLongFunction> kernel = new AtomicReference<>();
     private volatile boolean closed;
 
-    public PlacedWorkers(List<CpuSet> cpus, ThreadPinner pinner)
+    /**
+     * @param targets worker {@code i} is bound to {@code targets.get(i)}, on its own thread, before its first run
+     */
+    public PlacedWorkers(List<WorkerTarget> targets, WorkerBinder binder)
     {
-        this.cpus = List.copyOf(requireNonNull(cpus, "cpus is null"));
-        requireNonNull(pinner, "pinner is null");
-        if (this.cpus.isEmpty()) {
+        this.targets = List.copyOf(requireNonNull(targets, "targets is null"));
+        requireNonNull(binder, "binder is null");
+        if (this.targets.isEmpty()) {
             throw new IllegalArgumentException("at least one worker is needed");
         }
-        int workers = this.cpus.size();
+        int workers = this.targets.size();
         start = new CyclicBarrier(workers + 1);
         done = new CyclicBarrier(workers + 1);
         results = new long[workers];
@@ -47,7 +50,7 @@ public final class PlacedWorkers
             threads[worker] = Thread.ofPlatform()
                     .name("placed-worker-" + worker)
                     .daemon()
-                    .start(() -> loop(index, pinner));
+                    .start(() -> loop(index, binder));
         }
     }
 
@@ -56,9 +59,9 @@ public final class PlacedWorkers
         return threads.length;
     }
 
-    public CpuSet cpusOf(int worker)
+    public WorkerTarget targetOf(int worker)
     {
-        return cpus.get(worker);
+        return targets.get(worker);
     }
 
     /**
@@ -80,30 +83,36 @@ public final class PlacedWorkers
         for (int worker = 0; worker < threads.length; worker++) {
             Throwable failure = failures.getAndSet(worker, null);
             if (failure != null) {
-                throw new IllegalStateException("worker " + worker + " on CPUs " + cpus.get(worker) + " failed", failure);
+                throw new IllegalStateException("worker " + worker + " " + describe(targets.get(worker)) + " failed", failure);
             }
             sum += results[worker];
         }
         return sum;
     }
 
-    private void loop(int worker, ThreadPinner pinner)
+    private static String describe(WorkerTarget target)
     {
-        RuntimeException pinFailure = null;
+        return target.cpusToBind().map(cpus -> "on CPUs " + cpus).orElse("unbound")
+                + (target.memoryNodeToBind().isPresent() ? ", memory on node " + target.memoryNodeToBind().getAsInt() : "");
+    }
+
+    private void loop(int worker, WorkerBinder binder)
+    {
+        RuntimeException bindFailure = null;
         try {
-            pinner.pin(cpus.get(worker));
+            binder.bind(targets.get(worker));
         }
         catch (RuntimeException e) {
-            // an unpinned worker would measure the wrong placement: every run fails instead
-            pinFailure = e;
+            // an unbound worker would measure the wrong placement: every run fails instead
+            bindFailure = e;
         }
         while (true) {
             await(start);
             if (closed) {
                 return;
             }
-            if (pinFailure != null) {
-                failures.set(worker, pinFailure);
+            if (bindFailure != null) {
+                failures.set(worker, bindFailure);
             }
             else {
                 try {

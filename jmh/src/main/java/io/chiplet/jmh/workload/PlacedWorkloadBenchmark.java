@@ -9,8 +9,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What every workload benchmark shares: the placement policy and working-set class it runs under, the trial of
- * pinned workers started for them, and its teardown. A subclass allocates its per-worker data in {@link #prepare()}
- * and runs its kernel through {@link #trial}.
+ * workers started for them (each bound to its target from core's planner), and its teardown. A subclass allocates its
+ * per-worker data in {@link #prepare()} and runs its kernel through {@link #trial}.
  */
 @State(Scope.Benchmark)
 public abstract class PlacedWorkloadBenchmark

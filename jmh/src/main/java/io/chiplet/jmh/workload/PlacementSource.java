@@ -1,20 +1,19 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.topology.CpuSet;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.Topology;
 
-import java.util.List;
-
 /**
- * Maps a placement policy name ({@code wim}, {@code win}, {@code wicp-local}, ...) to the CPUs each of the workload's
- * workers may run on. The seam between the benchmarks and the placement planner.
+ * Maps a placement policy name ({@code wim}, {@code win}, {@code wicp-local}, ...) to what each of the workload's
+ * workers is bound to: core's finished targets, the same {@code chiplet plan} prints for that machine, policy and
+ * worker count. The seam between the benchmarks and the placement planner.
  */
 @FunctionalInterface
 public interface PlacementSource
 {
     /**
-     * @return one CPU set per worker, {@code workers} entries
+     * @return one target per worker, {@code workers} of them
      * @throws IllegalArgumentException naming the policy when it is not known
      */
-    List<CpuSet> place(Topology topology, String policy, int workers);
+    WorkerTargets place(Topology topology, String policy, int workers);
 }

@@ -1,16 +1,15 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.topology.CpuSet;
+import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.Topology;
-
-import java.util.List;
 import java.util.function.IntToLongFunction;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * What one JMH trial of a workload benchmark sets up from its parameters: the topology, the workers placed by the
- * policy, and the bytes each worker's slice of the working set gets.
+ * What one JMH trial of a workload benchmark sets up from its parameters: the topology, the workers bound to the
+ * targets core's planner finishes for the policy, and the bytes each worker's slice of the working set gets.
  */
 public final class WorkloadTrial
         implements AutoCloseable
@@ -36,17 +35,15 @@ public final class WorkloadTrial
         Topology topology = BenchTopology.detect();
         long bytes = WorkingSets.of(topology).bytes(SizeClass.fromLabel(workingSet));
         int count = workers > 0 ? workers : defaultWorkers(topology);
-        List<CpuSet> cpus = BenchWiring.placement().place(topology, policy, count);
-        return new WorkloadTrial(topology, bytes, new PlacedWorkers(cpus, BenchWiring.pinner()));
+        WorkerTargets targets = BenchWiring.placement().place(topology, policy, count);
+        return new WorkloadTrial(topology, bytes, new PlacedWorkers(targets.targets(), BenchWiring.binder()));
     }
 
     public static int defaultWorkers(Topology topology)
     {
-        return topology.chiplets().stream()
-                .mapToInt(chiplet -> chiplet.cpus().intersect(topology.allowed()).size())
-                .filter(size -> size > 0)
-                .min()
-                .orElse(Math.max(1, topology.allowed().size()));
+        NodeShare share = NodeShare.of(topology);
+        int smallest = share.usableChiplets().smallestCpuCount();
+        return smallest > 0 ? smallest : Math.max(1, share.shareCpus().size());
     }
 
     public Topology topology()

@@ -1,5 +1,7 @@
 package io.chiplet.jmh.workload;
 
+import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -16,9 +18,10 @@ class PlacementTest
     private final PlacementSource placement = BenchWiring.placement();
 
     @Test
-    void wimLetsEveryWorkerUseEveryAllowedCpu()
+    void wimBindsNoWorker()
     {
-        assertThat(placement.place(epyc, "wim", 3)).containsExactly(epyc.allowed(), epyc.allowed(), epyc.allowed());
+        assertThat(placement.place(epyc, "wim", 3).targets())
+                .containsExactly(WorkerTarget.unbound(0), WorkerTarget.unbound(1), WorkerTarget.unbound(2));
     }
 
     @Test
@@ -27,27 +30,34 @@ class PlacementTest
         int workers = WorkloadTrial.defaultWorkers(epyc);
         assertThat(workers).as("CPUs of one CCD: 8 cores x 2 threads").isEqualTo(16);
 
-        List<CpuSet> local = placement.place(epyc, "wicp-local", workers);
-        List<CpuSet> mixed = placement.place(epyc, "wicp-mixed", workers);
+        List<CpuSet> local = cpus(placement.place(epyc, "wicp-local", workers));
+        List<CpuSet> mixed = cpus(placement.place(epyc, "wicp-mixed", workers));
 
-        // wicp-local fills CCD 0 (one CPU per worker); wicp-mixed puts each worker on a CCD of its own.
-        CpuSet firstCcd = epyc.chiplets().getFirst().cpus();
-        assertThat(local).allSatisfy(cpus -> assertThat(firstCcd.containsAll(cpus)).isTrue());
-        assertThat(local.stream().reduce(CpuSet.empty(), CpuSet::union)).isEqualTo(firstCcd);
+        // wicp-local fills CCD 0, every worker bound to the whole CCD (CPUs 0-7 and their siblings 128-135), as the
+        // plugins bind it; wicp-mixed puts each worker on a whole CCD of its own.
+        CpuSet firstCcd = CpuSet.parseList("0-7,128-135");
+        assertThat(epyc.chiplets().getFirst().cpus()).isEqualTo(firstCcd);
+        assertThat(local).hasSize(16).containsOnly(firstCcd);
         assertThat(new HashSet<>(mixed)).hasSize(16);
         assertThat(mixed).allSatisfy(cpus -> assertThat(epyc.chiplets()).anySatisfy(chiplet -> assertThat(chiplet.cpus()).isEqualTo(cpus)));
+        // Two NUMA nodes: each worker's memory bound to its CCD's node (CCDs 0-7 on node 0).
+        assertThat(placement.place(epyc, "wicp-local", workers).targets()).allSatisfy(target -> assertThat(target.memoryNodeToBind()).hasValue(0));
     }
 
     @Test
     void singleChipletMachineKeepsEveryPolicyOnItsCpus()
     {
         Topology machine = TestTopologies.singleL3(2, 8L << 20);
-        for (String policy : List.of("wim", "win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive")) {
-            // Every policy keeps the workers on the one chiplet's CPUs.
-            assertThat(placement.place(machine, policy, 2)).as(policy)
+        for (String policy : List.of("win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive")) {
+            // Every policy that binds keeps the workers on the one chiplet's CPUs; one node: memory is not bound.
+            assertThat(placement.place(machine, policy, 2).targets()).as(policy)
                     .hasSize(2)
-                    .allSatisfy(cpus -> assertThat(CpuSet.of(0, 1).containsAll(cpus)).isTrue());
+                    .allSatisfy(target -> {
+                        assertThat(CpuSet.of(0, 1).containsAll(target.cpusToBind().orElseThrow())).isTrue();
+                        assertThat(target.memoryNodeToBind()).isEmpty();
+                    });
         }
+        assertThat(placement.place(machine, "wim", 2).targets()).noneMatch(WorkerTarget::bindsAnything);
     }
 
     @Test
@@ -55,6 +65,11 @@ class PlacementTest
     {
         assertThatThrownBy(() -> placement.place(epyc, "spread", 2)).hasMessageContaining("\"spread\"").hasMessageContaining("wicp-local");
         assertThatThrownBy(() -> placement.place(epyc, "wim", 0)).hasMessageContaining("workers must be between 1");
+    }
+
+    private static List<CpuSet> cpus(WorkerTargets targets)
+    {
+        return targets.targets().stream().map(target -> target.cpusToBind().orElseThrow()).toList();
     }
 
     @Test
