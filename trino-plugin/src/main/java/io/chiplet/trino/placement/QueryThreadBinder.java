@@ -1,36 +1,30 @@
 package io.chiplet.trino.placement;
 
-import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.topology.CpuSet;
 
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Everything the placement agent does to the JVM's native threads, so that its decisions run against fakes in tests
- * and {@link LiveThreadControl} stays a thin layer over {@code /proc} and {@code sched_setaffinity}.
+ * Binds query threads by thread id (and lists the JVM's native threads to find them): everything the placement agent
+ * does to the threads, so that its decisions run against fakes in tests and {@link LiveQueryThreadBinder} stays a thin
+ * layer over {@code /proc} and core's {@code ThreadBinder}. CPUs only: a thread's memory policy can only be set by the
+ * thread itself.
  */
-public interface ThreadControl
+public interface QueryThreadBinder
 {
     /** The JVM's native threads now. */
     List<NativeThread> threads();
 
     /**
-     * Pins thread {@code tid} to {@code cpus}.
+     * Binds thread {@code tid} to {@code cpus} (its mask; a thread bound before is moved).
      *
-     * @return how to give the thread the mask it had before; empty when the thread has ended
+     * @return the binding, to give the thread the mask it had before; empty when the thread has ended
      */
-    Optional<Restore> pin(int tid, CpuSet cpus);
+    Optional<Binding> bind(int tid, CpuSet cpus);
 
-    /**
-     * Opens thread {@code tid}'s remote-access signal (per-thread hardware counters, or the software fallback).
-     *
-     * @throws RuntimeException naming why when neither can be opened
-     */
-    RemoteAccessSignal openSignal(int tid);
-
-    /** Gives a pinned thread its earlier mask back. */
-    interface Restore
+    /** A bound thread: {@link #restore()} gives it the mask it had before its first bind. */
+    interface Binding
     {
         void restore();
     }
