@@ -239,7 +239,7 @@ public final class PlacementAgent
             if (!query.containsKey(tid)) {
                 Pin pin = pins.remove(tid);
                 if (alive.contains(tid)) {
-                    pin.restore().restore();
+                    pin.binding().restore();
                 }
             }
         }
@@ -262,14 +262,14 @@ public final class PlacementAgent
             if (!repinAll && pin != null && pin.cpus().equals(target.cpus())) {
                 continue;
             }
-            Optional<QueryThreadBinder.Binding> restore = binder.bind(target.tid(), target.cpus());
-            if (restore.isEmpty()) {
+            Optional<QueryThreadBinder.Binding> binding = binder.bind(target.tid(), target.cpus());
+            if (binding.isEmpty()) {
                 // Ended since the listing: forget it.
                 pins.remove(target.tid());
                 continue;
             }
-            // A moved thread keeps the restore of its first pin: that is the mask it had before the agent.
-            pins.put(target.tid(), new Pin(pin == null ? restore.get() : pin.restore(), target.chiplet(), target.cpus()));
+            // A moved thread keeps the binding of its first bind: its restore gives the mask it had before the agent.
+            pins.put(target.tid(), new Pin(pin == null ? binding.get() : pin.binding(), target.chiplet(), target.cpus()));
         }
         repinAll = false;
         placedThreads = tids.stream().filter(pins::containsKey).toList();
@@ -338,7 +338,7 @@ public final class PlacementAgent
         String failure = "";
         for (Pin pin : pins.values()) {
             try {
-                pin.restore().restore();
+                pin.binding().restore();
             }
             catch (RuntimeException e) {
                 failure = "; restoring a thread failed: " + e;
@@ -391,5 +391,5 @@ public final class PlacementAgent
         }
     }
 
-    private record Pin(QueryThreadBinder.Binding restore, OptionalInt chiplet, CpuSet cpus) {}
+    private record Pin(QueryThreadBinder.Binding binding, OptionalInt chiplet, CpuSet cpus) {}
 }

@@ -54,7 +54,13 @@ class LiveQueryThreadBinderTest
             release.complete(null);
             worker.join();
         }
-        // Ended: nothing to pin, nothing thrown.
+        // Ended: nothing to bind, nothing thrown. join() returns when the Java thread is done; the native one may
+        // linger a moment longer.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (ThreadId.isThreadOfThisProcess(tid) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(ThreadId.isThreadOfThisProcess(tid)).as("thread %d ended", tid).isFalse();
         binder.threads();
         assertThat(binder.bind(tid, CpuSet.of(allowed.first()))).isEmpty();
     }
