@@ -77,9 +77,9 @@ public record CpusetAlignment(CpuSet allowed, List<Chiplet> whole, List<Chiplet>
     /**
      * Where to place after the allowed CPUs changed: the chiplets placement used before ({@code previous}, e.g. a
      * node's leased chiplets) within the new allowed CPUs; when none of them is left, every new allowed CPU.
+     * Runners call {@link NodeShare#rescopedTo}, which uses this.
      */
-    // #24 phase B: the plugins call NodeShare.rescopedTo (which uses this); make it package-private then.
-    public static CpuSet rescope(Topology topology, CpuSet previous, CpuSet nowAllowed)
+    static CpuSet rescope(Topology topology, CpuSet previous, CpuSet nowAllowed)
     {
         requireNonNull(topology, "topology is null");
         requireNonNull(previous, "previous is null");

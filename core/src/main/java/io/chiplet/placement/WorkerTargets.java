@@ -4,10 +4,7 @@ import io.chiplet.topology.CpuSet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -113,9 +110,10 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
 
     /**
      * The same targets handed to workers that are already running somewhere (Trino's query threads, found on each
-     * rescan): a worker whose current CPUs are one of the targets' CPU sets with a place left keeps it, so a rescan
-     * moves no thread without need; the others take the places left, in target order. Each CPU set is handed out as
-     * many times as the targets hold it. Under {@code wim} every worker stays unbound.
+     * rescan): a worker whose current CPUs are those of a target not yet handed out keeps them (the first such target),
+     * so a rescan moves no thread without need; the others take the targets left, in target order. So each target is
+     * handed out once, and workers with nothing to keep get what {@code chiplet plan} prints for them (with no current
+     * CPUs at all, worker i gets target i). Under {@code wim} every worker stays unbound.
      *
      * @param current each worker's CPUs now, in worker order (empty: a new worker, or one not bound by us)
      * @throws IllegalArgumentException when there is not one entry per worker
@@ -126,39 +124,42 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         if (current.size() != targets.size()) {
             throw new IllegalArgumentException("expected the CPUs of each of " + targets.size() + " workers but got " + current.size());
         }
-        // Each distinct CPU set once, in target order, with how many workers it takes.
-        Map<CpuSet, WorkerTarget> firstWith = new LinkedHashMap<>();
-        Map<CpuSet, Integer> room = new HashMap<>();
-        for (WorkerTarget target : targets) {
-            if (target.cpusToBind().isEmpty()) {
-                return targets;
-            }
-            firstWith.putIfAbsent(target.cpusToBind().get(), target);
-            room.merge(target.cpusToBind().get(), 1, Integer::sum);
+        if (targets.stream().anyMatch(target -> target.cpusToBind().isEmpty())) {
+            return targets;
         }
+        boolean[] handedOut = new boolean[targets.size()];
         WorkerTarget[] result = new WorkerTarget[targets.size()];
         List<Integer> moving = new ArrayList<>();
         for (int worker = 0; worker < targets.size(); worker++) {
-            Optional<CpuSet> cpus = current.get(worker);
-            if (cpus.isPresent() && room.getOrDefault(cpus.get(), 0) > 0) {
-                room.merge(cpus.get(), -1, Integer::sum);
-                result[worker] = renumbered(firstWith.get(cpus.get()), worker);
+            int kept = current.get(worker).isPresent() ? firstLeftWith(current.get(worker).get(), handedOut) : -1;
+            if (kept >= 0) {
+                handedOut[kept] = true;
+                result[worker] = renumbered(targets.get(kept), worker);
             }
             else {
                 moving.add(worker);
             }
         }
-        List<WorkerTarget> order = List.copyOf(firstWith.values());
         int next = 0;
         for (int worker : moving) {
-            while (room.get(order.get(next).cpusToBind().orElseThrow()) == 0) {
+            while (handedOut[next]) {
                 next++;
             }
-            WorkerTarget place = order.get(next);
-            room.merge(place.cpusToBind().orElseThrow(), -1, Integer::sum);
-            result[worker] = renumbered(place, worker);
+            handedOut[next] = true;
+            result[worker] = renumbered(targets.get(next), worker);
         }
         return List.of(result);
+    }
+
+    /** The first target not handed out whose CPUs are {@code cpus}, or -1. */
+    private int firstLeftWith(CpuSet cpus, boolean[] handedOut)
+    {
+        for (int i = 0; i < targets.size(); i++) {
+            if (!handedOut[i] && targets.get(i).cpusToBind().orElseThrow().equals(cpus)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static WorkerTarget renumbered(WorkerTarget target, int worker)

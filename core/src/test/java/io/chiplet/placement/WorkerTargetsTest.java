@@ -143,6 +143,10 @@ class WorkerTargetsTest
                 .containsExactly("8-15,136-143", "0-7,128-135", "64-71,192-199");
         assertThat(placed).extracting(WorkerTarget::worker).containsExactly(0, 1, 2);
         assertThat(placed).extracting(WorkerTarget::memoryNodeToBind).containsExactly(OptionalInt.of(0), OptionalInt.of(0), OptionalInt.of(1));
+        // Nothing running yet: each worker gets exactly what plan prints for it, not the first CPU set with room
+        WorkerTargets five = PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 5, BIND);
+        List<Optional<CpuSet>> none = List.of(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        assertThat(five.keepingCurrent(none)).isEqualTo(five.targets());
         // wim: nothing to keep or move
         WorkerTargets wim = PlacementPlanner.targets(SHARE, Policy.WIM, 2, BIND);
         assertThat(wim.keepingCurrent(List.of(Optional.of(ccd1), Optional.empty()))).containsExactly(WorkerTarget.unbound(0), WorkerTarget.unbound(1));

@@ -2,27 +2,26 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ChipletLease;
-import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
+import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.UsableChiplets;
-import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
-import io.chiplet.topology.ChipletMemory;
-import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import io.chiplet.measure.Arm;
 import io.chiplet.trino.measure.EffectInjector;
 import io.chiplet.trino.measure.MeasureSettings;
 import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
-import io.chiplet.trino.placement.LiveThreadControl;
+import io.chiplet.trino.placement.LiveQueryThreadBinder;
+import io.chiplet.trino.placement.MemoryAdvice;
 import io.chiplet.trino.placement.PlacementAgent;
 import io.chiplet.trino.placement.PlacementAgents;
+import io.chiplet.trino.placement.RemoteAccessSignals;
 import io.chiplet.trino.placement.ThreadPlacement;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import org.slf4j.Logger;
@@ -34,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
-import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -170,37 +168,39 @@ public final class NodeRuntime
         ThreadBinder binder = ThreadBinder.live("ffm");
         // A snapshot may describe another machine: only CPUs the kernel lets this process use are ever handed out.
         CpuSet processCpus = AllowedCpusTracker.readLive();
-        List<Chiplet> usable = UsableChiplets.of(topology, processCpus).chiplets();
-        if (usable.isEmpty()) {
-            throw new IllegalStateException("no chiplet of the topology from " + topology.source() + " holds a CPU this process may use ("
-                    + processCpus + ")" + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""));
-        }
-        ChipletLeases leases = ChipletLeases.open(config.leaseDirectory(), usable);
+        NodeShare share;
         try {
-            int count = Math.min(config.chipletsPerNode().orElse(usable.size()), usable.size());
-            ChipletLeases.LeaseSet leased = leases.acquire(count);
-            for (ChipletLease lease : leased.leases()) {
+            share = NodeShare.of(topology, topology.allowed().intersect(processCpus));
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage() + ", the CPUs this process may use (" + processCpus + ")"
+                    + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
+        }
+        MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
+        int count = Math.min(config.chipletsPerNode().orElse(share.chiplets().size()), share.chiplets().size());
+        ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, count, memory);
+        try {
+            for (ChipletLease lease : lock.leases()) {
                 if (lease.shared()) {
                     // Sharing halves this node's placement on that chiplet: the operator must hear of it.
                     log.warn("Chiplet placement on node {}: {}", node, lease.describe());
                 }
             }
-            CpuSet allowed = leased.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union).intersect(processCpus);
-            ThreadPlacement placement = new ThreadPlacement(topology, config.policy(), allowed);
-            log.info("Chiplet placement on node {}: {}", node, CpusetAlignment.of(topology, processCpus).describe());
-            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveThreadControl(binder), config.adaptiveInterval(),
-                    config.remoteAccessThreshold(), List.of(leased, leases));
-            checkMemoryLocality(node, config, topology, leased.chiplets());
+            ThreadPlacement placement = new ThreadPlacement(lock.share(), config.policy(), memory);
+            log.info("Chiplet placement on node {}: {}", node, share.alignment().describe());
+            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveQueryThreadBinder(binder), RemoteAccessSignals.live(),
+                    config.adaptiveInterval(), config.remoteAccessThreshold(), List.of(lock));
+            checkMemoryLocality(node, config, memory, lock.memoryNodesToBind());
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
             Duration period = config.policy() == Policy.ADAPTIVE ? config.adaptiveInterval() : config.rescanInterval();
             agent.start(period);
             log.info("Chiplet placement on node {}: policy {}, chiplets {} (CPUs {}) of {} from {}, rescan every {} ms",
-                    node, config.policy(), leased.chiplets().stream().map(Chiplet::id).toList(), allowed, topology.chiplets().size(),
+                    node, config.policy(), lock.share().ids(), lock.share().shareCpus(), topology.chiplets().size(),
                     topology.source(), period.toMillis());
             return agent;
         }
         catch (RuntimeException | LinkageError e) {
-            leases.close();
+            lock.close();
             throw e;
         }
     }
@@ -208,29 +208,22 @@ public final class NodeRuntime
     /**
      * A thread's memory policy can only be set by the thread itself, and Trino's runner threads never run our code;
      * so memory follows the threads by first touch (every mask lies in one NUMA node), and the Java heap does so only
-     * with {@code -XX:+UseNUMA}. Say so once where it matters: more than one node and the flag off.
+     * with {@code -XX:+UseNUMA}. Say so once where it matters: where core's memory rule binds memory
+     * ({@link MemoryBinding#binds()}: asked for, more than one node) and the flag is off; and for a memory kind other
+     * than {@code dram}, which first touch never reaches, name the nodes core chose ({@link MemoryAdvice}).
      */
-    private static void checkMemoryLocality(String node, ChipletConfig config, Topology topology, List<Chiplet> leased)
+    private static void checkMemoryLocality(String node, ChipletConfig config, MemoryBinding memory, SortedSet<Integer> nodes)
     {
-        if (!config.memoryBind() || topology.numaNodes().size() < 2) {
+        MemoryAdvice.of(memory, config.memoryKind(), nodes).ifPresent(advice ->
+                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(), advice));
+        if (!memory.binds()) {
             return;
-        }
-        if (config.memoryKind() != MemoryKind.DRAM) {
-            // The node per chiplet is core's choice, as for Spark and `chiplet exec`; only applying it is left to the user.
-            ChipletMemory memory = ChipletMemory.of(topology, config.memoryKind());
-            SortedSet<Integer> nodes = new TreeSet<>();
-            leased.forEach(chiplet -> nodes.add(memory.nodeOf(chiplet.id(), chiplet.numaNode())));
-            nodes.remove(-1);
-            log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: a thread's memory policy can only be set by the thread itself and "
-                    + "Trino's query threads run no code of ours. The {} NUMA nodes for this node's chiplets are {}{}; start the JVM bound to them "
-                    + "(numactl --preferred=N for one node, --membind=LIST for several)", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(),
-                    config.memoryKind().jsonName(), nodes, memory.shortfall().map(problem -> " (" + problem + ")").orElse(""));
         }
         try {
             var diagnostics = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
             if (!Boolean.parseBoolean(diagnostics.getVMOption("UseNUMA").getValue())) {
                 log.info("Chiplet placement on node {}: {} NUMA nodes but the JVM runs without -XX:+UseNUMA; query threads' native memory is node-local "
-                        + "by first touch, their Java heap allocations are not (add -XX:+UseNUMA to etc/jvm.config)", node, topology.numaNodes().size());
+                        + "by first touch, their Java heap allocations are not (add -XX:+UseNUMA to etc/jvm.config)", node, memory.allowedNodes().size());
             }
         }
         catch (RuntimeException e) {

@@ -63,7 +63,7 @@ public final class PlacementAgent
     private final String name;
     private final ThreadPlacement initialPlacement;
     private final AllowedCpusTracker allowedCpus;
-    private final ThreadControl control;
+    private final QueryThreadBinder binder;
     private final long adaptiveIntervalNanos;
     private final AdaptiveSpread spread;
     private final List<AutoCloseable> owned;
@@ -86,29 +86,32 @@ public final class PlacementAgent
 
     /**
      * @param name names the agent in logs and its thread
+     * @param binder lists and binds the JVM's query threads
+     * @param signals opens each query thread's remote-access signal (used by {@code adaptive} only)
      * @param adaptiveInterval the interval of the remote-access threshold (used by {@code adaptive} only)
      * @param threshold signal events per adaptive interval above which a thread spreads
      * @param owned closed with the agent, after every thread is restored (the chiplet leases)
      */
-    public PlacementAgent(String name, ThreadPlacement placement, ThreadControl control, Duration adaptiveInterval, double threshold, List<AutoCloseable> owned)
+    public PlacementAgent(String name, ThreadPlacement placement, QueryThreadBinder binder, RemoteAccessSignals signals, Duration adaptiveInterval, double threshold,
+            List<AutoCloseable> owned)
     {
-        this(name, placement, new AllowedCpusTracker(placement::allowed), control, adaptiveInterval, threshold, owned);
+        this(name, placement, new AllowedCpusTracker(placement::allowed), binder, signals, adaptiveInterval, threshold, owned);
     }
 
     /**
      * @param allowedCpus tracks the CPUs the process may use ({@link AllowedCpusTracker#live()} on a server)
      */
-    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, ThreadControl control, Duration adaptiveInterval,
-            double threshold, List<AutoCloseable> owned)
+    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
+            Duration adaptiveInterval, double threshold, List<AutoCloseable> owned)
     {
-        this(name, placement, allowedCpus, control, adaptiveInterval, threshold, owned, System::currentTimeMillis);
+        this(name, placement, allowedCpus, binder, signals, adaptiveInterval, threshold, owned, System::currentTimeMillis);
     }
 
     /**
      * @param epochMillis the clock the window schedule is read with
      */
-    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, ThreadControl control, Duration adaptiveInterval,
-            double threshold, List<AutoCloseable> owned, LongSupplier epochMillis)
+    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
+            Duration adaptiveInterval, double threshold, List<AutoCloseable> owned, LongSupplier epochMillis)
     {
         this.epochMillis = requireNonNull(epochMillis, "epochMillis is null");
         this.name = requireNonNull(name, "name is null");
@@ -116,9 +119,10 @@ public final class PlacementAgent
         this.placement = placement;
         this.allowedCpus = requireNonNull(allowedCpus, "allowedCpus is null");
         this.snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), 0);
-        this.control = requireNonNull(control, "control is null");
+        this.binder = requireNonNull(binder, "binder is null");
+        requireNonNull(signals, "signals is null");
         this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
-        this.spread = new AdaptiveSpread(adaptiveIntervalNanos, threshold, control::openSignal);
+        this.spread = new AdaptiveSpread(adaptiveIntervalNanos, threshold, signals::open);
         this.owned = List.copyOf(owned);
     }
 
@@ -225,7 +229,7 @@ public final class PlacementAgent
             snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), allowedCpus.changes());
             return;
         }
-        List<NativeThread> threads = control.threads();
+        List<NativeThread> threads = binder.threads();
         Map<Integer, String> query = threads.stream()
                 .filter(NativeThread::isQueryThread)
                 .collect(Collectors.toMap(NativeThread::tid, NativeThread::name, (first, second) -> first, LinkedHashMap::new));
@@ -235,7 +239,7 @@ public final class PlacementAgent
             if (!query.containsKey(tid)) {
                 Pin pin = pins.remove(tid);
                 if (alive.contains(tid)) {
-                    pin.restore().restore();
+                    pin.binding().restore();
                 }
             }
         }
@@ -258,14 +262,14 @@ public final class PlacementAgent
             if (!repinAll && pin != null && pin.cpus().equals(target.cpus())) {
                 continue;
             }
-            Optional<ThreadControl.Restore> restore = control.pin(target.tid(), target.cpus());
-            if (restore.isEmpty()) {
+            Optional<QueryThreadBinder.Binding> binding = binder.bind(target.tid(), target.cpus());
+            if (binding.isEmpty()) {
                 // Ended since the listing: forget it.
                 pins.remove(target.tid());
                 continue;
             }
-            // A moved thread keeps the restore of its first pin: that is the mask it had before the agent.
-            pins.put(target.tid(), new Pin(pin == null ? restore.get() : pin.restore(), target.chiplet(), target.cpus()));
+            // A moved thread keeps the binding of its first bind: its restore gives the mask it had before the agent.
+            pins.put(target.tid(), new Pin(pin == null ? binding.get() : pin.binding(), target.chiplet(), target.cpus()));
         }
         repinAll = false;
         placedThreads = tids.stream().filter(pins::containsKey).toList();
@@ -334,7 +338,7 @@ public final class PlacementAgent
         String failure = "";
         for (Pin pin : pins.values()) {
             try {
-                pin.restore().restore();
+                pin.binding().restore();
             }
             catch (RuntimeException e) {
                 failure = "; restoring a thread failed: " + e;
@@ -387,5 +391,5 @@ public final class PlacementAgent
         }
     }
 
-    private record Pin(ThreadControl.Restore restore, OptionalInt chiplet, CpuSet cpus) {}
+    private record Pin(QueryThreadBinder.Binding binding, OptionalInt chiplet, CpuSet cpus) {}
 }

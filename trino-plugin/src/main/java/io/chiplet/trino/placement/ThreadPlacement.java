@@ -1,67 +1,57 @@
 package io.chiplet.trino.placement;
 
-import io.chiplet.placement.Assignment;
-import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.SpreadLocator;
-import io.chiplet.placement.UsableChiplets;
+import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Decides where a node's query threads run. Pure: the topology, the CPUs this node may use (its leased chiplets
- * within what the kernel allows the process) and the threads in; one target per thread out.
- *
- * <h2>Units</h2>
- * The placement planner, asked for one worker per query thread, says how many threads each unit gets; the unit is
- * what a thread is pinned to, as core decides it ({@link Policy#pinsWholeChiplets()}, {@link UsableChiplets#pinUnit}):
- * under the chiplet policies the whole chiplet, which suits Trino's runner threads (they outnumber the CPUs and block
- * on I/O and exchanges, so the kernel keeps balancing them inside the L3 the policy chose); under {@code wic} the
- * planner's core, under {@code win} its NUMA node. {@code wim} pins nothing.
+ * Where a node's query threads run: core's finished targets ({@link PlacementPlanner#targets}) for one worker per
+ * query thread, handed to the threads in ascending thread id. Every decision is core's (the pin unit: the whole
+ * chiplet under the chiplet policies, the planner's core under {@code wic}, the node's share CPUs under {@code win},
+ * nothing under {@code wim}; the memory node; the adaptive step; which threads keep their place on a rescan); this
+ * class only translates threads into workers and back. Pure.
  *
  * <h2>Stable</h2>
  * Threads and their number change (Trino starts runner threads lazily and may retire them), and moving a thread
- * costs its cache. A thread keeps its unit while that unit has room in the new plan; only threads beyond a unit's
- * share, and new threads, move, to the first units (in plan order) still short of theirs. So the counts always match
- * the plan, balanced as the policy balances workers, and threads move only where the counts require it.
+ * costs its cache: a rescan hands the targets to the running threads with {@link WorkerTargets#keepingCurrent}, so a
+ * thread keeps its CPUs while they have room in the new targets and only the others move.
  *
- * <p>{@code adaptive} places by CHARM's locator instead: each thread's spread (from the spread controller) decides
- * how many threads share its chiplet, threads taken in thread-id order.
+ * <h2>Memory</h2>
+ * Each target names the node core would bind the thread's memory to ({@link ThreadTarget#memoryNode()}), but a
+ * thread's memory policy can only be set by the thread itself and Trino's runner threads run no code of ours: it is
+ * not applied. Memory follows the threads by first touch (under {@code dram} every bound mask lies on that node);
+ * the node runtime tells the operator the nodes to start the JVM on where that is not enough.
+ *
+ * <p>{@code adaptive} places by the spreads of the spread controller instead ({@link WorkerTargets#withSpreads}),
+ * threads taken in thread-id order.
  */
 public final class ThreadPlacement
 {
-    private final Topology topology;
+    private final NodeShare share;
     private final Policy policy;
-    private final CpuSet allowed;
-    private final UsableChiplets usable;
+    private final MemoryBinding memory;
 
     /**
-     * @param allowed the CPUs threads may be pinned to: this node's leased chiplets within the process's CPUs
-     * @throws IllegalArgumentException when no chiplet of the topology holds an allowed CPU
+     * @param share the CPUs and chiplets threads are placed on: this node's leased chiplets within the process's CPUs
+     * @param memory core's memory rule: which node each target names (not applied, see the class doc)
      */
-    public ThreadPlacement(Topology topology, Policy policy, CpuSet allowed)
+    public ThreadPlacement(NodeShare share, Policy policy, MemoryBinding memory)
     {
-        this.topology = requireNonNull(topology, "topology is null");
+        this.share = requireNonNull(share, "share is null");
         this.policy = requireNonNull(policy, "policy is null");
-        this.allowed = requireNonNull(allowed, "allowed is null");
-        this.usable = UsableChiplets.of(topology, allowed);
-        if (usable.isEmpty()) {
-            throw new IllegalArgumentException("no chiplet of the topology (" + topology.source() + ") holds any of the CPUs this node may use ["
-                    + allowed + "]");
-        }
+        this.memory = requireNonNull(memory, "memory is null");
     }
 
     public Policy policy()
@@ -69,26 +59,32 @@ public final class ThreadPlacement
         return policy;
     }
 
+    public NodeShare share()
+    {
+        return share;
+    }
+
+    /** The CPUs threads may be bound to: the share's. */
     public CpuSet allowed()
     {
-        return allowed;
+        return share.shareCpus();
     }
 
     /**
-     * This placement after the process's allowed CPUs changed to {@code nowAllowed}: on this placement's chiplets
-     * within them, or on all of them when none of its chiplets is left ({@link CpusetAlignment#rescope}).
+     * This placement after the process's allowed CPUs changed to {@code nowAllowed}: core's rescoped share
+     * ({@link NodeShare#rescopedTo}).
      *
      * @throws IllegalArgumentException when no chiplet of the topology holds any of {@code nowAllowed}
      */
     public ThreadPlacement followingCpuset(CpuSet nowAllowed)
     {
-        return new ThreadPlacement(topology, policy, CpusetAlignment.rescope(topology, allowed, nowAllowed));
+        return new ThreadPlacement(share.rescopedTo(nowAllowed), policy, memory);
     }
 
-    /** How many chiplets hold allowed CPUs: the widest an adaptive spread can grow. */
+    /** How many chiplets the share holds: the widest an adaptive spread can grow. */
     public int usableChiplets()
     {
-        return usable.size();
+        return Math.max(1, share.chiplets().size());
     }
 
     /**
@@ -105,42 +101,12 @@ public final class ThreadPlacement
             throw new IllegalStateException("the adaptive policy places by spreads: call placeAdaptive");
         }
         List<Integer> sorted = tids.stream().sorted().distinct().toList();
-        if (sorted.isEmpty() || policy == Policy.WIM) {
+        if (sorted.isEmpty()) {
             return List.of();
         }
-        Plan plan = PlacementPlanner.plan(topology, new PlacementRequest(policy, sorted.size(), OptionalLong.empty(), allowed));
-        // Units in plan order with the number of threads each gets.
-        Map<CpuSet, Unit> units = new LinkedHashMap<>();
-        for (Assignment assignment : plan.assignments()) {
-            Unit unit = new Unit(assignment.chiplet(), usable.pinUnit(policy, assignment), 1);
-            units.merge(unit.cpus(), unit, (a, b) -> new Unit(a.chiplet(), a.cpus(), a.room() + 1));
-        }
-        Map<CpuSet, Integer> room = new HashMap<>();
-        units.values().forEach(unit -> room.put(unit.cpus(), unit.room()));
-
-        Map<Integer, ThreadTarget> targets = new HashMap<>();
-        List<Integer> moving = new ArrayList<>();
-        for (int tid : sorted) {
-            CpuSet mask = current.get(tid);
-            if (mask != null && room.getOrDefault(mask, 0) > 0) {
-                room.merge(mask, -1, Integer::sum);
-                targets.put(tid, new ThreadTarget(tid, units.get(mask).chiplet(), mask));
-            }
-            else {
-                moving.add(tid);
-            }
-        }
-        List<Unit> order = List.copyOf(units.values());
-        int next = 0;
-        for (int tid : moving) {
-            while (room.get(order.get(next).cpus()) == 0) {
-                next++;
-            }
-            Unit unit = order.get(next);
-            room.merge(unit.cpus(), -1, Integer::sum);
-            targets.put(tid, new ThreadTarget(tid, unit.chiplet(), unit.cpus()));
-        }
-        return sorted.stream().map(targets::get).toList();
+        WorkerTargets targets = PlacementPlanner.targets(share, policy, sorted.size(), memory);
+        List<Optional<CpuSet>> masks = sorted.stream().map(tid -> Optional.ofNullable(current.get(tid))).toList();
+        return threads(sorted, targets.keepingCurrent(masks));
     }
 
     /**
@@ -157,17 +123,19 @@ public final class ThreadPlacement
         if (sorted.isEmpty()) {
             return List.of();
         }
-        SpreadLocator locator = SpreadLocator.of(topology, allowed);
-        int[] cpus = new int[sorted.size()];
-        int[] chiplets = new int[sorted.size()];
-        locator.locate(spreads, sorted.size(), cpus, chiplets);
-        List<ThreadTarget> targets = new ArrayList<>(sorted.size());
-        for (int i = 0; i < sorted.size(); i++) {
-            int id = locator.chipletId(chiplets[i]);
-            targets.add(new ThreadTarget(sorted.get(i), OptionalInt.of(id), usable.cpusOf(id)));
-        }
-        return List.copyOf(targets);
+        WorkerTargets targets = PlacementPlanner.targets(share, Policy.ADAPTIVE, sorted.size(), memory).withSpreads(Arrays.copyOf(spreads, sorted.size()));
+        return threads(sorted, targets.targets());
     }
 
-    private record Unit(OptionalInt chiplet, CpuSet cpus, int room) {}
+    /** Worker i is thread {@code sorted[i]}; unbound workers ({@code wim}) get no target. */
+    private static List<ThreadTarget> threads(List<Integer> sorted, List<WorkerTarget> workers)
+    {
+        List<ThreadTarget> threads = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            WorkerTarget worker = workers.get(i);
+            int tid = sorted.get(i);
+            worker.cpusToBind().ifPresent(cpus -> threads.add(new ThreadTarget(tid, worker.chiplet(), cpus, worker.memoryNodeToBind())));
+        }
+        return List.copyOf(threads);
+    }
 }

@@ -25,7 +25,7 @@ class PlacementAgentTest
     @Test
     void pinsOnlyQueryThreadsBalancedAcrossChiplets()
     {
-        FakeThreadControl threads = new FakeThreadControl()
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder()
                 .start(10, "main")
                 .start(11, "SplitRunner-0")
                 .start(12, "task-processor-")
@@ -35,8 +35,8 @@ class PlacementAgentTest
         PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
         agent.pass();
 
-        assertThat(threads.mask(10)).isEqualTo(FakeThreadControl.ORIGINAL);
-        assertThat(threads.mask(15)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(10)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
+        assertThat(threads.mask(15)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         Map<CpuSet, Long> perChiplet = List.of(11, 12, 13, 14).stream().collect(Collectors.groupingBy(threads::mask, Collectors.counting()));
         assertThat(perChiplet).containsOnly(Map.entry(CHIPLET_0, 2L), Map.entry(CHIPLET_1, 2L));
         assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(11, 12, 13, 14);
@@ -47,7 +47,7 @@ class PlacementAgentTest
     @Test
     void keepsUpAsThreadsComeAndGoWithoutRepinningTheRest()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
         agent.pass();
         threads.start(13, "SplitRunner-2").start(14, "SplitRunner-3");
@@ -56,36 +56,36 @@ class PlacementAgentTest
         agent.pass();
 
         assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(12, 13, 14);
-        assertThat(threads.pinCalls).containsEntry(12, 1).containsEntry(13, 1).containsEntry(14, 1);
+        assertThat(threads.bindCalls).containsEntry(12, 1).containsEntry(13, 1).containsEntry(14, 1);
         assertThat(List.of(12, 13, 14).stream().map(threads::mask)).contains(CHIPLET_0, CHIPLET_1);
     }
 
     @Test
     void aThreadThatStopsBeingAQueryThreadGetsItsMaskBack()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0");
         PlacementAgent agent = agent(Policy.WICP_LOCAL, threads);
         agent.pass();
         assertThat(threads.mask(11)).isEqualTo(CHIPLET_0);
         threads.rename(11, "pool-7-thread-1");
         agent.pass();
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         assertThat(agent.snapshot().threads()).isEmpty();
     }
 
     @Test
     void closeRestoresEveryThreadAndReleasesWhatTheAgentOwns()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         AtomicBoolean released = new AtomicBoolean();
-        PlacementAgent agent = new PlacementAgent("test", new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads,
+        PlacementAgent agent = new PlacementAgent("test", TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads, threads,
                 Duration.ofMillis(500), 300, List.of(() -> released.set(true)));
         agent.start(Duration.ofMillis(20));
         waitFor(() -> agent.snapshot().threads().size() == 2);
         agent.close();
 
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
-        assertThat(threads.mask(12)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
+        assertThat(threads.mask(12)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         assertThat(released).isTrue();
         assertThat(agent.snapshot().stopped()).contains("closed");
     }
@@ -93,25 +93,25 @@ class PlacementAgentTest
     @Test
     void aFailureStopsPlacementAndRestoresWhatWasPinned()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0");
         PlacementAgent agent = agent(Policy.WICP_MIXED, threads);
         agent.pass();
-        assertThat(threads.mask(11)).isNotEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isNotEqualTo(FakeQueryThreadBinder.ORIGINAL);
         threads.start(12, "SplitRunner-1").refuse(12);
         agent.pass();
 
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         assertThat(agent.snapshot().threads()).isEmpty();
-        assertThat(agent.snapshot().stopped()).hasValueSatisfying(cause -> assertThat(cause).contains("cannot pin thread 12: not permitted"));
+        assertThat(agent.snapshot().stopped()).hasValueSatisfying(cause -> assertThat(cause).contains("cannot bind thread 12: not permitted"));
         // Stopped for good: later passes pin nothing.
         agent.pass();
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
     }
 
     @Test
     void adaptiveSpreadsAThreadWhoseRemoteAccessesStayHigh()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         PlacementAgent agent = agent(Policy.ADAPTIVE, threads);
         agent.pass();
         // Spread 1 each: both threads share chiplet 0, as CHARM starts.
@@ -139,7 +139,7 @@ class PlacementAgentTest
     @Test
     void adaptiveKeepsAThreadsSpreadWhileOtherThreadsComeAndGo()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         PlacementAgent agent = agent(Policy.ADAPTIVE, threads);
         threads.remoteEvents(11, 1000);
         agent.pass();
@@ -158,14 +158,14 @@ class PlacementAgentTest
     @Test
     void controlWindowsRunQueryThreadsAsWithoutThePluginAndPlacedWindowsPlaceThemAgain()
     {
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
-        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(placement::allowed), threads,
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
+        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(placement::allowed), threads, threads,
                 Duration.ofMillis(500), 300, List.of(), now::get);
         agent.pass();
         assertThat(agent.armNow()).as("no schedule yet: placed").isEqualTo(io.chiplet.measure.Arm.PLACED);
-        assertThat(threads.mask(11)).isNotEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isNotEqualTo(FakeQueryThreadBinder.ORIGINAL);
 
         io.chiplet.trino.measure.WindowSchedule schedule = io.chiplet.trino.measure.WindowSchedule.starting(1, 5, 1000, new io.chiplet.measure.Directive(0.5, true), 0);
         long control = java.util.stream.LongStream.range(0, 100).filter(w -> schedule.armOfWindow(w) == io.chiplet.measure.Arm.CONTROL).findFirst().orElseThrow();
@@ -175,31 +175,31 @@ class PlacementAgentTest
 
         now.set(control * 1000 + 10);
         agent.pass();
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
-        assertThat(threads.mask(12)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
+        assertThat(threads.mask(12)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         threads.start(13, "SplitRunner-2");
         agent.pass();
-        assertThat(threads.mask(13)).as("a thread born in a control window").isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(13)).as("a thread born in a control window").isEqualTo(FakeQueryThreadBinder.ORIGINAL);
         assertThat(agent.snapshot().threads()).isEmpty();
 
         now.set(placed * 1000 + 10);
         agent.pass();
-        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).doesNotContain(FakeThreadControl.ORIGINAL);
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).doesNotContain(FakeQueryThreadBinder.ORIGINAL);
         assertThat(agent.snapshot().threads()).extracting(PlacedThread::tid).containsExactly(11, 12, 13);
 
         // The guard's stop: from its window on every window is control.
         agent.follow(schedule.with(new io.chiplet.measure.Directive(0, false), placed + 1));
         now.set((placed + 1) * 1000 + 10);
         agent.pass();
-        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeThreadControl.ORIGINAL);
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeQueryThreadBinder.ORIGINAL);
         now.set((placed + 40) * 1000 + 10);
         agent.pass();
-        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeThreadControl.ORIGINAL);
+        assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeQueryThreadBinder.ORIGINAL);
     }
 
-    private static PlacementAgent agent(Policy policy, FakeThreadControl threads)
+    private static PlacementAgent agent(Policy policy, FakeQueryThreadBinder threads)
     {
-        return new PlacementAgent("test", new ThreadPlacement(MACHINE, policy, MACHINE.allowed()), threads, Duration.ofMillis(500), 300, List.of());
+        return new PlacementAgent("test", TestPlacements.of(MACHINE, policy, MACHINE.allowed()), threads, threads, Duration.ofMillis(500), 300, List.of());
     }
 
     private static void waitFor(java.util.function.BooleanSupplier condition)

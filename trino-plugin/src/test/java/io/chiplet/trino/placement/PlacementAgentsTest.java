@@ -20,10 +20,10 @@ class PlacementAgentsTest
     {
         AtomicInteger created = new AtomicInteger();
         AtomicInteger released = new AtomicInteger();
-        FakeThreadControl threads = new FakeThreadControl().start(11, "SplitRunner-0");
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0");
         java.util.function.Supplier<PlacementAgent> create = () -> {
             created.incrementAndGet();
-            return new PlacementAgent("shared", new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads,
+            return new PlacementAgent("shared", TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads, threads,
                     Duration.ofMillis(500), 300, List.of(released::incrementAndGet));
         };
         PlacementAgents.Registration coordinator = PlacementAgents.register("chiplet", "settings", create);
@@ -34,7 +34,7 @@ class PlacementAgentsTest
         assertThat(worker.agent()).isSameAs(coordinator.agent()).isSameAs(other.agent());
         assertThat(other.governingCatalog()).isEqualTo("chiplet");
         coordinator.agent().pass();
-        assertThat(threads.mask(11)).isNotEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isNotEqualTo(FakeQueryThreadBinder.ORIGINAL);
 
         coordinator.close();
         coordinator.close();
@@ -42,7 +42,7 @@ class PlacementAgentsTest
         assertThat(released).hasValue(0);
         other.close();
         assertThat(released).hasValue(1);
-        assertThat(threads.mask(11)).isEqualTo(FakeThreadControl.ORIGINAL);
+        assertThat(threads.mask(11)).isEqualTo(FakeQueryThreadBinder.ORIGINAL);
 
         // The next catalog starts a fresh agent.
         PlacementAgents.Registration next = PlacementAgents.register("chiplet", "settings", create);

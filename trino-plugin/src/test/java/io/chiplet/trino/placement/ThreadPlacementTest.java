@@ -26,7 +26,7 @@ class ThreadPlacementTest
     @Test
     void mixedSpreadsThreadsEvenlyOverChipletsPinnedToWholeChiplets()
     {
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
         List<ThreadTarget> targets = placement.place(tids(100, 10), Map.of());
         assertThat(countByChiplet(targets)).containsOnly(Map.entry(0, 3L), Map.entry(1, 3L), Map.entry(2, 2L), Map.entry(3, 2L));
         for (ThreadTarget target : targets) {
@@ -37,14 +37,14 @@ class ThreadPlacementTest
     @Test
     void localFillsAChipletBeforeTheNext()
     {
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_LOCAL, MACHINE.allowed());
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_LOCAL, MACHINE.allowed());
         assertThat(countByChiplet(placement.place(tids(1, 6), Map.of()))).containsOnly(Map.entry(0, 4L), Map.entry(1, 2L));
     }
 
     @Test
     void threadsStayPutWhileTheirChipletHasRoom()
     {
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
         List<ThreadTarget> first = placement.place(tids(1, 8), Map.of());
         Map<Integer, CpuSet> current = first.stream().collect(Collectors.toMap(ThreadTarget::tid, ThreadTarget::cpus));
         // Two threads on different chiplets end and two start: only the newcomers are placed, where the others left.
@@ -64,7 +64,7 @@ class ThreadPlacementTest
     @Test
     void unbalancedThreadsAreMovedBackToThePlannedCounts()
     {
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
         // Eight threads all on chiplet 3: six must move, two stay.
         Map<Integer, CpuSet> current = new HashMap<>();
         tids(1, 8).forEach(tid -> current.put(tid, chiplet(3).cpus()));
@@ -79,7 +79,7 @@ class ThreadPlacementTest
         // This node leased chiplets 1 and 2, and the process may not use CPU 12 (chiplet 2).
         CpuSet allowed = chiplet(1).cpus().union(chiplet(2).cpus()).minus(CpuSet.of(12));
         for (Policy policy : List.of(Policy.WICP_MIXED, Policy.WICP_LOCAL, Policy.AUTO, Policy.WIC, Policy.WIN)) {
-            List<ThreadTarget> targets = new ThreadPlacement(MACHINE, policy, allowed).place(tids(1, 9), Map.of());
+            List<ThreadTarget> targets = TestPlacements.of(MACHINE, policy, allowed).place(tids(1, 9), Map.of());
             assertThat(targets).hasSize(9);
             assertThat(targets).allSatisfy(target -> assertThat(allowed.containsAll(target.cpus())).as(policy + " " + target).isTrue());
         }
@@ -88,15 +88,15 @@ class ThreadPlacementTest
     @Test
     void wicGivesEachThreadACoreAndWimPinsNothing()
     {
-        List<ThreadTarget> wic = new ThreadPlacement(MACHINE, Policy.WIC, MACHINE.allowed()).place(tids(1, 8), Map.of());
+        List<ThreadTarget> wic = TestPlacements.of(MACHINE, Policy.WIC, MACHINE.allowed()).place(tids(1, 8), Map.of());
         assertThat(wic.stream().map(ThreadTarget::cpus).distinct()).hasSize(8).allSatisfy(cpus -> assertThat(cpus.size()).isEqualTo(2));
-        assertThat(new ThreadPlacement(MACHINE, Policy.WIM, MACHINE.allowed()).place(tids(1, 8), Map.of())).isEmpty();
+        assertThat(TestPlacements.of(MACHINE, Policy.WIM, MACHINE.allowed()).place(tids(1, 8), Map.of())).isEmpty();
     }
 
     @Test
     void adaptiveWiderSpreadsUseMoreChiplets()
     {
-        ThreadPlacement placement = new ThreadPlacement(MACHINE, Policy.ADAPTIVE, MACHINE.allowed());
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.ADAPTIVE, MACHINE.allowed());
         int[] narrow = {1, 1, 1, 1};
         assertThat(countByChiplet(placement.placeAdaptive(tids(1, 4), narrow))).containsOnly(Map.entry(0, 2L), Map.entry(1, 2L));
         int[] wide = {2, 2, 2, 2};
@@ -108,9 +108,10 @@ class ThreadPlacementTest
     @Test
     void noUsableChipletIsRefusedUpFront()
     {
-        assertThatThrownBy(() -> new ThreadPlacement(MACHINE, Policy.AUTO, CpuSet.of(100)))
+        // Core's node share refuses it; NodeRuntime adds the fsRoot hint.
+        assertThatThrownBy(() -> TestPlacements.of(MACHINE, Policy.AUTO, CpuSet.of(100)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("no chiplet of the topology (synthetic:16) holds any of the CPUs this node may use [100]");
+                .hasMessageContaining("no chiplet of synthetic:16 holds any of the CPUs");
     }
 
     private static List<Integer> tids(int first, int count)

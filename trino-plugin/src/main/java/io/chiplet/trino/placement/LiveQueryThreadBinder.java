@@ -2,9 +2,6 @@ package io.chiplet.trino.placement;
 
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
-import io.chiplet.perf.RemoteAccessRate;
-import io.chiplet.perf.RemoteAccessSignal;
-import io.chiplet.perf.ThreadSignals;
 import io.chiplet.topology.CpuSet;
 
 import java.io.IOException;
@@ -23,15 +20,15 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The live machine: threads from {@code /proc/self/task/<tid>/comm}, pins through core's {@link ThreadBinder} (whose
- * targets check every CPU against what the kernel lets this process use), signals through {@link RemoteAccessRate}.
+ * The live machine: threads from {@code /proc/self/task/<tid>/comm}, binds through core's {@link ThreadBinder} (whose
+ * targets check every CPU against what the kernel lets this process use).
  *
- * <p>Each managed thread has one {@link ThreadBinder.BoundThread}, kept until the thread ends: its first pin reads the
+ * <p>Each managed thread has one {@link ThreadBinder.BoundThread}, kept until the thread ends: its first bind reads the
  * mask it had and sets the new one, a move to other CPUs is one call, and its restore gives back the mask of before
- * the first pin. Targets are made once per CPU set. The agent calls from its one thread at a time.
+ * the first bind. Targets are made once per CPU set. The agent calls from its one thread at a time.
  */
-public final class LiveThreadControl
-        implements ThreadControl
+public final class LiveQueryThreadBinder
+        implements QueryThreadBinder
 {
     private static final Path TASKS = Path.of("/proc/self/task");
 
@@ -39,15 +36,13 @@ public final class LiveThreadControl
     private static final int MAX_TARGETS = 1024;
 
     private final ThreadBinder binder;
-    private final ThreadSignals signals;
     // Guarded by this: the managed threads' bindings by tid, and the targets made so far by CPU set.
     private final Map<Integer, ThreadBinder.BoundThread> bindings = new HashMap<>();
     private final Map<CpuSet, ThreadBinder.Target> targets = new HashMap<>();
 
-    public LiveThreadControl(ThreadBinder binder)
+    public LiveQueryThreadBinder(ThreadBinder binder)
     {
         this.binder = requireNonNull(binder, "binder is null");
-        this.signals = ThreadSignals.live();
     }
 
     @Override
@@ -83,7 +78,7 @@ public final class LiveThreadControl
     }
 
     @Override
-    public synchronized Optional<Restore> pin(int tid, CpuSet cpus)
+    public synchronized Optional<Binding> bind(int tid, CpuSet cpus)
     {
         ThreadBinder.Target target = target(cpus);
         ThreadBinder.BoundThread thread;
@@ -128,11 +123,5 @@ public final class LiveThreadControl
             targets.put(cpus, target);
         }
         return target;
-    }
-
-    @Override
-    public RemoteAccessSignal openSignal(int tid)
-    {
-        return signals.open(tid).signal();
     }
 }

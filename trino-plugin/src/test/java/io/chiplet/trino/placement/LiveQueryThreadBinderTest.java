@@ -13,17 +13,17 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The real kernel: another thread of this JVM pinned by tid, moved, given back its mask; an ended one skipped. */
-class LiveThreadControlTest
+/** The real kernel: another thread of this JVM bound by tid, moved, given back its mask; an ended one skipped. */
+class LiveQueryThreadBinderTest
 {
     @Test
-    void pinsMovesAndRestoresAThreadByTid()
+    void bindsMovesAndRestoresAThreadByTid()
             throws Exception
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
-        ThreadBinder binder = ThreadBinder.live("ffm");
-        CpuSet allowed = binder.allowed().allowed();
-        LiveThreadControl control = new LiveThreadControl(binder);
+        ThreadBinder threads = ThreadBinder.live("ffm");
+        CpuSet allowed = threads.allowed().allowed();
+        LiveQueryThreadBinder binder = new LiveQueryThreadBinder(threads);
         CompletableFuture<Integer> started = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().name("SplitRunner-test").start(() -> {
@@ -33,19 +33,19 @@ class LiveThreadControlTest
         int tid = started.get(30, TimeUnit.SECONDS);
         CpuSet before = ThreadId.cpusAllowed(tid).orElseThrow();
         try {
-            assertThat(control.threads()).contains(new NativeThread(tid, "SplitRunner-tes"));
+            assertThat(binder.threads()).contains(new NativeThread(tid, "SplitRunner-tes"));
 
-            Optional<ThreadControl.Restore> restore = control.pin(tid, CpuSet.of(allowed.last()));
-            assertThat(restore).isPresent();
+            Optional<QueryThreadBinder.Binding> binding = binder.bind(tid, CpuSet.of(allowed.last()));
+            assertThat(binding).isPresent();
             assertThat(ThreadId.cpusAllowed(tid)).contains(CpuSet.of(allowed.last()));
             // Moved to another chiplet: the first restore still gives back the mask of before the first pin.
-            assertThat(control.pin(tid, CpuSet.of(allowed.first()))).isPresent();
+            assertThat(binder.bind(tid, CpuSet.of(allowed.first()))).isPresent();
             assertThat(ThreadId.cpusAllowed(tid)).contains(CpuSet.of(allowed.first()));
-            restore.orElseThrow().restore();
+            binding.orElseThrow().restore();
             assertThat(ThreadId.cpusAllowed(tid)).contains(before);
 
             // Pinned again after its restore: as the first time.
-            ThreadControl.Restore again = control.pin(tid, CpuSet.of(allowed.last())).orElseThrow();
+            QueryThreadBinder.Binding again = binder.bind(tid, CpuSet.of(allowed.last())).orElseThrow();
             assertThat(ThreadId.cpusAllowed(tid)).contains(CpuSet.of(allowed.last()));
             again.restore();
             assertThat(ThreadId.cpusAllowed(tid)).contains(before);
@@ -54,8 +54,14 @@ class LiveThreadControlTest
             release.complete(null);
             worker.join();
         }
-        // Ended: nothing to pin, nothing thrown.
-        control.threads();
-        assertThat(control.pin(tid, CpuSet.of(allowed.first()))).isEmpty();
+        // Ended: nothing to bind, nothing thrown. join() returns when the Java thread is done; the native one may
+        // linger a moment longer.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (ThreadId.isThreadOfThisProcess(tid) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(ThreadId.isThreadOfThisProcess(tid)).as("thread %d ended", tid).isFalse();
+        binder.threads();
+        assertThat(binder.bind(tid, CpuSet.of(allowed.first()))).isEmpty();
     }
 }

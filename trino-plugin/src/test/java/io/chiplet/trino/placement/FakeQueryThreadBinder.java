@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Threads, masks and signals in memory: what a kernel would keep, for driving the agent without one. */
-final class FakeThreadControl
-        implements ThreadControl
+/** Threads, masks and signals in memory (a binder that binds CPUs only, as the live one): what a kernel would keep, for driving the agent without one. */
+final class FakeQueryThreadBinder
+        implements QueryThreadBinder, RemoteAccessSignals
 {
     static final CpuSet ORIGINAL = CpuSet.range(0, 15);
 
@@ -23,10 +23,10 @@ final class FakeThreadControl
     private final Map<Integer, CpuSet> masks = new HashMap<>();
     private final Map<Integer, Long> remoteEventsPerSample = new HashMap<>();
     private final Set<Integer> refusing = ConcurrentHashMap.newKeySet();
-    final Map<Integer, Integer> pinCalls = new LinkedHashMap<>();
+    final Map<Integer, Integer> bindCalls = new LinkedHashMap<>();
     final Set<Integer> openSignals = ConcurrentHashMap.newKeySet();
 
-    synchronized FakeThreadControl start(int tid, String name)
+    synchronized FakeQueryThreadBinder start(int tid, String name)
     {
         threads.put(tid, name);
         masks.put(tid, ORIGINAL);
@@ -67,16 +67,16 @@ final class FakeThreadControl
     }
 
     @Override
-    public synchronized Optional<Restore> pin(int tid, CpuSet cpus)
+    public synchronized Optional<Binding> bind(int tid, CpuSet cpus)
     {
         if (refusing.contains(tid)) {
-            throw new IllegalArgumentException("cannot pin thread " + tid + ": not permitted");
+            throw new IllegalArgumentException("cannot bind thread " + tid + ": not permitted");
         }
         if (!threads.containsKey(tid)) {
             return Optional.empty();
         }
         CpuSet previous = masks.put(tid, cpus);
-        pinCalls.merge(tid, 1, Integer::sum);
+        bindCalls.merge(tid, 1, Integer::sum);
         return Optional.of(() -> {
             synchronized (this) {
                 if (threads.containsKey(tid)) {
@@ -87,11 +87,11 @@ final class FakeThreadControl
     }
 
     @Override
-    public RemoteAccessSignal openSignal(int tid)
+    public RemoteAccessSignal open(int tid)
     {
         openSignals.add(tid);
         return new FakeRemoteAccessSignal(500_000_000L, () -> {
-            synchronized (FakeThreadControl.this) {
+            synchronized (FakeQueryThreadBinder.this) {
                 return remoteEventsPerSample.getOrDefault(tid, 0L);
             }
         }, () -> openSignals.remove(tid));
