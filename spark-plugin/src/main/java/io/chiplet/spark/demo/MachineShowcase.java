@@ -8,7 +8,7 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.SparkPartitionSettings;
-import io.chiplet.spark.placement.PinnedTaskPlacement;
+import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.spark.placement.SlotTable;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -89,7 +89,7 @@ final class MachineShowcase
         int slots = topology.allowed().size();
         CpuSet memoryNodes = CpuSet.of(topology.numaNodes().stream().mapToInt(NumaNode::id).toArray());
         Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, settings.policy(), slots));
-        SlotTable table = PinnedTaskPlacement.slotTable(topology, settings, slots, memoryNodes);
+        SlotTable table = BoundTaskPlacement.slotTable(topology, settings, slots, memoryNodes);
         out.printf(Locale.ROOT, "Task slots of one executor holding the whole machine (%d slots, as local[*] or spark.executor.cores=%d), "
                 + "policy %s -> %s: %s%n", slots, slots, settings.policy(), plan.policy(), plan.reason());
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
@@ -97,7 +97,7 @@ final class MachineShowcase
             groups.computeIfAbsent(where(table.slot(slot)), key -> new ArrayList<>()).add(slot);
         }
         groups.forEach((where, members) -> out.printf(Locale.ROOT, "  %s %s%n", slotList(members), where));
-        // The executor routes by kind of work on hybrid parts (PinnedTaskPlacement.live): the same core decision.
+        // The executor routes by kind of work on hybrid parts (BoundTaskPlacement.live): the same core decision.
         HybridRouting routing = HybridRouting.of(topology, topology.allowed());
         if (routing.isHybrid()) {
             out.printf(Locale.ROOT, "  within its slot, a task of a stage that reads shuffles or computes runs on the performance cores (CPUs %s), "

@@ -39,7 +39,7 @@ final class AdaptiveController
 {
     private static final Logger log = LoggerFactory.getLogger(AdaptiveController.class);
 
-    private final PinnedTaskPlacement placement;
+    private final BoundTaskPlacement placement;
     private final SpreadLocator locator;
     private final AdaptiveSpread spread;
     private final Supplier<SpreadHints> driver;
@@ -60,7 +60,7 @@ final class AdaptiveController
     /**
      * @param spread the loop, at the configured interval and threshold, with the signal opener (closed with this)
      */
-    AdaptiveController(PinnedTaskPlacement placement, Topology topology, AdaptiveSpread spread, Supplier<SpreadHints> driver,
+    AdaptiveController(BoundTaskPlacement placement, Topology topology, AdaptiveSpread spread, Supplier<SpreadHints> driver,
             PlacementMetrics metrics, boolean bindMemory, ChipletMemory memory, IntPredicate usableNode)
     {
         this.locator = SpreadLocator.of(topology, topology.allowed());
@@ -88,7 +88,7 @@ final class AdaptiveController
         return new AdaptiveSpread(settings.adaptiveIntervalMs() * 1_000_000L, settings.remoteAccessThreshold(), opener);
     }
 
-    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, ChipletMemory memory,
+    static AdaptiveController start(BoundTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, ChipletMemory memory,
             IntPredicate usableNode)
     {
         ThreadSignals signals = ThreadSignals.live();
@@ -163,7 +163,7 @@ final class AdaptiveController
         SlotTable table = new SlotTable(entries);
         if (!table.equals(placement.table())) {
             placement.publish(table);
-            log.debug("Chiplet adaptive policy moved later tasks: spreads {}, slots {}", spreads, PinnedTaskPlacement.describe(table));
+            log.debug("Chiplet adaptive policy moved later tasks: spreads {}, slots {}", spreads, BoundTaskPlacement.describe(table));
         }
         metrics.spread(widest);
         step.meanRate().ifPresent(metrics::remoteAccessRate);

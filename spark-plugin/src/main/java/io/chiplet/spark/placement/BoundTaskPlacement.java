@@ -47,10 +47,10 @@ import static java.util.Objects.requireNonNull;
  * <p>The hook is a short critical section over small int arrays plus the bind syscalls; the adaptive controller
  * changes where later tasks go by publishing a new {@link SlotTable}, never touching running tasks.
  */
-public final class PinnedTaskPlacement
+public final class BoundTaskPlacement
         implements TaskPlacement
 {
-    private static final Logger log = LoggerFactory.getLogger(PinnedTaskPlacement.class);
+    private static final Logger log = LoggerFactory.getLogger(BoundTaskPlacement.class);
     private static final int IDLE = -1;
 
     enum Selection
@@ -111,7 +111,7 @@ public final class PinnedTaskPlacement
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
-    PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
+    BoundTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
     {
         requireNonNull(table, "table is null");
         this.selection = requireNonNull(selection, "selection is null");
@@ -144,7 +144,7 @@ public final class PinnedTaskPlacement
         ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
         SlotTable table = SlotTable.of(plan, topology, bindMemory, memory, memoryNodes::contains);
         List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
-        PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
+        BoundTaskPlacement placement = new BoundTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
                 new LiveTaskThreadBinder(ThreadBinder.live(settings.pinningBackend().configName())));
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),

@@ -38,7 +38,7 @@ class AdaptiveControllerTest
     private final AtomicReference<SpreadHints> driver = new AtomicReference<>(SpreadHints.NONE);
     private volatile boolean driverDown;
     private final PlacementMetrics metrics = new PlacementMetrics(2);
-    private final PinnedTaskPlacement placement = adaptivePlacement();
+    private final BoundTaskPlacement placement = adaptivePlacement();
     private final AdaptiveController controller = new AdaptiveController(placement, TOPOLOGY,
             AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics, true, ChipletMemory.of(TOPOLOGY, MemoryKind.DRAM), node -> true);
 
@@ -144,10 +144,10 @@ class AdaptiveControllerTest
         return ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, "adaptive"))).settings();
     }
 
-    private PinnedTaskPlacement adaptivePlacement()
+    private BoundTaskPlacement adaptivePlacement()
     {
         Plan plan = PlacementPlanner.plan(TOPOLOGY, PlacementRequest.of(TOPOLOGY, Policy.ADAPTIVE, SLOTS));
-        return new PinnedTaskPlacement(SlotTable.of(plan, TOPOLOGY, true, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+        return new BoundTaskPlacement(SlotTable.of(plan, TOPOLOGY, true, node -> true), BoundTaskPlacement.Selection.of(plan.policy()),
                 TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 }

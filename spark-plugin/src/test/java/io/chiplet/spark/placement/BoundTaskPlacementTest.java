@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class PinnedTaskPlacementTest
+class BoundTaskPlacementTest
 {
     private static final long MIB = 1L << 20;
     // Two chiplets of four cores, CPUs 0-3 and 4-7, each its own NUMA node.
@@ -40,14 +40,14 @@ class PinnedTaskPlacementTest
     @Test
     void concurrentTasksSpreadEvenlyOverTheChiplets()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<TaskPlacement.Handle> running = new ArrayList<>();
         for (int task = 0; task < 6; task++) {
             running.add(placement.onTaskStart(task(task)));
         }
         assertThat(running).extracting(handle -> handle.chiplet().getAsInt()).containsExactly(0, 1, 0, 1, 0, 1);
         // Every running task has a slot of its own, and runs on its whole chiplet.
-        assertThat(running).extracting(handle -> ((PinnedTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
+        assertThat(running).extracting(handle -> ((BoundTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
         assertThat(binder.bound()).allSatisfy(bound -> assertThat(bound.cpus()).isIn(CpuSet.range(0, 3), CpuSet.range(4, 7)));
 
         // Two tasks of chiplet 0 end: the next two go there, the less busy chiplet.
@@ -60,7 +60,7 @@ class PinnedTaskPlacementTest
     @Test
     void aThreadKeepsItsSlotWhileThatIsAsGoodAsAny()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<CpuSet> cpus = new ArrayList<>();
         for (int task = 0; task < 10; task++) {
             end(placement, placement.onTaskStart(task(task)));
@@ -78,7 +78,7 @@ class PinnedTaskPlacementTest
     @Test
     void tasksOfNewThreadsOneAfterAnotherAlternateChiplets()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<Integer> chiplets = new ArrayList<>();
         for (int task = 0; task < 10; task++) {
             int id = task;
@@ -94,7 +94,7 @@ class PinnedTaskPlacementTest
     @Test
     void localPolicyFillsOneChipletFirst()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_LOCAL, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_LOCAL, 8, true);
         List<Integer> chiplets = new ArrayList<>();
         for (int task = 0; task < 5; task++) {
             chiplets.add(placement.onTaskStart(task(task)).chiplet().getAsInt());
@@ -123,7 +123,7 @@ class PinnedTaskPlacementTest
     void pinsToThePlannedCpusWithMemoryOnTheChipletsNodeAndRestoresExactly()
     {
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
 
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
         assertThat(binder.mask()).isEqualTo(plan.assignments().get(0).cpus()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
@@ -160,7 +160,7 @@ class PinnedTaskPlacementTest
     @Test
     void failedBindLeavesTheSlotFree()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
         binder.failNext(new IllegalArgumentException("EPERM"));
         assertThatThrownBy(() -> placement.onTaskStart(task(0))).hasMessage("EPERM");
         TaskPlacement.Handle first = placement.onTaskStart(task(1));
@@ -171,7 +171,7 @@ class PinnedTaskPlacementTest
     @Test
     void aPublishedTableMovesLaterTasksOnly()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, false);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, false);
         TaskPlacement.Handle running = placement.onTaskStart(task(0));
         CpuSet before = binder.bound().getFirst().cpus();
 
@@ -198,7 +198,7 @@ class PinnedTaskPlacementTest
             throws Exception
     {
         int threads = 8;
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, threads, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, threads, true);
         CyclicBarrier allStarted = new CyclicBarrier(threads);
         CountDownLatch checked = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -243,8 +243,8 @@ class PinnedTaskPlacementTest
     @Test
     void aNarrowedCpusetMovesRunningTasksAndLaterTasksThere()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
-        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, ChipletMemory.of(TWO_NODES, MemoryKind.DRAM), node -> true));
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        placement.replanWith(BoundTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, ChipletMemory.of(TWO_NODES, MemoryKind.DRAM), node -> true));
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
         TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
         assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);
@@ -253,8 +253,8 @@ class PinnedTaskPlacementTest
         placement.allowedCpusChanged(CpuSet.range(4, 7));
 
         // Both running tasks' threads are moved onto chiplet 1, and the binder gives threads back their masks within it.
-        int firstTid = ((PinnedTaskPlacement.Placed) first).binding().tid();
-        int secondTid = ((PinnedTaskPlacement.Placed) second).binding().tid();
+        int firstTid = ((BoundTaskPlacement.Placed) first).binding().tid();
+        int secondTid = ((BoundTaskPlacement.Placed) second).binding().tid();
         assertThat(binder.followed()).containsOnlyKeys(firstTid, secondTid).allSatisfy((tid, cpus) -> assertThat(cpus).isEqualTo(CpuSet.range(4, 7)));
         assertThat(binder.limit()).isEqualTo(CpuSet.range(4, 7));
         // Every slot is on chiplet 1 now: later tasks go there.
@@ -263,10 +263,10 @@ class PinnedTaskPlacementTest
         assertThat(placement.onTaskStart(task(2)).chiplet()).hasValue(1);
     }
 
-    private PinnedTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
+    private BoundTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
     {
         Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
-        return new PinnedTaskPlacement(SlotTable.of(plan, TWO_NODES, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+        return new BoundTaskPlacement(SlotTable.of(plan, TWO_NODES, bindMemory, node -> true), BoundTaskPlacement.Selection.of(plan.policy()),
                 TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
@@ -285,7 +285,7 @@ class PinnedTaskPlacementTest
         return new TaskPlacement.TaskIdentity(1, partition, 100 + partition);
     }
 
-    private static void end(PinnedTaskPlacement placement, TaskPlacement.Handle handle)
+    private static void end(BoundTaskPlacement placement, TaskPlacement.Handle handle)
     {
         placement.onTaskEnd(handle);
     }

@@ -41,7 +41,7 @@ class HybridTaskRoutingTest
     @Test
     void scansGoToEfficiencyCoresAndShuffleReadsToPerformanceCoresEachOnTheOtherWhenItsOwnIsFull()
     {
-        PinnedTaskPlacement placement = routed();
+        BoundTaskPlacement placement = routed();
         // Stage 1 has no finished task yet: compute, performance cores.
         TaskPlacement.Handle first = placement.onTaskStart(task(1, 0));
         assertThat(first.cpus()).contains(PERFORMANCE);
@@ -70,26 +70,26 @@ class HybridTaskRoutingTest
     @Test
     void withoutRoutingTasksRunOnTheirWholeSlot()
     {
-        PinnedTaskPlacement placement = placement();
+        BoundTaskPlacement placement = placement();
         finish(placement, placement.onTaskStart(task(2, 0)), 0, 4096);
         assertThat(placement.onTaskStart(task(2, 1)).cpus()).contains(LAPTOP.allowed());
     }
 
-    private PinnedTaskPlacement routed()
+    private BoundTaskPlacement routed()
     {
-        PinnedTaskPlacement placement = placement();
+        BoundTaskPlacement placement = placement();
         placement.routeByKind(allowed -> HybridRouting.of(LAPTOP, allowed), LAPTOP.allowed());
         return placement;
     }
 
-    private PinnedTaskPlacement placement()
+    private BoundTaskPlacement placement()
     {
         Plan plan = PlacementPlanner.plan(LAPTOP, PlacementRequest.of(LAPTOP, Policy.WICP_MIXED, SLOTS));
-        return new PinnedTaskPlacement(SlotTable.of(plan, LAPTOP, false, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
+        return new BoundTaskPlacement(SlotTable.of(plan, LAPTOP, false, node -> true), BoundTaskPlacement.Selection.of(plan.policy()),
                 LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
-    private static void finish(PinnedTaskPlacement placement, TaskPlacement.Handle handle, long shuffleBytes, long inputBytes)
+    private static void finish(BoundTaskPlacement placement, TaskPlacement.Handle handle, long shuffleBytes, long inputBytes)
     {
         placement.onTaskEnd(handle);
         placement.taskRead(handle, shuffleBytes, inputBytes);
