@@ -4,10 +4,9 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
-import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.SparkPartitionSettings;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.spark.placement.SlotTable;
 import io.chiplet.spark.settings.ChipletSettings;
@@ -32,6 +31,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -87,9 +88,10 @@ final class MachineShowcase
     private void printSlots(Topology topology)
     {
         int slots = topology.allowed().size();
-        CpuSet memoryNodes = CpuSet.of(topology.numaNodes().stream().mapToInt(NumaNode::id).toArray());
-        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, settings.policy(), slots));
-        SlotTable table = BoundTaskPlacement.slotTable(topology, settings, slots, memoryNodes);
+        Set<Integer> memoryNodes = topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet());
+        WorkerTargets targets = BoundTaskPlacement.targets(topology, settings, slots, memoryNodes);
+        Plan plan = targets.plan();
+        SlotTable table = SlotTable.of(targets);
         out.printf(Locale.ROOT, "Task slots of one executor holding the whole machine (%d slots, as local[*] or spark.executor.cores=%d), "
                 + "policy %s -> %s: %s%n", slots, slots, settings.policy(), plan.policy(), plan.reason());
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
@@ -108,7 +110,10 @@ final class MachineShowcase
 
     private static String where(SlotTable.Slot slot)
     {
-        return String.format(Locale.ROOT, "pinned to CPUs %s%s%s", slot.cpus().toList(),
+        if (!slot.binds()) {
+            return "not bound (the OS places them)" + memory(slot.memoryNode());
+        }
+        return String.format(Locale.ROOT, "pinned to CPUs %s%s%s", slot.cpus().get().toList(),
                 slot.chiplet().isPresent() ? " (chiplet " + slot.chiplet().getAsInt() + ")" : "",
                 memory(slot.memoryNode()));
     }

@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
  * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
  * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
  * @param memoryKind with {@code bindMemory}, the kind of memory a chiplet's memory comes from: {@code dram} its own
- *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code ChipletMemory})
+ *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code MemoryBinding})
  * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
  */
 public record ChipletSettings(
