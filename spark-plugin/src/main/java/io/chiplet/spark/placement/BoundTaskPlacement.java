@@ -155,10 +155,9 @@ public final class BoundTaskPlacement
         ChipletSettings settings = context.settings();
         Topology topology = context.topology();
         WorkerTargets targets = targets(topology, settings, context.taskSlots(), liveMemoryNodes());
-        SlotTable table = SlotTable.of(targets);
-        List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
-        BoundTaskPlacement placement = new BoundTaskPlacement(table, Selection.of(targets.policy()), chipletIds,
+        BoundTaskPlacement placement = following(targets, topology.chiplets().stream().map(Chiplet::id).toList(),
                 new LiveTaskThreadBinder(ThreadBinder.live(settings.pinningBackend().configName())));
+        SlotTable table = placement.table();
         MemoryBinding memory = targets.memory();
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), targets.policy(), targets.plan().reason(),
@@ -169,7 +168,6 @@ public final class BoundTaskPlacement
                 describe(table));
         memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
                 ChipletSettings.MEMORY_KIND, memory.memory().kind().jsonName(), problem));
-        placement.follow(targets);
         if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
             placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
@@ -178,6 +176,14 @@ public final class BoundTaskPlacement
         if (targets.policy() == Policy.ADAPTIVE) {
             placement.controller = AdaptiveController.start(placement, context);
         }
+        return placement;
+    }
+
+    /** A placement binding {@code targets}' slots through {@code binder}, following cpuset changes as core rescopes them. */
+    static BoundTaskPlacement following(WorkerTargets targets, List<Integer> chipletIds, TaskThreadBinder binder)
+    {
+        BoundTaskPlacement placement = new BoundTaskPlacement(SlotTable.of(targets), Selection.of(targets.policy()), chipletIds, binder);
+        placement.follow(targets);
         return placement;
     }
 

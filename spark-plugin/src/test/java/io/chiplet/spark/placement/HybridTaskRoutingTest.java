@@ -1,10 +1,11 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.placement.HybridRouting;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.HwlocXmlTopologyReader;
@@ -84,9 +85,8 @@ class HybridTaskRoutingTest
 
     private BoundTaskPlacement placement()
     {
-        Plan plan = PlacementPlanner.plan(LAPTOP, PlacementRequest.of(LAPTOP, Policy.WICP_MIXED, SLOTS));
-        return new BoundTaskPlacement(SlotTable.of(plan, LAPTOP, false, node -> true), BoundTaskPlacement.Selection.of(plan.policy()),
-                LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
+        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(LAPTOP), Policy.WICP_MIXED, SLOTS, MemoryBinding.off(LAPTOP));
+        return BoundTaskPlacement.following(targets, LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
     private static void finish(BoundTaskPlacement placement, TaskPlacement.Handle handle, long shuffleBytes, long inputBytes)
