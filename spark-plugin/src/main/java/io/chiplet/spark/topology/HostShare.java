@@ -62,6 +62,9 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
             // Leases only: the executor's task placement binds each task thread within the share.
             lock = ChipletLock.acquire(leaseDir, share, needed, MemoryBinding.off(topology));
         }
+        catch (java.io.UncheckedIOException e) {
+            return split(share, needed, executorId, "lease directory " + leaseDir + " not usable (" + e.getMessage() + ")");
+        }
         catch (RuntimeException e) {
             return split(share, needed, executorId, "leases in " + leaseDir + " failed (" + e.getMessage() + ")");
         }
