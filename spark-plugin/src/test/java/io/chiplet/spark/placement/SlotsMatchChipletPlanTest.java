@@ -168,27 +168,31 @@ class SlotsMatchChipletPlanTest
         }
     }
 
-    /** The files in a test resource folder (core's test jar, or its test-classes folder). */
+    /** The files in a test resource folder, over every class path entry that has it (core's test jar, this module's). */
     private static List<String> resources(String folder, String suffix)
             throws IOException
     {
-        URL url = Snapshots.class.getResource(folder);
-        assertThat(url).as("%s on the test class path", folder).isNotNull();
-        URI uri;
-        try {
-            uri = url.toURI();
-        }
-        catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-        if (uri.getScheme().equals("jar")) {
-            try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of()); Stream<Path> files = Files.list(jar.getPath(folder))) {
-                return names(files, suffix);
+        Set<String> names = new TreeSet<>();
+        for (URL url : java.util.Collections.list(Snapshots.class.getClassLoader().getResources(folder.substring(1)))) {
+            URI uri;
+            try {
+                uri = url.toURI();
+            }
+            catch (URISyntaxException e) {
+                throw new IllegalStateException(e);
+            }
+            if (uri.getScheme().equals("jar")) {
+                try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of()); Stream<Path> files = Files.list(jar.getPath(folder))) {
+                    names.addAll(names(files, suffix));
+                }
+            }
+            else {
+                try (Stream<Path> files = Files.list(Path.of(uri))) {
+                    names.addAll(names(files, suffix));
+                }
             }
         }
-        try (Stream<Path> files = Files.list(Path.of(uri))) {
-            return names(files, suffix);
-        }
+        return List.copyOf(names);
     }
 
     private static List<String> names(Stream<Path> files, String suffix)
