@@ -20,14 +20,4 @@ public record Plan(Policy policy, Policy requested, List<Assignment> assignments
         requireNonNull(reason, "reason is null");
         assignments = List.copyOf(assignments);
     }
-
-    /**
-     * Whether a runner should bind memory to each worker's node. Under {@code wim} the node is only a preference
-     * spread round-robin, since the study's WIM places no restriction on memory (§3.2).
-     */
-    // #24 phase B: remove once the plugins use WorkerTarget.memoryNodeToBind() (MemoryBinding holds the whole rule).
-    public boolean bindsMemory()
-    {
-        return policy != Policy.WIM;
-    }
 }

@@ -13,40 +13,43 @@ class HostSharesTest
     // One package, four chiplets of 4 cores, one thread each: CPUs 0-3, 4-7, 8-11, 12-15.
     private static final Topology FOUR = SyntheticTopologies.uniform("test", 1, 4, 4, 1, 32L << 20, 1);
 
+    private static final NodeShare HOST = NodeShare.of(FOUR);
+
     @Test
     void aJvmOwnsTheHostWhenItsCoresCoverIt()
     {
-        assertThat(HostShares.ownsHost(FOUR, 16)).isTrue();
-        assertThat(HostShares.ownsHost(FOUR, 15)).isFalse();
-        assertThat(HostShares.ownsHost(HostShares.confine(FOUR, HostShares.usableChiplets(FOUR).subList(0, 1)), 1)).isTrue();
+        assertThat(HostShares.ownsHost(HOST, 16)).isTrue();
+        assertThat(HostShares.ownsHost(HOST, 15)).isFalse();
+        // One chiplet left: nothing to split.
+        assertThat(HostShares.ownsHost(HostShares.bySequenceNumber(HOST, 1, "0"), 1)).isTrue();
     }
 
     @Test
     void justEnoughChipletsForItsCores()
     {
-        assertThat(HostShares.chipletsFor(FOUR, 1)).isEqualTo(1);
-        assertThat(HostShares.chipletsFor(FOUR, 4)).isEqualTo(1);
-        assertThat(HostShares.chipletsFor(FOUR, 5)).isEqualTo(2);
-        assertThat(HostShares.chipletsFor(FOUR, 64)).isEqualTo(4);
+        assertThat(HostShares.chipletsFor(HOST, 1)).isEqualTo(1);
+        assertThat(HostShares.chipletsFor(HOST, 4)).isEqualTo(1);
+        assertThat(HostShares.chipletsFor(HOST, 5)).isEqualTo(2);
+        assertThat(HostShares.chipletsFor(HOST, 64)).isEqualTo(4);
     }
 
     @Test
     void executorsNumberedInSequenceTakeDifferentChiplets()
     {
-        assertThat(HostShares.bySequenceNumber(FOUR, 1, "0")).extracting(Chiplet::id).containsExactly(0);
-        assertThat(HostShares.bySequenceNumber(FOUR, 1, "3")).extracting(Chiplet::id).containsExactly(3);
-        assertThat(HostShares.bySequenceNumber(FOUR, 2, "1")).extracting(Chiplet::id).containsExactly(2, 3);
+        assertThat(HostShares.bySequenceNumber(HOST, 1, "0").ids()).containsExactly(0);
+        assertThat(HostShares.bySequenceNumber(HOST, 1, "3").ids()).containsExactly(3);
+        assertThat(HostShares.bySequenceNumber(HOST, 2, "1").ids()).containsExactly(2, 3);
         // Wraps when there are more executors than room.
-        assertThat(HostShares.bySequenceNumber(FOUR, 2, "2")).extracting(Chiplet::id).containsExactly(0, 1);
-        assertThat(HostShares.bySequenceNumber(FOUR, 1, "driver")).hasSize(1);
-        assertThatThrownBy(() -> HostShares.bySequenceNumber(FOUR, 5, "1")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(HostShares.bySequenceNumber(HOST, 2, "2").ids()).containsExactly(0, 1);
+        assertThat(HostShares.bySequenceNumber(HOST, 1, "driver").ids()).hasSize(1);
+        assertThatThrownBy(() -> HostShares.bySequenceNumber(HOST, 5, "1")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
-    void confiningKeepsOnlyTheShare()
+    void theShareKeepsOnlyItsChipletsCpus()
     {
-        Topology share = HostShares.confine(FOUR, HostShares.bySequenceNumber(FOUR, 2, "1"));
+        NodeShare share = HostShares.bySequenceNumber(HOST, 2, "1");
         assertThat(share.chiplets()).extracting(Chiplet::id).containsExactly(2, 3);
-        assertThat(share.allowed()).isEqualTo(CpuSet.range(8, 15));
+        assertThat(share.shareCpus()).isEqualTo(CpuSet.range(8, 15));
     }
 }

@@ -1,6 +1,7 @@
 package io.chiplet.placement;
 
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -93,7 +94,9 @@ class PlacementPlannerTest
             assertThat(a.cpus()).isEqualTo(EPYC.allowed());
             assertThat(a.chiplet()).isEmpty();
         });
-        assertThat(plan.bindsMemory()).isFalse();
+        // ... and its finished targets bind neither CPUs nor memory.
+        assertThat(PlacementPlanner.targets(NodeShare.of(EPYC), Policy.WIM, 3, MemoryBinding.of(EPYC, true, MemoryKind.DRAM)).targets())
+                .allSatisfy(target -> assertThat(target.bindsAnything()).isFalse());
     }
 
     @Test

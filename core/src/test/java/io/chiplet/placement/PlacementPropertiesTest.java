@@ -79,7 +79,7 @@ class PlacementPropertiesTest
                 assertThat(chiplet.cpus().containsAll(assignment.cpus())).as("inside its chiplet").isTrue();
                 assertThat(assignment.numaNode()).isEqualTo(chiplet.numaNode());
             }
-            if (plan.bindsMemory()) {
+            if (plan.policy() != Policy.WIM) {
                 CpuSet node = machine.topology().numaNode(assignment.numaNode()).orElseThrow().cpus();
                 assertThat(node.containsAll(assignment.cpus())).as("memory node holds the CPUs").isTrue();
             }

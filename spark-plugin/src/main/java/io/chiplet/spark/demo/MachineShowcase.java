@@ -4,11 +4,10 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
-import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.SparkPartitionSettings;
-import io.chiplet.spark.placement.PinnedTaskPlacement;
+import io.chiplet.placement.WorkerTargets;
+import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.spark.placement.SlotTable;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -32,6 +31,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -87,9 +88,10 @@ final class MachineShowcase
     private void printSlots(Topology topology)
     {
         int slots = topology.allowed().size();
-        CpuSet memoryNodes = CpuSet.of(topology.numaNodes().stream().mapToInt(NumaNode::id).toArray());
-        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, settings.policy(), slots));
-        SlotTable table = PinnedTaskPlacement.slotTable(topology, settings, slots, memoryNodes);
+        Set<Integer> memoryNodes = topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet());
+        WorkerTargets targets = BoundTaskPlacement.targets(topology, settings, slots, memoryNodes);
+        Plan plan = targets.plan();
+        SlotTable table = SlotTable.of(targets);
         out.printf(Locale.ROOT, "Task slots of one executor holding the whole machine (%d slots, as local[*] or spark.executor.cores=%d), "
                 + "policy %s -> %s: %s%n", slots, slots, settings.policy(), plan.policy(), plan.reason());
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
@@ -97,7 +99,7 @@ final class MachineShowcase
             groups.computeIfAbsent(where(table.slot(slot)), key -> new ArrayList<>()).add(slot);
         }
         groups.forEach((where, members) -> out.printf(Locale.ROOT, "  %s %s%n", slotList(members), where));
-        // The executor routes by kind of work on hybrid parts (PinnedTaskPlacement.live): the same core decision.
+        // The executor routes by kind of work on hybrid parts (BoundTaskPlacement.live): the same core decision.
         HybridRouting routing = HybridRouting.of(topology, topology.allowed());
         if (routing.isHybrid()) {
             out.printf(Locale.ROOT, "  within its slot, a task of a stage that reads shuffles or computes runs on the performance cores (CPUs %s), "
@@ -108,7 +110,10 @@ final class MachineShowcase
 
     private static String where(SlotTable.Slot slot)
     {
-        return String.format(Locale.ROOT, "pinned to CPUs %s%s%s", slot.cpus().toList(),
+        if (!slot.binds()) {
+            return "not bound (the OS places them)" + memory(slot.memoryNode());
+        }
+        return String.format(Locale.ROOT, "pinned to CPUs %s%s%s", slot.cpus().get().toList(),
                 slot.chiplet().isPresent() ? " (chiplet " + slot.chiplet().getAsInt() + ")" : "",
                 memory(slot.memoryNode()));
     }

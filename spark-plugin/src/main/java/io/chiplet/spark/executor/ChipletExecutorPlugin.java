@@ -4,10 +4,8 @@ import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
-import io.chiplet.placement.CpusetAlignment;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
@@ -141,7 +139,7 @@ public final class ChipletExecutorPlugin
                 : HostShare.whole(host, "executor mode leases its own chiplet");
         hostShare = share;
         Topology topology = share.topology();
-        List<Integer> usable = UsableChiplets.of(topology).ids();
+        List<Integer> usable = NodeShare.of(topology).ids();
         PlacementMetrics contextMetrics = new PlacementMetrics(usable);
         MeasureSettings measureSettings = measureSettings(context);
         // Executor mode, measured: the driver draws whether this whole executor is placed, before it leases or binds anything.
@@ -223,7 +221,7 @@ public final class ChipletExecutorPlugin
     private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
     {
         AllowedCpusTracker tracker = AllowedCpusTracker.live();
-        log.info("Chiplet plugin on executor {}: {}", executorId, CpusetAlignment.of(topology, tracker.current()).describe());
+        log.info("Chiplet plugin on executor {}: {}", executorId, alignment(topology, tracker.current()));
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-cpuset-watch");
             thread.setDaemon(true);
@@ -231,7 +229,7 @@ public final class ChipletExecutorPlugin
         });
         cpusetWatcher = watcher;
         watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> tracker.check().ifPresent(change -> {
-            log.info("Chiplet plugin on executor {}: {}; placing tasks anew", executorId, change.describe());
+            log.info("Chiplet plugin on executor {}: {}; placing tasks anew within {}", executorId, change.describe(), alignment(topology, change.after()));
             placementMetrics.cpusetChanged();
             placement.allowedCpusChanged(change.after());
         })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
@@ -274,13 +272,24 @@ public final class ChipletExecutorPlugin
         if (cores >= host.allowed().size() || "driver".equals(executorId)) {
             return PlacementMode.TASK;
         }
-        return cores <= HostShares.smallestChipletCpus(host) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+        return cores <= NodeShare.of(host).usableChiplets().smallestCpuCount() ? PlacementMode.EXECUTOR : PlacementMode.TASK;
     }
 
     private static String cpusOf(Topology topology, List<Integer> chiplets)
     {
-        UsableChiplets usable = UsableChiplets.of(topology);
-        return chiplets.stream().map(usable::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
+        NodeShare share = NodeShare.of(topology);
+        return chiplets.stream().map(share::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
+    }
+
+    /** Whether {@code allowed} are whole chiplets, as core's node share of them says; the reason where there is none. */
+    private static String alignment(Topology topology, CpuSet allowed)
+    {
+        try {
+            return NodeShare.of(topology, allowed).alignment().describe();
+        }
+        catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     /** The adaptive controller's periodic question; on its thread, never a task's. */

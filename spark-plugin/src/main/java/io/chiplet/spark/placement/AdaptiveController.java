@@ -3,20 +3,14 @@ package io.chiplet.spark.placement;
 import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.ThreadSignals;
-import io.chiplet.placement.SpreadLocator;
-import io.chiplet.placement.UsableChiplets;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.topology.ChipletMemory;
-import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
-import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -26,9 +20,9 @@ import static java.util.Objects.requireNonNull;
  * {@code spark.chiplet.adaptive.intervalMs} it samples each task thread's remote-access signal (hardware fill
  * counters where the machine has them, the software fallback where it does not) and steps core's
  * {@link AdaptiveSpread} loop, one worker per slot, against {@code spark.chiplet.adaptive.remoteAccessThreshold}; asks the driver for its skew hints (a stage
- * the driver names takes the hinted spread instead: heavy partitions wider, light ones 1), and lets a
- * {@link SpreadLocator} turn the spreads into chiplets. The result is published to the placement: tasks started after it
- * run there, running ones stay put.
+ * the driver names takes the hinted spread instead: heavy partitions wider, light ones 1), and lets core turn the
+ * spreads into targets ({@link WorkerTargets#withSpreads}: chiplets, whole-chiplet CPUs, memory nodes). The result is
+ * published to the placement: tasks started after it run there, running ones stay put.
  *
  * <p>One daemon thread per executor; everything but {@link #close} runs on it. When a thread's signal cannot be opened
  * it warns once (that slot then follows the driver's hints alone); when an interval fails it warns once and stops,
@@ -39,19 +33,13 @@ final class AdaptiveController
 {
     private static final Logger log = LoggerFactory.getLogger(AdaptiveController.class);
 
-    private final PinnedTaskPlacement placement;
-    private final SpreadLocator locator;
+    private final BoundTaskPlacement placement;
+    // The targets the slots follow now (rescoped by the placement after a cpuset change): each step starts from them.
+    private final Supplier<WorkerTargets> base;
     private final AdaptiveSpread spread;
     private final Supplier<SpreadHints> driver;
     private final PlacementMetrics metrics;
-    private final boolean bindMemory;
-    private final ChipletMemory memory;
-    private final IntPredicate usableNode;
     private final int[] spreads;
-    private final int[] cpus;
-    private final int[] chiplets;
-    // Each chiplet's allowed CPUs, by the locator's index: a slot is pinned to its whole chiplet.
-    private final CpuSet[] chipletCpus;
     private boolean signalWarned;
     private boolean driverWarned;
     private SpreadHints hints = SpreadHints.NONE;
@@ -59,27 +47,17 @@ final class AdaptiveController
 
     /**
      * @param spread the loop, at the configured interval and threshold, with the signal opener (closed with this)
+     * @param base the targets each step starts from, as they are now
      */
-    AdaptiveController(PinnedTaskPlacement placement, Topology topology, AdaptiveSpread spread, Supplier<SpreadHints> driver,
-            PlacementMetrics metrics, boolean bindMemory, ChipletMemory memory, IntPredicate usableNode)
+    AdaptiveController(BoundTaskPlacement placement, Supplier<WorkerTargets> base, AdaptiveSpread spread, Supplier<SpreadHints> driver,
+            PlacementMetrics metrics)
     {
-        this.locator = SpreadLocator.of(topology, topology.allowed());
-        this.chipletCpus = new CpuSet[locator.chiplets()];
-        UsableChiplets usable = UsableChiplets.of(topology);
-        for (int index = 0; index < chipletCpus.length; index++) {
-            chipletCpus[index] = usable.cpusOf(locator.chipletId(index));
-        }
         this.placement = requireNonNull(placement, "placement is null");
+        this.base = requireNonNull(base, "base is null");
         this.spread = requireNonNull(spread, "spread is null");
         this.driver = requireNonNull(driver, "driver is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        this.bindMemory = bindMemory;
-        this.memory = requireNonNull(memory, "memory is null");
-        this.usableNode = requireNonNull(usableNode, "usableNode is null");
-        int slots = placement.slots();
-        this.spreads = new int[slots];
-        this.cpus = new int[slots];
-        this.chiplets = new int[slots];
+        this.spreads = new int[placement.slots()];
     }
 
     /** The loop at the configured interval and threshold, opening each task thread's signal with {@code opener}. */
@@ -88,9 +66,10 @@ final class AdaptiveController
         return new AdaptiveSpread(settings.adaptiveIntervalMs() * 1_000_000L, settings.remoteAccessThreshold(), opener);
     }
 
-    static AdaptiveController start(PinnedTaskPlacement placement, Topology topology, PlacementContext context, boolean bindMemory, ChipletMemory memory,
-            IntPredicate usableNode)
+    /** Starts the loop on {@code placement}, which must follow core's targets ({@link BoundTaskPlacement#follow}). */
+    static AdaptiveController start(BoundTaskPlacement placement, PlacementContext context)
     {
+        Supplier<WorkerTargets> base = () -> placement.targets().orElseThrow(() -> new IllegalStateException("the placement follows no targets"));
         ThreadSignals signals = ThreadSignals.live();
         AdaptiveSpread.SignalOpener opener = tid -> {
             RemoteAccessRate.Choice choice = signals.open(tid);
@@ -99,14 +78,14 @@ final class AdaptiveController
             }
             return choice.signal();
         };
-        AdaptiveController controller = new AdaptiveController(placement, topology, loop(context.settings(), opener),
-                context.driverHints(), context.metrics(), bindMemory, memory, usableNode);
+        AdaptiveController controller = new AdaptiveController(placement, base, loop(context.settings(), opener),
+                context.driverHints(), context.metrics());
         Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
         thread.setDaemon(true);
         controller.thread = thread;
         thread.start();
         log.info("Chiplet adaptive policy on executor {}: every {} ms, widen above {} remote accesses per interval, over up to {} chiplets",
-                context.executorId(), context.settings().adaptiveIntervalMs(), context.settings().remoteAccessThreshold(), controller.locator.chiplets());
+                context.executorId(), context.settings().adaptiveIntervalMs(), context.settings().remoteAccessThreshold(), chiplets(base.get()));
         return controller;
     }
 
@@ -139,7 +118,9 @@ final class AdaptiveController
             // An idle slot's thread is listed too, so its next sample covers only its next task's time.
             workers.add(new AdaptiveSpread.Worker(slot, Math.max(0, placement.threadIn(slot)), placement.stageIn(slot) >= 0));
         }
-        AdaptiveSpread.Step step = spread.step(workers, locator.chiplets());
+        WorkerTargets now = base.get();
+        int chiplets = chiplets(now);
+        AdaptiveSpread.Step step = spread.step(workers, chiplets);
         if (!step.openFailures().isEmpty() && !signalWarned) {
             signalWarned = true;
             log.warn("Chiplet adaptive policy cannot read a remote-access signal, its slot follows the driver's skew hints only: {}", step.openFailures().get(0));
@@ -151,19 +132,12 @@ final class AdaptiveController
             int stage = placement.stageIn(slot);
             int own = step.workers().get(slot).spread();
             spreads[slot] = stage >= 0 ? hints.chipletsFor(stage, own) : own;
-            widest = Math.max(widest, Math.min(spreads[slot], locator.chiplets()));
+            widest = Math.max(widest, Math.min(spreads[slot], chiplets));
         }
-        locator.locate(spreads, slots, cpus, chiplets);
-        List<SlotTable.Slot> entries = new ArrayList<>(slots);
-        for (int slot = 0; slot < slots; slot++) {
-            // The locator's CPU only books the slot's share of its chiplet; the slot runs on the whole chiplet.
-            entries.add(new SlotTable.Slot(chipletCpus[chiplets[slot]], OptionalInt.of(locator.chipletId(chiplets[slot])),
-                    SlotTable.memoryNode(bindMemory, memory.nodeOf(locator.chipletId(chiplets[slot]), locator.numaNodeOfChiplet(chiplets[slot])), usableNode)));
-        }
-        SlotTable table = new SlotTable(entries);
+        SlotTable table = SlotTable.of(now.withSpreads(spreads.clone()));
         if (!table.equals(placement.table())) {
             placement.publish(table);
-            log.debug("Chiplet adaptive policy moved later tasks: spreads {}, slots {}", spreads, PinnedTaskPlacement.describe(table));
+            log.debug("Chiplet adaptive policy moved later tasks: spreads {}, slots {}", spreads, BoundTaskPlacement.describe(table));
         }
         metrics.spread(widest);
         step.meanRate().ifPresent(metrics::remoteAccessRate);
@@ -183,6 +157,12 @@ final class AdaptiveController
             }
             return hints;
         }
+    }
+
+    /** How many chiplets a spread may cover: those of the share the targets were planned on (one without chiplets). */
+    private static int chiplets(WorkerTargets targets)
+    {
+        return Math.max(1, targets.share().chiplets().size());
     }
 
     /** The spread the controller holds for {@code slot}, hints aside. */

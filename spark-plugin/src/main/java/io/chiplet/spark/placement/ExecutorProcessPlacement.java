@@ -2,11 +2,12 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.binding.ChipletLock;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.UsableChiplets;
+import io.chiplet.placement.WorkerTarget;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
@@ -19,7 +20,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * {@code spark.chiplet.mode=executor}, one executor per chiplet: at executor start, lease a chiplet of this host
- * through {@link ChipletLeases} in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
+ * through core's {@link ChipletLock} ({@link ChipletLeases}) in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
  * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet. Tasks then need nothing: the hooks only
  * report the chiplet for the metrics.
  *
@@ -70,48 +71,46 @@ public final class ExecutorProcessPlacement
         requireNonNull(topology, "topology is null");
         requireNonNull(binder, "binder is null");
         // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
-        UsableChiplets usableChiplets = UsableChiplets.of(topology, topology.allowed().intersect(binder.allowed()));
-        CpuSet usable = usableChiplets.allowed();
-        List<Chiplet> candidates = usableChiplets.chiplets();
-        if (candidates.isEmpty()) {
+        CpuSet runnable = topology.allowed().intersect(binder.allowed());
+        if (runnable.isEmpty()) {
             throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")");
         }
-        ChipletLeases leases = ChipletLeases.open(settings.leaseDir(), candidates);
-        ChipletLeases.LeaseSet leaseSet = null;
+        NodeShare share;
         try {
-            leaseSet = leases.acquire(1);
-            ChipletLease lease = leaseSet.leases().get(0);
-            CpuSet cpus = lease.chiplet().cpus().intersect(usable);
-            ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
-            OptionalInt node = settings.bindMemory() ? OptionalInt.of(memory.nodeOf(lease.chiplet().id(), lease.chiplet().numaNode())) : OptionalInt.empty();
-            if (settings.bindMemory() && memory.withoutKind().contains(lease.chiplet().id())) {
-                log.warn("Chiplet plugin: {}={}: no {} NUMA node of known locality is local to chiplet {}; its memory stays on its own node",
-                        ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), memory.kind().jsonName(), lease.chiplet().id());
-            }
-            ProcessBinder.Binding binding = binder.bind(cpus, node);
+            share = NodeShare.of(topology, runnable);
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")", e);
+        }
+        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
+        // Lease, then bind; on any failure the lock (and with it the lease) is released before rethrowing.
+        ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory);
+        try {
+            ChipletLease lease = lock.leases().get(0);
+            WorkerTarget target = lock.target();
+            CpuSet cpus = target.cpusToBind().orElseThrow();
+            memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.memory().kind().jsonName(), problem));
+            ProcessBinder.Binding binding = binder.bind(cpus, target.memoryNodeToBind());
             if (lease.shared()) {
                 log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "
-                        + "Run at most one executor per chiplet per host to avoid it.", leases.directory(), lease.describe());
+                        + "Run at most one executor per chiplet per host to avoid it.", lock.directory(), lease.describe());
             }
             else {
-                log.info("Chiplet plugin: this executor leased {} in {} and bound its process to CPUs {}", lease.describe(), leases.directory(), cpus.toList());
+                log.info("Chiplet plugin: this executor leased {} in {} and bound its process to CPUs {}", lease.describe(), lock.directory(), cpus.toList());
             }
             binding.memoryProblem().ifPresent(problem ->
                     log.warn("Chiplet plugin: memory of this executor is not bound ({}); its threads are bound to CPUs {}, so new pages still go to their node first",
                             problem, cpus.toList()));
-            ChipletLeases.LeaseSet held = leaseSet;
             return new ExecutorProcessPlacement(lease, cpus, () -> {
                 // Unbind before giving up the lease: another executor may take the chiplet the moment it is free.
-                try (leases; held) {
+                try (lock) {
                     binding.close();
                 }
             });
         }
         catch (RuntimeException | Error e) {
-            try (leases) {
-                if (leaseSet != null) {
-                    leaseSet.close();
-                }
+            try {
+                lock.close();
             }
             catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);

@@ -2,6 +2,7 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.BoundProcess;
 import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.spark.settings.PinningBackendChoice;
 import io.chiplet.topology.CpuSet;
@@ -56,7 +57,8 @@ final class LiveProcessBinder
         if (memoryNode.isPresent()) {
             try {
                 MemoryPolicy previous = MemoryPolicy.ofCurrentThread();
-                MemoryPolicy.preferred(memoryNode.getAsInt()).applyToCurrentThread();
+                // Core's plugin enforcement: MPOL_PREFERRED, so a full node spills instead of invoking the OOM killer.
+                MemoryEnforcement.PREFERRED.policyFor(new java.util.TreeSet<>(java.util.Set.of(memoryNode.getAsInt()))).ifPresent(MemoryPolicy::applyToCurrentThread);
                 previousPolicy = Optional.of(previous);
             }
             catch (RuntimeException e) {

@@ -12,7 +12,7 @@ public interface TaskPlacementFactory
     static TaskPlacementFactory standard()
     {
         return context -> switch (context.settings().mode()) {
-            case TASK -> PinnedTaskPlacement.live(context);
+            case TASK -> BoundTaskPlacement.live(context);
             case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology());
             case AUTO -> throw new IllegalStateException(ChipletSettings.MODE + " auto must be resolved per executor before placing");
         };

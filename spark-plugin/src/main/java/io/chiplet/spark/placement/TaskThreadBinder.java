@@ -1,6 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.MemoryPolicy;
+import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 
@@ -39,7 +40,8 @@ interface TaskThreadBinder
     /** The memory policy of a slot on {@code memoryNode}. */
     static Optional<MemoryPolicy> preferred(OptionalInt memoryNode)
     {
-        return memoryNode.isPresent() ? Optional.of(MemoryPolicy.preferred(memoryNode.getAsInt())) : Optional.empty();
+        // Core's plugin enforcement: MPOL_PREFERRED, never MPOL_BIND (a task must spill, not OOM the executor).
+        return memoryNode.isPresent() ? MemoryEnforcement.PREFERRED.policyFor(new java.util.TreeSet<>(java.util.Set.of(memoryNode.getAsInt()))) : Optional.empty();
     }
 
     interface Binding

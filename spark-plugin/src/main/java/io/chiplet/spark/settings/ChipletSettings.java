@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Every setting is declared once in core's {@link PluginSettings} (type, default, bounds); this record only names
  * the Spark key of each.
  * @param memoryKind with {@code bindMemory}, the kind of memory a chiplet's memory comes from: {@code dram} its own
- *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code ChipletMemory})
+ *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code MemoryBinding})
  * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
  */
 public record ChipletSettings(

@@ -2,7 +2,7 @@ package io.chiplet.spark.topology;
 
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.UsableChiplets;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -61,18 +61,21 @@ public final class DiscoveredTopologySource
      */
     public static Topology restrictTo(Topology topology, CpuSet live, Path fsRoot)
     {
-        UsableChiplets usable = UsableChiplets.of(topology, topology.allowed().intersect(live));
-        CpuSet allowed = usable.allowed();
-        List<Chiplet> kept = usable.chiplets();
-        if (kept.isEmpty()) {
-            throw new IllegalStateException("%s = %s: none of the snapshot's CPUs (%s) is one this process may use here (%s), so there is nothing to pin to"
-                    .formatted(ChipletSettings.FS_ROOT, fsRoot, topology.allowed().toList(), live.toList()));
+        NodeShare share;
+        try {
+            share = NodeShare.of(topology, topology.allowed().intersect(live));
         }
+        catch (IllegalArgumentException e) {
+            throw new IllegalStateException("%s = %s: none of the snapshot's CPUs (%s) is one this process may use here (%s), so there is nothing to pin to"
+                    .formatted(ChipletSettings.FS_ROOT, fsRoot, topology.allowed().toList(), live.toList()), e);
+        }
+        CpuSet allowed = share.shareCpus();
+        List<Chiplet> kept = share.chiplets();
         List<String> unknowns = new ArrayList<>(topology.unknowns());
         if (!allowed.equals(topology.allowed())) {
             unknowns.add("pinning limited to the CPUs this process may use here: " + allowed.toList()
                     + (kept.size() < topology.chiplets().size() ? " (" + (topology.chiplets().size() - kept.size()) + " chiplets of the snapshot have none of them)" : ""));
         }
-        return usable.restricted(unknowns);
+        return topology.restrictedTo(allowed, kept, unknowns);
     }
 }

@@ -1,11 +1,12 @@
 package io.chiplet.spark.topology;
 
-import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.ChipletLease;
+import io.chiplet.binding.ChipletLock;
 import io.chiplet.placement.HostShares;
-import io.chiplet.topology.Chiplet;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.topology.Topology;
 
-import java.util.List;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -14,7 +15,7 @@ import static java.util.Objects.requireNonNull;
  * The chiplets of its host one executor places its tasks on ({@code spark.chiplet.mode=task}). An executor with
  * at least as many cores as the host has usable CPUs owns the host and uses every chiplet. Otherwise (several
  * executors per host: YARN, standalone without cpusets, local-cluster) it takes just enough chiplets for its own
- * cores: host-wide leases in {@code spark.chiplet.leaseDir} through {@link ChipletLeases}, so executors of any
+ * cores: host-wide leases in {@code spark.chiplet.leaseDir} through core's {@link ChipletLock}, so executors of any
  * application on the host take different chiplets while any is free, and, when the lease directory cannot be used,
  * a deterministic split by executor id, so executors numbered in sequence still land on different chiplets. The
  * decisions are core's ({@link HostShares}); this adds the leases and what to log.
@@ -49,40 +50,40 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
         requireNonNull(topology, "topology is null");
         requireNonNull(executorId, "executorId is null");
         requireNonNull(leaseDir, "leaseDir is null");
-        if (HostShares.ownsHost(topology, cores)) {
-            return whole(topology, cores >= topology.allowed().size()
-                    ? "its " + cores + " cores cover the " + topology.allowed().size() + " usable CPUs"
+        NodeShare share = NodeShare.of(topology);
+        if (HostShares.ownsHost(share, cores)) {
+            return whole(topology, cores >= share.shareCpus().size()
+                    ? "its " + cores + " cores cover the " + share.shareCpus().size() + " usable CPUs"
                     : "the host has one chiplet");
         }
-        List<Chiplet> usable = HostShares.usableChiplets(topology);
-        int needed = HostShares.chipletsFor(topology, cores);
-        ChipletLeases leases;
+        int needed = HostShares.chipletsFor(share, cores);
+        ChipletLock lock;
         try {
-            leases = ChipletLeases.open(leaseDir, usable);
+            // Leases only: the executor's task placement binds each task thread within the share.
+            lock = ChipletLock.acquire(leaseDir, share, needed, MemoryBinding.off(topology));
+        }
+        catch (java.io.UncheckedIOException e) {
+            return split(share, needed, executorId, "lease directory " + leaseDir + " not usable (" + e.getMessage() + ")");
         }
         catch (RuntimeException e) {
-            return split(topology, needed, executorId, "lease directory " + leaseDir + " not usable (" + e.getMessage() + ")");
+            return split(share, needed, executorId, "leases in " + leaseDir + " failed (" + e.getMessage() + ")");
         }
-        try {
-            ChipletLeases.LeaseSet set = leases.acquire(needed);
-            String what = set.leases().stream().map(lease -> lease.describe()).collect(Collectors.joining(", "));
-            return new HostShare(HostShares.confine(topology, set.chiplets()), false, "leased " + what + " in " + leases.directory(), () -> {
-                try (leases; set) {
-                    // Both released: the set first, then the directory.
-                }
-            });
-        }
-        catch (RuntimeException e) {
-            leases.close();
-            return split(topology, needed, executorId, "leases in " + leaseDir + " failed (" + e.getMessage() + ")");
-        }
+        String what = lock.leases().stream().map(ChipletLease::describe).collect(Collectors.joining(", "));
+        return new HostShare(confined(lock.share()), false, "leased " + what + " in " + lock.directory(), lock::close);
     }
 
-    private static HostShare split(Topology topology, int needed, String executorId, String why)
+    private static HostShare split(NodeShare share, int needed, String executorId, String why)
     {
-        List<Chiplet> chosen = HostShares.bySequenceNumber(topology, needed, executorId);
-        return new HostShare(HostShares.confine(topology, chosen), false, "chiplets " + chosen.stream().map(Chiplet::id).toList()
+        NodeShare chosen = HostShares.bySequenceNumber(share, needed, executorId);
+        return new HostShare(confined(chosen), false, "chiplets " + chosen.ids()
                 + " by executor id " + executorId + ": " + why, () -> {});
+    }
+
+    /** The machine as the executor's task placement sees it: only the share's CPUs and chiplets. */
+    private static Topology confined(NodeShare share)
+    {
+        Topology topology = share.topology();
+        return topology.restrictedTo(share.shareCpus(), share.chiplets(), topology.unknowns());
     }
 
     @Override

@@ -2,21 +2,22 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,9 +39,9 @@ class AdaptiveControllerTest
     private final AtomicReference<SpreadHints> driver = new AtomicReference<>(SpreadHints.NONE);
     private volatile boolean driverDown;
     private final PlacementMetrics metrics = new PlacementMetrics(2);
-    private final PinnedTaskPlacement placement = adaptivePlacement();
-    private final AdaptiveController controller = new AdaptiveController(placement, TOPOLOGY,
-            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics, true, ChipletMemory.of(TOPOLOGY, MemoryKind.DRAM), node -> true);
+    private final BoundTaskPlacement placement = adaptivePlacement();
+    private final AdaptiveController controller = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
+            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics);
 
     @Test
     void startsConsolidatedOnOneChiplet()
@@ -63,7 +64,7 @@ class AdaptiveControllerTest
         assertThat(metrics.remoteAccessRate()).isEqualTo(1000.0);
         assertThat(metrics.signalSource()).isEqualTo("software-fallback");
         // The running slot now costs two cores of chiplet 0: the last slot moves to chiplet 1, with its memory.
-        assertThat(placement.table().slot(3)).isEqualTo(new SlotTable.Slot(CpuSet.range(4, 7), OptionalInt.of(1), OptionalInt.of(1)));
+        assertThat(placement.table().slot(3)).isEqualTo(new SlotTable.Slot(Optional.of(CpuSet.range(4, 7)), OptionalInt.of(1), OptionalInt.of(1)));
 
         // Below the band the spread narrows again, and the later tasks come back.
         remoteEvents.set(0);
@@ -112,10 +113,10 @@ class AdaptiveControllerTest
     @Test
     void withoutASignalOnlyTheHintsSteer()
     {
-        AdaptiveController blind = new AdaptiveController(placement, TOPOLOGY,
+        AdaptiveController blind = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
                 AdaptiveController.loop(settings(), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
-                }), this::askDriver, metrics, true, ChipletMemory.of(TOPOLOGY, MemoryKind.DRAM), node -> true);
+                }), this::askDriver, metrics);
         TaskPlacement.Handle running = placement.onTaskStart(new TaskPlacement.TaskIdentity(7, 0, 1));
         driver.set(new SpreadHints(Map.of(7, 2)));
         blind.interval();
@@ -144,10 +145,9 @@ class AdaptiveControllerTest
         return ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, "adaptive"))).settings();
     }
 
-    private PinnedTaskPlacement adaptivePlacement()
+    private BoundTaskPlacement adaptivePlacement()
     {
-        Plan plan = PlacementPlanner.plan(TOPOLOGY, PlacementRequest.of(TOPOLOGY, Policy.ADAPTIVE, SLOTS));
-        return new PinnedTaskPlacement(SlotTable.of(plan, TOPOLOGY, true, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
-                TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
+        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(TOPOLOGY), Policy.ADAPTIVE, SLOTS, MemoryBinding.of(TOPOLOGY, true, MemoryKind.DRAM));
+        return BoundTaskPlacement.following(targets, TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 }

@@ -8,6 +8,7 @@ import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,11 +29,20 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 class ExecutorProcessPlacementTest
 {
-    private static final Topology FOUR_CHIPLETS = topology(CpuSet.range(0, 7), List.of(
+    // Two NUMA nodes (CPUs 0-3, 4-7): memory is bound only where there is more than one node to choose from.
+    private static final Topology FOUR_CHIPLETS = twoNodes(topology(CpuSet.range(0, 7), List.of(
             chiplet(0, 0, CpuSet.range(0, 1)),
             chiplet(1, 0, CpuSet.range(2, 3)),
             chiplet(2, 1, CpuSet.range(4, 5)),
-            chiplet(3, 1, CpuSet.range(6, 7))));
+            chiplet(3, 1, CpuSet.range(6, 7)))));
+
+    private static Topology twoNodes(Topology topology)
+    {
+        List<NumaNode> nodes = List.of(NumaNode.of(0, CpuSet.range(0, 3), 1L << 30, Map.of(0, 10, 1, 20)),
+                NumaNode.of(1, CpuSet.range(4, 7), 1L << 30, Map.of(0, 20, 1, 10)));
+        return new Topology(topology.source(), topology.present(), topology.online(), topology.allowed(), topology.packages(), topology.dies(),
+                topology.clusters(), nodes, topology.caches(), topology.cores(), topology.coreKinds(), topology.chiplets(), topology.unknowns());
+    }
 
     @TempDir
     Path leaseDir;

@@ -1,10 +1,11 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.placement.HybridRouting;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.HwlocXmlTopologyReader;
@@ -35,13 +36,13 @@ class HybridTaskRoutingTest
         assertThat(routing.cpus(HybridRouting.CoreClass.PERFORMANCE)).isEqualTo(PERFORMANCE);
         assertThat(routing.cpus(HybridRouting.CoreClass.EFFICIENCY)).isEqualTo(EFFICIENCY);
         // one L3: one chiplet, every slot on all 20 CPUs
-        assertThat(placement().table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).isEqualTo(LAPTOP.allowed()));
+        assertThat(placement().table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).hasValue(LAPTOP.allowed()));
     }
 
     @Test
     void scansGoToEfficiencyCoresAndShuffleReadsToPerformanceCoresEachOnTheOtherWhenItsOwnIsFull()
     {
-        PinnedTaskPlacement placement = routed();
+        BoundTaskPlacement placement = routed();
         // Stage 1 has no finished task yet: compute, performance cores.
         TaskPlacement.Handle first = placement.onTaskStart(task(1, 0));
         assertThat(first.cpus()).contains(PERFORMANCE);
@@ -70,26 +71,25 @@ class HybridTaskRoutingTest
     @Test
     void withoutRoutingTasksRunOnTheirWholeSlot()
     {
-        PinnedTaskPlacement placement = placement();
+        BoundTaskPlacement placement = placement();
         finish(placement, placement.onTaskStart(task(2, 0)), 0, 4096);
         assertThat(placement.onTaskStart(task(2, 1)).cpus()).contains(LAPTOP.allowed());
     }
 
-    private PinnedTaskPlacement routed()
+    private BoundTaskPlacement routed()
     {
-        PinnedTaskPlacement placement = placement();
+        BoundTaskPlacement placement = placement();
         placement.routeByKind(allowed -> HybridRouting.of(LAPTOP, allowed), LAPTOP.allowed());
         return placement;
     }
 
-    private PinnedTaskPlacement placement()
+    private BoundTaskPlacement placement()
     {
-        Plan plan = PlacementPlanner.plan(LAPTOP, PlacementRequest.of(LAPTOP, Policy.WICP_MIXED, SLOTS));
-        return new PinnedTaskPlacement(SlotTable.of(plan, LAPTOP, false, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
-                LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
+        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(LAPTOP), Policy.WICP_MIXED, SLOTS, MemoryBinding.off(LAPTOP));
+        return BoundTaskPlacement.following(targets, LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
-    private static void finish(PinnedTaskPlacement placement, TaskPlacement.Handle handle, long shuffleBytes, long inputBytes)
+    private static void finish(BoundTaskPlacement placement, TaskPlacement.Handle handle, long shuffleBytes, long inputBytes)
     {
         placement.onTaskEnd(handle);
         placement.taskRead(handle, shuffleBytes, inputBytes);

@@ -1,11 +1,10 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
@@ -14,8 +13,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,8 +40,13 @@ class SlotTableMemoryKindTest
 
     private static List<OptionalInt> memoryNodes(MemoryKind kind)
     {
-        Plan plan = PlacementPlanner.plan(WITH_HBM, PlacementRequest.of(WITH_HBM, Policy.WICP_MIXED, 2));
-        return SlotTable.of(plan, WITH_HBM, true, ChipletMemory.of(WITH_HBM, kind), node -> true).slots().stream().map(SlotTable.Slot::memoryNode).toList();
+        return table(kind).slots().stream().map(SlotTable.Slot::memoryNode).toList();
+    }
+
+    private static SlotTable table(MemoryKind kind)
+    {
+        MemoryBinding memory = MemoryBinding.of(WITH_HBM, true, kind, Set.of(0, 1, 2, 3));
+        return SlotTable.of(PlacementPlanner.targets(NodeShare.of(WITH_HBM), Policy.WICP_MIXED, 2, memory));
     }
 
     @Test
@@ -53,8 +59,8 @@ class SlotTableMemoryKindTest
     void dramSlotsPreferTheirChipletsOwnNodeAsBefore()
     {
         assertThat(memoryNodes(MemoryKind.DRAM)).containsExactly(OptionalInt.of(0), OptionalInt.of(1));
-        Plan plan = PlacementPlanner.plan(WITH_HBM, PlacementRequest.of(WITH_HBM, Policy.WICP_MIXED, 2));
-        assertThat(SlotTable.of(plan, WITH_HBM, true, node -> true)).isEqualTo(SlotTable.of(plan, WITH_HBM, true, ChipletMemory.of(WITH_HBM, MemoryKind.DRAM), node -> true));
+        assertThat(table(MemoryKind.DRAM).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(Optional.of(CpuSet.range(0, 3)), Optional.of(CpuSet.range(4, 7)));
     }
 
     @Test

@@ -1,13 +1,13 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.topology.DiscoveredTopologySource;
 import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -28,26 +30,27 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class PinnedTaskPlacementTest
+class BoundTaskPlacementTest
 {
     private static final long MIB = 1L << 20;
     // Two chiplets of four cores, CPUs 0-3 and 4-7, each its own NUMA node.
     private static final Topology TWO_NODES = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32 * MIB, 2);
     private static final CpuSet ALL = CpuSet.range(0, 7);
+    private static final Set<Integer> NODES = Set.of(0, 1);
 
     private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(ALL);
 
     @Test
     void concurrentTasksSpreadEvenlyOverTheChiplets()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<TaskPlacement.Handle> running = new ArrayList<>();
         for (int task = 0; task < 6; task++) {
             running.add(placement.onTaskStart(task(task)));
         }
         assertThat(running).extracting(handle -> handle.chiplet().getAsInt()).containsExactly(0, 1, 0, 1, 0, 1);
         // Every running task has a slot of its own, and runs on its whole chiplet.
-        assertThat(running).extracting(handle -> ((PinnedTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
+        assertThat(running).extracting(handle -> ((BoundTaskPlacement.Placed) handle).slot()).doesNotHaveDuplicates();
         assertThat(binder.bound()).allSatisfy(bound -> assertThat(bound.cpus()).isIn(CpuSet.range(0, 3), CpuSet.range(4, 7)));
 
         // Two tasks of chiplet 0 end: the next two go there, the less busy chiplet.
@@ -60,7 +63,7 @@ class PinnedTaskPlacementTest
     @Test
     void aThreadKeepsItsSlotWhileThatIsAsGoodAsAny()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<CpuSet> cpus = new ArrayList<>();
         for (int task = 0; task < 10; task++) {
             end(placement, placement.onTaskStart(task(task)));
@@ -78,7 +81,7 @@ class PinnedTaskPlacementTest
     @Test
     void tasksOfNewThreadsOneAfterAnotherAlternateChiplets()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         List<Integer> chiplets = new ArrayList<>();
         for (int task = 0; task < 10; task++) {
             int id = task;
@@ -94,7 +97,7 @@ class PinnedTaskPlacementTest
     @Test
     void localPolicyFillsOneChipletFirst()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_LOCAL, 8, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_LOCAL, 8, true);
         List<Integer> chiplets = new ArrayList<>();
         for (int task = 0; task < 5; task++) {
             chiplets.add(placement.onTaskStart(task(task)).chiplet().getAsInt());
@@ -107,26 +110,22 @@ class PinnedTaskPlacementTest
     @Test
     void chipletPoliciesPinToTheWholeChipletAndWicToItsCore()
     {
-        Plan local = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_LOCAL, 3));
-        assertThat(SlotTable.of(local, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus).containsOnly(CpuSet.range(0, 3));
-        Plan wic = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIC, 3));
-        assertThat(SlotTable.of(wic, TWO_NODES, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
-                .containsExactly(CpuSet.of(0), CpuSet.of(1), CpuSet.of(2));
+        assertThat(table(TWO_NODES, Policy.WICP_LOCAL, 3, false, NODES).slots()).extracting(SlotTable.Slot::cpus).containsOnly(Optional.of(CpuSet.range(0, 3)));
+        assertThat(table(TWO_NODES, Policy.WIC, 3, false, NODES).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(Optional.of(CpuSet.of(0)), Optional.of(CpuSet.of(1)), Optional.of(CpuSet.of(2)));
         // A chiplet partly outside the process: only its allowed CPUs.
         Topology narrowed = DiscoveredTopologySource.restrictTo(TWO_NODES, CpuSet.of(1, 2, 5), Path.of("/snapshot"));
-        Plan mixed = PlacementPlanner.plan(narrowed, PlacementRequest.of(narrowed, Policy.WICP_MIXED, 2));
-        assertThat(SlotTable.of(mixed, narrowed, false, node -> true).slots()).extracting(SlotTable.Slot::cpus)
-                .containsExactly(CpuSet.of(1, 2), CpuSet.of(5));
+        assertThat(table(narrowed, Policy.WICP_MIXED, 2, false, NODES).slots()).extracting(SlotTable.Slot::cpus)
+                .containsExactly(Optional.of(CpuSet.of(1, 2)), Optional.of(CpuSet.of(5)));
     }
 
     @Test
     void pinsToThePlannedCpusWithMemoryOnTheChipletsNodeAndRestoresExactly()
     {
-        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
 
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
-        assertThat(binder.mask()).isEqualTo(plan.assignments().get(0).cpus()).isEqualTo(TWO_NODES.chiplet(0).orElseThrow().cpus());
+        assertThat(binder.mask()).isEqualTo(CpuSet.range(0, 3));
         assertThat(binder.memory()).hasValue(0);
 
         // The first still runs: the next goes to the other chiplet, with the other node's memory.
@@ -147,20 +146,19 @@ class PinnedTaskPlacementTest
     @Test
     void memoryStaysAloneWhenBindingIsOffOrTheNodeIsNotUsableHere()
     {
-        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WICP_MIXED, 2));
-        assertThat(SlotTable.of(plan, TWO_NODES, false, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
-        // A snapshot's node 1 that this machine does not have.
-        assertThat(SlotTable.of(plan, TWO_NODES, true, node -> node == 0).slots()).extracting(SlotTable.Slot::memoryNode)
-                .containsExactly(OptionalInt.of(0), OptionalInt.empty());
-        // wim only prefers memory round-robin; the plan says not to bind.
-        Plan wim = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, Policy.WIM, 2));
-        assertThat(SlotTable.of(wim, TWO_NODES, true, node -> true).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        assertThat(table(TWO_NODES, Policy.WICP_MIXED, 2, false, NODES).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        // A snapshot's node 1 that this machine does not have: this process may allocate from node 0 only, so there
+        // is no choice to make and memory stays alone (core's "more than one node" rule).
+        assertThat(table(TWO_NODES, Policy.WICP_MIXED, 2, true, Set.of(0)).slots()).extracting(SlotTable.Slot::memoryNode)
+                .containsExactly(OptionalInt.empty(), OptionalInt.empty());
+        // wim binds nothing: neither CPUs nor memory.
+        assertThat(table(TWO_NODES, Policy.WIM, 2, true, NODES).slots()).containsOnly(new SlotTable.Slot(Optional.empty(), OptionalInt.empty(), OptionalInt.empty()));
     }
 
     @Test
     void failedBindLeavesTheSlotFree()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, true);
         binder.failNext(new IllegalArgumentException("EPERM"));
         assertThatThrownBy(() -> placement.onTaskStart(task(0))).hasMessage("EPERM");
         TaskPlacement.Handle first = placement.onTaskStart(task(1));
@@ -171,13 +169,13 @@ class PinnedTaskPlacementTest
     @Test
     void aPublishedTableMovesLaterTasksOnly()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 2, false);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 2, false);
         TaskPlacement.Handle running = placement.onTaskStart(task(0));
         CpuSet before = binder.bound().getFirst().cpus();
 
         placement.publish(new SlotTable(List.of(
-                new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(1), OptionalInt.empty()),
-                new SlotTable.Slot(CpuSet.of(6), OptionalInt.of(1), OptionalInt.empty()))));
+                new SlotTable.Slot(Optional.of(CpuSet.of(5)), OptionalInt.of(1), OptionalInt.empty()),
+                new SlotTable.Slot(Optional.of(CpuSet.of(6)), OptionalInt.of(1), OptionalInt.empty()))));
         assertThat(binder.mask()).isEqualTo(before);
         TaskPlacement.Handle later = placement.onTaskStart(task(1));
         assertThat(later.chiplet()).hasValue(1);
@@ -185,11 +183,11 @@ class PinnedTaskPlacementTest
         end(placement, later);
         end(placement, running);
 
-        assertThatThrownBy(() -> placement.publish(new SlotTable(List.of(new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(1), OptionalInt.empty())))))
+        assertThatThrownBy(() -> placement.publish(new SlotTable(List.of(new SlotTable.Slot(Optional.of(CpuSet.of(5)), OptionalInt.of(1), OptionalInt.empty())))))
                 .hasMessageContaining("expected 2 slots");
         assertThatThrownBy(() -> placement.publish(new SlotTable(List.of(
-                new SlotTable.Slot(CpuSet.of(5), OptionalInt.of(9), OptionalInt.empty()),
-                new SlotTable.Slot(CpuSet.of(6), OptionalInt.of(1), OptionalInt.empty())))))
+                new SlotTable.Slot(Optional.of(CpuSet.of(5)), OptionalInt.of(9), OptionalInt.empty()),
+                new SlotTable.Slot(Optional.of(CpuSet.of(6)), OptionalInt.of(1), OptionalInt.empty())))))
                 .hasMessageContaining("not one of this executor's");
     }
 
@@ -198,7 +196,7 @@ class PinnedTaskPlacementTest
             throws Exception
     {
         int threads = 8;
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, threads, true);
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, threads, true);
         CyclicBarrier allStarted = new CyclicBarrier(threads);
         CountDownLatch checked = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -234,17 +232,35 @@ class PinnedTaskPlacementTest
     {
         for (Policy policy : Policy.values()) {
             String name = policy.cliName();
-            Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, 3));
-            assertThat(SlotTable.of(plan, TWO_NODES, true, node -> true).slots()).as(name).hasSize(3)
-                    .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus())).isTrue());
+            assertThat(table(TWO_NODES, policy, 3, true, NODES).slots()).as(name).hasSize(3)
+                    .allSatisfy(slot -> assertThat(slot.cpus().isEmpty() == (policy == Policy.WIM)).isTrue())
+                    .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus().orElse(CpuSet.empty()))).isTrue());
         }
+    }
+
+    @Test
+    void wimBindsNoTaskThreadAndRestoresNothing()
+    {
+        BoundTaskPlacement placement = placement(Policy.WIM, 2, true);
+        TaskPlacement.Handle first = placement.onTaskStart(task(0));
+        TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
+        assertThat(first.cpus()).isEmpty();
+        assertThat(first.chiplet()).isEmpty();
+        assertThat(binder.bound()).isEmpty();
+        assertThat(binder.mask()).isEqualTo(ALL);
+        end(placement, first);
+        placement.onTaskEnd(second);
+        assertThat(binder.restored()).isZero();
+        // A cpuset change moves nothing either.
+        placement.allowedCpusChanged(CpuSet.range(4, 7));
+        assertThat(binder.followed()).isEmpty();
+        assertThat(placement.table().slots()).allSatisfy(slot -> assertThat(slot.binds()).isFalse());
     }
 
     @Test
     void aNarrowedCpusetMovesRunningTasksAndLaterTasksThere()
     {
-        PinnedTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
-        placement.replanWith(PinnedTaskPlacement.planner(TWO_NODES, Policy.WICP_MIXED, 8, true, ChipletMemory.of(TWO_NODES, MemoryKind.DRAM), node -> true));
+        BoundTaskPlacement placement = placement(Policy.WICP_MIXED, 8, true);
         TaskPlacement.Handle first = placement.onTaskStart(task(0));
         TaskPlacement.Handle second = onOtherThread(() -> placement.onTaskStart(task(1)));
         assertThat(List.of(first.chiplet().getAsInt(), second.chiplet().getAsInt())).containsExactlyInAnyOrder(0, 1);
@@ -253,21 +269,31 @@ class PinnedTaskPlacementTest
         placement.allowedCpusChanged(CpuSet.range(4, 7));
 
         // Both running tasks' threads are moved onto chiplet 1, and the binder gives threads back their masks within it.
-        int firstTid = ((PinnedTaskPlacement.Placed) first).binding().tid();
-        int secondTid = ((PinnedTaskPlacement.Placed) second).binding().tid();
+        int firstTid = ((BoundTaskPlacement.Placed) first).binding().tid();
+        int secondTid = ((BoundTaskPlacement.Placed) second).binding().tid();
         assertThat(binder.followed()).containsOnlyKeys(firstTid, secondTid).allSatisfy((tid, cpus) -> assertThat(cpus).isEqualTo(CpuSet.range(4, 7)));
         assertThat(binder.limit()).isEqualTo(CpuSet.range(4, 7));
         // Every slot is on chiplet 1 now: later tasks go there.
-        assertThat(placement.table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).isEqualTo(CpuSet.range(4, 7)));
+        assertThat(placement.table().slots()).allSatisfy(slot -> assertThat(slot.cpus()).hasValue(CpuSet.range(4, 7)));
+        // Core rescoped the share and planned the same policy in it: the node share now holds chiplet 1 alone.
+        assertThat(placement.targets().orElseThrow().share().ids()).containsExactly(1);
         end(placement, first);
         assertThat(placement.onTaskStart(task(2)).chiplet()).hasValue(1);
     }
 
-    private PinnedTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
+    private BoundTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
     {
-        Plan plan = PlacementPlanner.plan(TWO_NODES, PlacementRequest.of(TWO_NODES, policy, slots));
-        return new PinnedTaskPlacement(SlotTable.of(plan, TWO_NODES, bindMemory, node -> true), PinnedTaskPlacement.Selection.of(plan.policy()),
-                TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
+        return BoundTaskPlacement.following(targets(TWO_NODES, policy, slots, bindMemory, NODES), TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
+    }
+
+    private static WorkerTargets targets(Topology topology, Policy policy, int slots, boolean bindMemory, Set<Integer> memoryNodes)
+    {
+        return PlacementPlanner.targets(NodeShare.of(topology), policy, slots, MemoryBinding.of(topology, bindMemory, MemoryKind.DRAM, memoryNodes));
+    }
+
+    private static SlotTable table(Topology topology, Policy policy, int slots, boolean bindMemory, Set<Integer> memoryNodes)
+    {
+        return SlotTable.of(targets(topology, policy, slots, bindMemory, memoryNodes));
     }
 
     private static <T> T onOtherThread(Callable<T> action)
@@ -285,7 +311,7 @@ class PinnedTaskPlacementTest
         return new TaskPlacement.TaskIdentity(1, partition, 100 + partition);
     }
 
-    private static void end(PinnedTaskPlacement placement, TaskPlacement.Handle handle)
+    private static void end(BoundTaskPlacement placement, TaskPlacement.Handle handle)
     {
         placement.onTaskEnd(handle);
     }

@@ -3,14 +3,14 @@ package io.chiplet.spark.placement;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.HybridRouting;
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
-import io.chiplet.placement.Plan;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.StageWorkKinds;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
@@ -22,16 +22,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Function;
-import java.util.function.IntPredicate;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@code spark.chiplet.mode=task}: the planner places the executor's task slots on chiplets once; each task, at its
- * start, takes a free slot and its thread is pinned there (memory preferred on the slot's node), and at its end the
- * thread gets back exactly the mask and memory policy it had, since Spark reuses task threads.
+ * {@code spark.chiplet.mode=task}: core's planner finishes one target per task slot once ({@link WorkerTargets});
+ * each task, at its start, takes a free slot and its thread is bound to the slot's target (memory preferred on the
+ * slot's node), and at its end the thread gets back exactly the mask and memory policy it had, since Spark reuses task
+ * threads. A slot without CPUs to bind ({@code wim}) binds nothing.
  *
  * <p>Which free slot: under policies that fill chiplets in order ({@code wicp-local}, {@code wic}) the first in plan
  * order, so a half-busy executor keeps its tasks together in one L3; under the others the one on the chiplet running
@@ -47,10 +48,10 @@ import static java.util.Objects.requireNonNull;
  * <p>The hook is a short critical section over small int arrays plus the bind syscalls; the adaptive controller
  * changes where later tasks go by publishing a new {@link SlotTable}, never touching running tasks.
  */
-public final class PinnedTaskPlacement
+public final class BoundTaskPlacement
         implements TaskPlacement
 {
-    private static final Logger log = LoggerFactory.getLogger(PinnedTaskPlacement.class);
+    private static final Logger log = LoggerFactory.getLogger(BoundTaskPlacement.class);
     private static final int IDLE = -1;
 
     enum Selection
@@ -77,17 +78,30 @@ public final class PinnedTaskPlacement
     /**
      * @param stage the task's stage
      * @param coreClass the {@link HybridRouting.CoreClass} ordinal the task was routed to, -1 when not routed
-     * @param slotCpus the CPUs the task's thread was bound to
+     * @param slotCpus the CPUs the task's thread was bound to; empty when the slot binds nothing
      */
-    record Placed(int slot, int group, int stage, int coreClass, OptionalInt chiplet, CpuSet slotCpus, TaskThreadBinder.Binding binding)
+    record Placed(int slot, int group, int stage, int coreClass, OptionalInt chiplet, Optional<CpuSet> slotCpus, TaskThreadBinder.Binding binding)
             implements Handle
     {
         @Override
-        public java.util.Optional<CpuSet> cpus()
+        public Optional<CpuSet> cpus()
         {
-            return java.util.Optional.of(slotCpus);
+            return slotCpus;
         }
     }
+
+    /** What a task in a slot that binds nothing holds: nothing to restore. */
+    private static final TaskThreadBinder.Binding UNBOUND = new TaskThreadBinder.Binding()
+    {
+        @Override
+        public int tid()
+        {
+            return 0;
+        }
+
+        @Override
+        public void restore() {}
+    };
 
     private final TaskThreadBinder binder;
     private final Selection selection;
@@ -104,6 +118,9 @@ public final class PinnedTaskPlacement
     private volatile AutoCloseable controller = () -> {};
     // Plans the slots anew within the allowed CPUs; the live placement's plans as at start, a test's keeps its table.
     private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
+    // Core's targets the table was made from, rescoped after each cpuset change (the adaptive loop steps from them);
+    // empty for a placement built from a bare table.
+    private volatile Optional<WorkerTargets> targets = Optional.empty();
     // Hybrid routing within the allowed CPUs, once routeByKind turned it on.
     private volatile Optional<Function<CpuSet, HybridRouting>> routingFor = Optional.empty();
     // Guarded by busySlot, as the counts it routes with.
@@ -111,7 +128,7 @@ public final class PinnedTaskPlacement
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
-    PinnedTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
+    BoundTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
     {
         requireNonNull(table, "table is null");
         this.selection = requireNonNull(selection, "selection is null");
@@ -132,61 +149,63 @@ public final class PinnedTaskPlacement
         this.layout = layout(table, Optional.empty());
     }
 
-    /** The live placement for one executor: plans its slots, pins through the configured backend. */
+    /** The live placement for one executor: core's targets for its slots, bound through the configured backend. */
     static TaskPlacement live(PlacementContext context)
     {
         ChipletSettings settings = context.settings();
         Topology topology = context.topology();
-        Policy policy = settings.policy();
-        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, context.taskSlots()));
-        CpuSet memoryNodes = liveMemoryNodes();
-        boolean bindMemory = bindsMemory(settings, memoryNodes);
-        ChipletMemory memory = ChipletMemory.of(topology, settings.memoryKind());
-        SlotTable table = SlotTable.of(plan, topology, bindMemory, memory, memoryNodes::contains);
-        List<Integer> chipletIds = topology.chiplets().stream().map(Chiplet::id).toList();
-        PinnedTaskPlacement placement = new PinnedTaskPlacement(table, Selection.of(plan.policy()), chipletIds,
+        WorkerTargets targets = targets(topology, settings, context.taskSlots(), liveMemoryNodes());
+        BoundTaskPlacement placement = following(targets, topology.chiplets().stream().map(Chiplet::id).toList(),
                 new LiveTaskThreadBinder(ThreadBinder.live(settings.pinningBackend().configName())));
+        SlotTable table = placement.table();
+        MemoryBinding memory = targets.memory();
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
-                context.executorId(), context.taskSlots(), plan.policy(), plan.reason(),
-                bindMemory ? "preferred on each slot's " + (memory.kind() == MemoryKind.DRAM ? "NUMA node" : memory.kind().jsonName() + " node: " + memory.describe()) : settings.bindMemory() ? "left alone: one NUMA node (" + memoryNodes.toList() + ")" : "left alone: " + ChipletSettings.MEMORY_BIND + " is false",
+                context.executorId(), context.taskSlots(), targets.policy(), targets.plan().reason(),
+                memory.binds() ? "preferred on each slot's " + (memory.memory().kind() == MemoryKind.DRAM ? "NUMA node" : memory.memory().kind().jsonName() + " node: " + memory.memory().describe())
+                        : !settings.bindMemory() ? "left alone: " + ChipletSettings.MEMORY_BIND + " is false"
+                        : targets.policy() == Policy.WIM ? "left alone: wim binds nothing"
+                        : "left alone: one NUMA node (" + memory.allowedNodes() + ")",
                 describe(table));
-        if (bindMemory) {
-            memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
-                    ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
-        }
-        placement.replanWith(planner(topology, policy, context.taskSlots(), bindMemory, memory, memoryNodes::contains));
+        memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
+                ChipletSettings.MEMORY_KIND, memory.memory().kind().jsonName(), problem));
         if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
             placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
                     context.executorId());
         }
-        if (plan.policy() == Policy.ADAPTIVE) {
-            placement.controller = AdaptiveController.start(placement, topology, context, bindMemory, memory, memoryNodes::contains);
+        if (targets.policy() == Policy.ADAPTIVE) {
+            placement.controller = AdaptiveController.start(placement, context);
         }
         return placement;
+    }
+
+    /** A placement binding {@code targets}' slots through {@code binder}, following cpuset changes as core rescopes them. */
+    static BoundTaskPlacement following(WorkerTargets targets, List<Integer> chipletIds, TaskThreadBinder binder)
+    {
+        BoundTaskPlacement placement = new BoundTaskPlacement(SlotTable.of(targets), Selection.of(targets.policy()), chipletIds, binder);
+        placement.follow(targets);
+        return placement;
+    }
+
+    /**
+     * Core's targets for {@code taskSlots} slots of an executor on {@code topology}: what {@link #live} binds, and what
+     * {@code chiplet plan} prints for the same machine, policy, worker count and memory settings.
+     *
+     * @param memoryNodes the NUMA nodes this process may allocate from ({@code Mems_allowed_list})
+     */
+    public static WorkerTargets targets(Topology topology, ChipletSettings settings, int taskSlots, Set<Integer> memoryNodes)
+    {
+        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind(), memoryNodes);
+        return PlacementPlanner.targets(NodeShare.of(topology), settings.policy(), taskSlots, memory);
     }
 
     /**
      * The slot table {@link #live} starts an executor with, for any topology and memory nodes: {@code chiplet demo}
      * shows the bundled machines' slots with it.
      */
-    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots, CpuSet memoryNodes)
+    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots, Set<Integer> memoryNodes)
     {
-        Plan plan = PlacementPlanner.plan(topology, PlacementRequest.of(topology, settings.policy(), taskSlots));
-        return SlotTable.of(plan, topology, bindsMemory(settings, memoryNodes), ChipletMemory.of(topology, settings.memoryKind()), memoryNodes::contains);
-    }
-
-    /** On a single node there is no choice to make: skip the two extra syscalls per task. */
-    private static boolean bindsMemory(ChipletSettings settings, CpuSet memoryNodes)
-    {
-        return settings.bindMemory() && memoryNodes.size() > 1;
-    }
-
-    /** Plans {@code slots} task slots within the CPUs given to it, as at start. */
-    static Function<CpuSet, SlotTable> planner(Topology topology, Policy policy, int slots, boolean bindMemory, ChipletMemory memory, IntPredicate memoryNodeAllowed)
-    {
-        return allowed -> SlotTable.of(PlacementPlanner.plan(topology, PlacementRequest.of(topology, policy, slots).withAllowed(allowed)),
-                topology, bindMemory, memory, memoryNodeAllowed);
+        return SlotTable.of(targets(topology, settings, taskSlots, memoryNodes));
     }
 
     /**
@@ -218,10 +237,34 @@ public final class PinnedTaskPlacement
         replan = requireNonNull(planner, "planner is null");
     }
 
-    private static CpuSet liveMemoryNodes()
+    /**
+     * Follows a cpuset change as core rescopes it: the share {@code start} was planned on, rescoped to the CPUs allowed
+     * now ({@link io.chiplet.placement.NodeShare#rescopedTo}), and the same policy and slots planned within it
+     * ({@link WorkerTargets#within}). Rescoping from the share at start lets a cpuset that widens again take back what
+     * it gave up.
+     */
+    void follow(WorkerTargets start)
+    {
+        requireNonNull(start, "start is null");
+        targets = Optional.of(start);
+        replan = allowed -> {
+            WorkerTargets now = start.within(start.share().rescopedTo(allowed));
+            targets = Optional.of(now);
+            return SlotTable.of(now);
+        };
+    }
+
+    /** Core's targets the slots follow now; empty for a placement built from a bare table. */
+    Optional<WorkerTargets> targets()
+    {
+        return targets;
+    }
+
+    private static Set<Integer> liveMemoryNodes()
     {
         // Mems_allowed_list is a node list in the same syntax as a CPU list.
-        return ThreadId.memsAllowed(ThreadId.current()).map(CpuSet::parseList).orElse(CpuSet.empty());
+        return ThreadId.memsAllowed(ThreadId.current()).map(CpuSet::parseList).orElse(CpuSet.empty()).stream().boxed()
+                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
     static String describe(SlotTable table)
@@ -229,7 +272,7 @@ public final class PinnedTaskPlacement
         StringBuilder text = new StringBuilder();
         for (int slot = 0; slot < table.size(); slot++) {
             SlotTable.Slot entry = table.slot(slot);
-            text.append(slot == 0 ? "" : ", ").append(slot).append(": CPUs ").append(entry.cpus().toList());
+            text.append(slot == 0 ? "" : ", ").append(slot).append(entry.cpus().map(cpus -> ": CPUs " + cpus.toList()).orElse(": not bound"));
             entry.chiplet().ifPresent(chiplet -> text.append(" chiplet ").append(chiplet));
             entry.memoryNode().ifPresent(node -> text.append(" node ").append(node));
         }
@@ -260,7 +303,7 @@ public final class PinnedTaskPlacement
         ThreadBinder.Target target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
         TaskThreadBinder.Binding binding;
         try {
-            binding = binder.bind(target);
+            binding = target == null ? UNBOUND : binder.bind(target);
         }
         catch (RuntimeException | Error e) {
             release(slot, group, coreClass);
@@ -269,7 +312,7 @@ public final class PinnedTaskPlacement
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Placed(slot, group, task.stageId(), coreClass, current.table.slot(slot).chiplet(), target.cpus(), binding);
+        return new Placed(slot, group, task.stageId(), coreClass, current.table.slot(slot).chiplet(), Optional.ofNullable(target).map(ThreadBinder.Target::cpus), binding);
     }
 
     @Override
@@ -335,7 +378,7 @@ public final class PinnedTaskPlacement
         synchronized (busySlot) {
             for (int slot = 0; slot < busySlot.length; slot++) {
                 int tid = slotTid.get(slot);
-                if (busySlot[slot] > 0 && tid != 0) {
+                if (busySlot[slot] > 0 && tid != 0 && next.slotTargets[slot] != null) {
                     binder.move(tid, next.slotTargets[slot]);
                     moved++;
                 }
@@ -387,7 +430,8 @@ public final class PinnedTaskPlacement
         ThreadBinder.Target[][] classTargets = new ThreadBinder.Target[table.size()][];
         for (int slot = 0; slot < table.size(); slot++) {
             SlotTable.Slot entry = table.slot(slot);
-            slotTargets[slot] = binder.target(entry.cpus(), entry.memoryNode());
+            // A slot that binds nothing (wim) has no target: its tasks run where the OS puts them.
+            slotTargets[slot] = entry.cpus().map(cpus -> binder.target(cpus, entry.memoryNode())).orElse(null);
             Integer group = groups.get(groupKey(table.slot(slot)));
             if (group == null) {
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");
@@ -395,7 +439,7 @@ public final class PinnedTaskPlacement
             groupOfSlot[slot] = group;
             classTargets[slot] = new ThreadBinder.Target[HybridRouting.CoreClass.values().length];
             for (HybridRouting.CoreClass coreClass : HybridRouting.CoreClass.values()) {
-                CpuSet cpus = routing.map(route -> route.cpus(coreClass).intersect(entry.cpus())).orElse(CpuSet.empty());
+                CpuSet cpus = entry.cpus().flatMap(own -> routing.map(route -> route.cpus(coreClass).intersect(own))).orElse(CpuSet.empty());
                 classTargets[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : binder.target(cpus, entry.memoryNode());
             }
         }
