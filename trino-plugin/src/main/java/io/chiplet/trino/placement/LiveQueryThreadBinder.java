@@ -107,6 +107,14 @@ public final class LiveQueryThreadBinder
         return Optional.of(() -> restore(bound));
     }
 
+    @Override
+    public synchronized void follow(CpuSet nowAllowed)
+    {
+        binder.follow(nowAllowed);
+        // Made against the CPUs allowed before: made again on their next use.
+        targets.clear();
+    }
+
     private synchronized void restore(ThreadBinder.BoundThread thread)
     {
         thread.restore();

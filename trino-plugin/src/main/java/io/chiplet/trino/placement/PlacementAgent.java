@@ -207,6 +207,8 @@ public final class PlacementAgent
     private void followCpuset(AllowedCpusTracker.Change change)
     {
         ThreadPlacement next = initialPlacement.followingCpuset(change.after());
+        // The binder checks targets against the allowed CPUs: a share widened beyond those of the start needs the new ones.
+        binder.follow(change.after());
         log.info("Chiplet placement on {}: {}; placing {} query threads anew on CPUs {}", name, change.describe(), pins.size(), next.allowed().toList());
         placement = next;
         placedThreads = List.of();

@@ -23,6 +23,12 @@ public interface QueryThreadBinder
      */
     Optional<Binding> bind(int tid, CpuSet cpus);
 
+    /**
+     * The process's allowed CPUs changed to {@code nowAllowed}: later binds are checked against them, and a restore
+     * gives a thread its old mask within them. A binder that calls no kernel has nothing to do.
+     */
+    default void follow(CpuSet nowAllowed) {}
+
     /** A bound thread: {@link #restore()} gives it the mask it had before its first bind. */
     interface Binding
     {

@@ -25,6 +25,7 @@ final class FakeQueryThreadBinder
     private final Set<Integer> refusing = ConcurrentHashMap.newKeySet();
     final Map<Integer, Integer> bindCalls = new LinkedHashMap<>();
     final Set<Integer> openSignals = ConcurrentHashMap.newKeySet();
+    final List<CpuSet> followed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     synchronized FakeQueryThreadBinder start(int tid, String name)
     {
@@ -84,6 +85,12 @@ final class FakeQueryThreadBinder
                 }
             }
         });
+    }
+
+    @Override
+    public void follow(CpuSet nowAllowed)
+    {
+        followed.add(nowAllowed);
     }
 
     @Override

@@ -197,6 +197,30 @@ class PlacementAgentTest
         assertThat(List.of(11, 12, 13).stream().map(threads::mask)).containsOnly(FakeQueryThreadBinder.ORIGINAL);
     }
 
+    /**
+     * A cpuset that widens beyond the CPUs of the start (a container started on half of each chiplet, then given them
+     * whole): the agent places on the new CPUs and tells the binder, whose targets are checked against them.
+     */
+    @Test
+    void aCpusetWidenedBeyondTheStartIsFollowedByTheBinder()
+    {
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
+        java.util.concurrent.atomic.AtomicReference<CpuSet> allowed = new java.util.concurrent.atomic.AtomicReference<>(CpuSet.of(0, 2));
+        ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, allowed.get());
+        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(allowed::get), threads, threads,
+                Duration.ofMillis(500), 300, List.of());
+        agent.pass();
+        assertThat(List.of(11, 12).stream().map(threads::mask)).containsExactly(CpuSet.of(0), CpuSet.of(2));
+        assertThat(threads.followed).isEmpty();
+
+        allowed.set(CpuSet.range(0, 3));
+        agent.pass();
+        assertThat(agent.snapshot().stopped()).isEmpty();
+        assertThat(threads.followed).containsExactly(CpuSet.range(0, 3));
+        assertThat(List.of(11, 12).stream().map(threads::mask)).containsExactly(CHIPLET_0, CHIPLET_1);
+        agent.close();
+    }
+
     private static PlacementAgent agent(Policy policy, FakeQueryThreadBinder threads)
     {
         return new PlacementAgent("test", TestPlacements.of(MACHINE, policy, MACHINE.allowed()), threads, threads, Duration.ofMillis(500), 300, List.of());
