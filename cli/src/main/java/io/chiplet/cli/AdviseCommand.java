@@ -8,8 +8,8 @@ import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -55,12 +55,8 @@ public final class AdviseCommand
             + "out chiplet-aligned CPUs (kubelet, pod resources, yarn-site), with fragments to paste.")
     String clusterManager;
 
-    @ArgGroup(exclusive = true)
-    TopologySourceOptions source = new TopologySourceOptions();
-
-    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
-            description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    ReportOptions report = new ReportOptions();
 
     private final Function<DiscoveryOptions, Topology> discovery;
 
@@ -132,10 +128,9 @@ public final class AdviseCommand
     @Override
     public Integer call()
     {
-        OutputFormat.textOrJson(format, spec);
+        OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
-            TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-            Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
+            Topology topology = report.topology(discovery);
             if (clusterManager != null) {
                 ClusterAdvice.ClusterManager manager;
                 try {
