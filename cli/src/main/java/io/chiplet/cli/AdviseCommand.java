@@ -1,7 +1,5 @@
 package io.chiplet.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.ClusterAdvice;
@@ -15,9 +13,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -98,10 +93,7 @@ public final class AdviseCommand
 
     static String json(ClusterAdvice advice)
     {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator json = new JsonFactory().createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
-            json.writeStartObject();
+        return PlanFormatter.jsonDocument(json -> {
             PlanFormatter.writeSettings(json, advice.settings());
             json.writeArrayFieldStart("fragments");
             for (ClusterAdvice.Fragment fragment : advice.fragments()) {
@@ -112,12 +104,7 @@ public final class AdviseCommand
                 json.writeEndObject();
             }
             json.writeEndArray();
-            json.writeEndObject();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out + System.lineSeparator();
+        });
     }
 
     private static OptionalInt optional(Integer value)
