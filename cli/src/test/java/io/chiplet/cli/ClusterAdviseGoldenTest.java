@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.cli.AdviseRun.Output;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.DiscoveryOptions;
@@ -7,11 +8,8 @@ import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,8 +33,6 @@ class ClusterAdviseGoldenTest
     @TempDir
     Path temp;
 
-    private record Output(int status, String out, String err) {}
-
     private static Path resource(String name)
     {
         try {
@@ -45,17 +41,6 @@ class ClusterAdviseGoldenTest
         catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static Output advise(String... args)
-    {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = new CommandLine(new AdviseCommand());
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        int status = commandLine.execute(args);
-        return new Output(status, out.toString(), err.toString());
     }
 
     private static void assertGolden(String name, String actual)
@@ -96,7 +81,7 @@ class ClusterAdviseGoldenTest
         int ccdCpus = topology.chiplets().get(0).cpus().size();
         assertThat(ccdCpus).isEqualTo(8);
 
-        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--hwloc-xml", EPYC_7763.toString());
+        Output run = AdviseRun.run("--engine", "spark", "--cluster-manager", "kubernetes", "--hwloc-xml", EPYC_7763.toString());
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("spark.kubernetes.executor.request.cores=" + ccdCpus + "\n")
@@ -135,7 +120,7 @@ class ClusterAdviseGoldenTest
         Chiplet first = topology.chiplets().get(0);
         assertThat(first.cpus().size()).isEqualTo(28);
 
-        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        Output run = AdviseRun.run("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("spark.kubernetes.executor.request.cores=28\n")
@@ -160,7 +145,7 @@ class ClusterAdviseGoldenTest
                 "      memory: 100Mi");
         assertGolden("advise-kubernetes-spark-spr8480-snc4.txt", run.out());
 
-        Output trino = advise("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
         assertThat(trino.status()).as(trino.err()).isZero();
         assertGolden("advise-kubernetes-trino-spr8480-snc4.txt", trino.out());
     }
@@ -170,7 +155,7 @@ class ClusterAdviseGoldenTest
             throws IOException
     {
         Path root = Snapshots.unpack("2xspr8480-snc4", temp);
-        Output snc = advise("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString());
+        Output snc = AdviseRun.run("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString());
         assertThat(snc.status()).as(snc.err()).isZero();
         // A NUMA node is a chiplet here: YARN's numactl binding is already aligned, tasks are pinned inside it.
         assertThat(snc.out()).contains("<name>yarn.nodemanager.numa-awareness.enabled</name>\n  <value>true</value>")
@@ -181,7 +166,7 @@ class ClusterAdviseGoldenTest
                 .contains("chmod 6050 \"$HADOOP_HOME/bin/container-executor\"\n");
         assertGolden("advise-yarn-spark-spr8480-snc4.txt", snc.out());
 
-        Output epyc = advise("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        Output epyc = AdviseRun.run("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
         assertThat(epyc.status()).as(epyc.err()).isZero();
         // Several chiplets per node: each executor leases one of its node.
         assertThat(epyc.out()).contains("spark.chiplet.mode=executor\n").contains("spark.executor.cores=8\n");
@@ -190,15 +175,15 @@ class ClusterAdviseGoldenTest
     @Test
     void standaloneAndBadInput()
     {
-        Output trino = advise("--engine", "trino", "--cluster-manager", "standalone", "--hwloc-xml", EPYC_7763.toString());
+        Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "standalone", "--hwloc-xml", EPYC_7763.toString());
         assertThat(trino.status()).as(trino.err()).isZero();
         assertThat(trino.out()).contains("chiplet exec --policy wicp-local --membind -- bin/launcher run\n").contains("workers per host=16\n");
 
-        Output yarnTrino = advise("--engine", "trino", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        Output yarnTrino = AdviseRun.run("--engine", "trino", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
         assertThat(yarnTrino.status()).isEqualTo(2);
         assertThat(yarnTrino.err()).isEqualTo("chiplet advise: --cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone\n");
 
-        Output unknown = advise("--engine", "spark", "--cluster-manager", "mesos", "--hwloc-xml", EPYC_7763.toString());
+        Output unknown = AdviseRun.run("--engine", "spark", "--cluster-manager", "mesos", "--hwloc-xml", EPYC_7763.toString());
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).isEqualTo("chiplet advise: --cluster-manager: expected kubernetes, yarn or standalone but found \"mesos\"\n");
     }
