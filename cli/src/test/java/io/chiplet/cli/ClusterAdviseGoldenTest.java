@@ -73,6 +73,32 @@ class ClusterAdviseGoldenTest
         return lines;
     }
 
+    /**
+     * The kubelet configuration advise writes, as Kubernetes documents it: policy static with one CPU manager option
+     * (a string "true"), the reserved CPUs, the topology manager's policy and scope and the memory manager's
+     * reservation on node 0; then {@code more} lines.
+     */
+    private static List<String> kubeletConfiguration(String cpuManagerOption, String reservedSystemCpus, String... more)
+    {
+        List<String> lines = new ArrayList<>(List.of(
+                "apiVersion: kubelet.config.k8s.io/v1beta1",
+                "kind: KubeletConfiguration",
+                "cpuManagerPolicy: static",
+                "cpuManagerPolicyOptions:",
+                "  " + cpuManagerOption + ": \"true\"",
+                "reservedSystemCPUs: \"" + reservedSystemCpus + "\"",
+                "topologyManagerPolicy: single-numa-node",
+                "topologyManagerScope: pod",
+                "memoryManagerPolicy: Static",
+                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
+                "reservedMemory:",
+                "  - numaNode: 0",
+                "    limits:",
+                "      memory: 100Mi"));
+        lines.addAll(List.of(more));
+        return lines;
+    }
+
     @Test
     void kubernetesOnEpyc7763SizesExecutorPodsToOneCcdAndAlignsByUncoreCache()
             throws IOException
@@ -90,24 +116,10 @@ class ClusterAdviseGoldenTest
                 .contains("executor pods per node=" + (topology.chiplets().size() - 1) + "\n");
         // As Kubernetes documents them: policy static, the option under cpuManagerPolicyOptions as a string "true"
         // (no full-pcpus-only: SMT is off here), and the topology manager's policy and scope.
-        assertThat(kubeletYaml(run.out())).containsExactly(
-                "apiVersion: kubelet.config.k8s.io/v1beta1",
-                "kind: KubeletConfiguration",
-                "cpuManagerPolicy: static",
-                "cpuManagerPolicyOptions:",
-                "  prefer-align-cpus-by-uncorecache: \"true\"",
-                "reservedSystemCPUs: \"0\"",
-                "topologyManagerPolicy: single-numa-node",
-                "topologyManagerScope: pod",
-                "memoryManagerPolicy: Static",
-                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
-                "reservedMemory:",
-                "  - numaNode: 0",
-                "    limits:",
-                "      memory: 100Mi",
+        assertThat(kubeletYaml(run.out())).containsExactlyElementsOf(kubeletConfiguration("prefer-align-cpus-by-uncorecache", "0",
                 "# Kubernetes 1.32 and 1.33 only, where prefer-align-cpus-by-uncorecache is alpha:",
                 "# featureGates:",
-                "#   CPUManagerPolicyAlphaOptions: true");
+                "#   CPUManagerPolicyAlphaOptions: true"));
         assertGolden("advise-kubernetes-spark-epyc7763.txt", run.out());
     }
 
@@ -128,21 +140,7 @@ class ClusterAdviseGoldenTest
                 .contains("spark.executor.cores=14\n")
                 .contains("    cpu: \"28\"\n");
         // One L3 per package to the kernel: the uncore-cache option would do nothing, the NUMA node is the chiplet.
-        assertThat(kubeletYaml(run.out())).containsExactly(
-                "apiVersion: kubelet.config.k8s.io/v1beta1",
-                "kind: KubeletConfiguration",
-                "cpuManagerPolicy: static",
-                "cpuManagerPolicyOptions:",
-                "  full-pcpus-only: \"true\"",
-                "reservedSystemCPUs: \"0,112\"",
-                "topologyManagerPolicy: single-numa-node",
-                "topologyManagerScope: pod",
-                "memoryManagerPolicy: Static",
-                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
-                "reservedMemory:",
-                "  - numaNode: 0",
-                "    limits:",
-                "      memory: 100Mi");
+        assertThat(kubeletYaml(run.out())).containsExactlyElementsOf(kubeletConfiguration("full-pcpus-only", "0,112"));
         assertGolden("advise-kubernetes-spark-spr8480-snc4.txt", run.out());
 
         Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
