@@ -3,36 +3,26 @@ package io.chiplet.trino.placement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chiplet.cli.PlanRun;
-import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.discovery.BundledMachines;
+import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
-import io.chiplet.topology.Snapshots;
-import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +30,6 @@ import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,50 +50,22 @@ class PlanMatchesTrinoThreadPlacementTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Machine> MACHINES = new ArrayList<>();
-    private static Path unpacked;
-
-    private record Machine(String name, List<String> source, Topology topology)
-    {
-        @Override
-        public String toString()
-        {
-            return name;
-        }
-    }
+    @TempDir
+    static Path unpacked;
 
     @BeforeAll
     static void loadMachines()
             throws IOException
     {
-        unpacked = Files.createTempDirectory("trino-plan-machines");
-        for (String xml : resources("/hwloc-xml", ".xml")) {
-            Path file = copy("/hwloc-xml/" + xml);
-            MACHINES.add(new Machine("hwloc-xml/" + xml, List.of("--hwloc-xml", file.toString()), TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file))));
-        }
-        for (String tarball : resources("/snapshots", ".tar.bz2")) {
-            String name = tarball.substring(0, tarball.length() - ".tar.bz2".length());
-            Path root = Snapshots.unpack(name, unpacked);
-            MACHINES.add(new Machine("snapshots/" + name, List.of("--fs-root", root.toString()), TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root))));
-        }
-    }
-
-    @AfterAll
-    static void removeMachines()
-            throws IOException
-    {
-        if (unpacked != null) {
-            try (Stream<Path> paths = Files.walk(unpacked)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        MACHINES.addAll(BundledMachines.load(unpacked));
     }
 
     @Test
     void everyBundledMachineIsCompared()
     {
         // 7 hwloc XMLs and 33 snapshots at the time of writing: a lost resource path must not pass with a few.
-        assertThat(MACHINES.stream().filter(machine -> machine.name().startsWith("hwloc-xml/")).count()).isGreaterThanOrEqualTo(7);
-        assertThat(MACHINES.stream().filter(machine -> machine.name().startsWith("snapshots/")).count()).isGreaterThanOrEqualTo(33);
+        assertThat(MACHINES.stream().filter(Machine::isHwlocXml).count()).isGreaterThanOrEqualTo(7);
+        assertThat(MACHINES.stream().filter(machine -> !machine.isHwlocXml()).count()).isGreaterThanOrEqualTo(33);
     }
 
     /** {@code chiplet plan} reads each machine from its file or root as the tests' topologies are read here. */
@@ -285,50 +246,5 @@ class PlanMatchesTrinoThreadPlacementTest
             throw new UncheckedIOException("chiplet plan printed no JSON: " + output, e);
         }
         return workersOut;
-    }
-
-    /**
-     * Names of the files under {@code directory} of the test class path ending in {@code suffix}: core's test jar (or its
-     * classes folder) and this module's own test resources, which hold a few of the same files.
-     */
-    private static List<String> resources(String directory, String suffix)
-            throws IOException
-    {
-        SortedSet<String> names = new TreeSet<>();
-        for (URL url : java.util.Collections.list(PlanMatchesTrinoThreadPlacementTest.class.getClassLoader().getResources(directory.substring(1)))) {
-            try {
-                URI uri = url.toURI();
-                if (uri.getScheme().equals("jar")) {
-                    try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                        names.addAll(names(jar.getPath(directory), suffix));
-                    }
-                }
-                else {
-                    names.addAll(names(Path.of(uri), suffix));
-                }
-            }
-            catch (URISyntaxException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return List.copyOf(names);
-    }
-
-    private static List<String> names(Path directory, String suffix)
-            throws IOException
-    {
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(suffix)).sorted().toList();
-        }
-    }
-
-    private static Path copy(String resource)
-            throws IOException
-    {
-        Path file = unpacked.resolve(resource.substring(resource.lastIndexOf('/') + 1));
-        try (InputStream in = PlanMatchesTrinoThreadPlacementTest.class.getResourceAsStream(resource)) {
-            Files.copy(in, file);
-        }
-        return file;
     }
 }
