@@ -50,14 +50,30 @@ class PlanMatchesTrinoThreadPlacementTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Machine> MACHINES = new ArrayList<>();
+    /** The machines with a usable chiplet, each with its node share. */
+    private static final List<MachineShare> SHARES = new ArrayList<>();
     @TempDir
     static Path unpacked;
+
+    private record MachineShare(Machine machine, NodeShare share) {}
 
     @BeforeAll
     static void loadMachines()
             throws IOException
     {
         MACHINES.addAll(BundledMachines.load(unpacked));
+        MACHINES.forEach(machine -> share(machine).ifPresent(share -> SHARES.add(new MachineShare(machine, share))));
+    }
+
+    /** The machine's node share; empty where it has no usable chiplet: Trino's node runtime starts no agent, and plan refuses as well. */
+    private static Optional<NodeShare> share(Machine machine)
+    {
+        try {
+            return Optional.of(NodeShare.of(machine.topology()));
+        }
+        catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     @Test
@@ -76,20 +92,9 @@ class PlanMatchesTrinoThreadPlacementTest
             List<String> args = new ArrayList<>(List.of("--policy", "wicp-mixed", "--workers", "3", "--format", "json"));
             String given = PlanRun.output(machine.topology(), args.toArray(String[]::new));
             args.addAll(machine.source());
-            if (hasShare(machine)) {
+            if (share(machine).isPresent()) {
                 assertThat(PlanRun.output(args.toArray(String[]::new))).as(machine.name()).isEqualTo(given);
             }
-        }
-    }
-
-    private static boolean hasShare(Machine machine)
-    {
-        try {
-            NodeShare.of(machine.topology());
-            return true;
-        }
-        catch (IllegalArgumentException e) {
-            return false;
         }
     }
 
@@ -103,15 +108,9 @@ class PlanMatchesTrinoThreadPlacementTest
     void everyThreadIsBoundToThePlannedCpus(Policy policy)
     {
         int compared = 0;
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                // No usable chiplet: Trino's node runtime starts no agent, and plan refuses as well.
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             int chiplets = Math.max(1, share.chiplets().size());
             for (int threads : new TreeSet<>(List.of(1, chiplets, 2 * chiplets + 1))) {
                 List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
@@ -151,14 +150,9 @@ class PlanMatchesTrinoThreadPlacementTest
     @MethodSource("policies")
     void eachThreadsMemoryNodeIsPlansAndFirstTouchReachesItUnderDram(Policy policy)
     {
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             int threads = 2 * Math.max(1, share.chiplets().size()) + 1;
             List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
             List<ThreadTarget> targets = targets(new ThreadPlacement(share, policy, MemoryBinding.of(machine.topology(), true, MemoryKind.DRAM)), threads);
@@ -187,14 +181,9 @@ class PlanMatchesTrinoThreadPlacementTest
     void theNodesNamedForAnotherMemoryKindAreThosePlanPrints()
     {
         int named = 0;
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             for (MemoryKind kind : List.of(MemoryKind.DRAM, MemoryKind.HBM, MemoryKind.CXL_PMEM)) {
                 MemoryBinding memory = MemoryBinding.of(machine.topology(), true, kind);
                 Optional<String> advice = MemoryAdvice.of(memory, kind, share.memoryNodesToBind(memory));
