@@ -1,23 +1,18 @@
 package io.chiplet.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -55,12 +50,8 @@ public final class AdviseCommand
             + "out chiplet-aligned CPUs (kubelet, pod resources, yarn-site), with fragments to paste.")
     String clusterManager;
 
-    @ArgGroup(exclusive = true)
-    TopologySourceOptions source = new TopologySourceOptions();
-
-    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
-            description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    ReportOptions report = new ReportOptions();
 
     private final Function<DiscoveryOptions, Topology> discovery;
 
@@ -102,10 +93,7 @@ public final class AdviseCommand
 
     static String json(ClusterAdvice advice)
     {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator json = new JsonFactory().createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
-            json.writeStartObject();
+        return PlanFormatter.jsonDocument(json -> {
             PlanFormatter.writeSettings(json, advice.settings());
             json.writeArrayFieldStart("fragments");
             for (ClusterAdvice.Fragment fragment : advice.fragments()) {
@@ -116,12 +104,7 @@ public final class AdviseCommand
                 json.writeEndObject();
             }
             json.writeEndArray();
-            json.writeEndObject();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out + System.lineSeparator();
+        });
     }
 
     private static OptionalInt optional(Integer value)
@@ -132,10 +115,9 @@ public final class AdviseCommand
     @Override
     public Integer call()
     {
-        OutputFormat.textOrJson(format, spec);
+        OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
-            TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-            Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
+            Topology topology = report.topology(discovery);
             if (clusterManager != null) {
                 ClusterAdvice.ClusterManager manager;
                 try {

@@ -13,8 +13,8 @@ import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -55,12 +55,8 @@ public final class PlanCommand
             description = "The kind of memory a chiplet's node is (the plugins' memory.kind, exec's --memory-kind; default: ${DEFAULT-VALUE}).")
     String memoryKind;
 
-    @ArgGroup(exclusive = true)
-    TopologySourceOptions source = new TopologySourceOptions();
-
-    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
-            description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    ReportOptions report = new ReportOptions();
 
     private final Function<DiscoveryOptions, Topology> discovery;
 
@@ -91,10 +87,9 @@ public final class PlanCommand
         catch (UnusableValueException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--memory-kind " + memoryKind + ": expected " + e.getMessage());
         }
-        OutputFormat.textOrJson(format, spec);
+        OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
-            TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-            Topology topology = discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
+            Topology topology = report.topology(discovery);
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
             // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.
             NodeShare share = NodeShare.of(topology);

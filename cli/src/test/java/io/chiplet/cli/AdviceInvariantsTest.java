@@ -1,6 +1,6 @@
 package io.chiplet.cli;
 
-import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.discovery.BundledMachines;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.ClusterAdvice.ClusterManager;
@@ -8,8 +8,6 @@ import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.TestTopologies;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.DiscoveryOptions;
-import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -17,9 +15,9 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
@@ -37,7 +35,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +48,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,7 +72,8 @@ class AdviceInvariantsTest
     private static final Pattern COUNT_NOUN = Pattern.compile("\\b1 (chiplets|workers|executors|cores|CPUs|physical cores|hosts)\\b");
     private static final Map<String, Set<String>> KEYS = new LinkedHashMap<>();
     private static final List<Topology> MACHINES = new ArrayList<>();
-    private static Path unpacked;
+    @TempDir
+    static Path unpacked;
 
     @BeforeAll
     static void loadMachines()
@@ -85,30 +82,8 @@ class AdviceInvariantsTest
         for (String list : List.of("spark", "trino", "kubelet", "yarn", "labels")) {
             KEYS.put(list, keys(list));
         }
-        try (Stream<Path> files = Files.list(resource("/hwloc-xml"))) {
-            for (Path xml : files.filter(file -> file.toString().endsWith(".xml")).sorted().toList()) {
-                MACHINES.add(TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(xml)));
-            }
-        }
-        unpacked = Files.createTempDirectory("advice-invariants");
-        try (Stream<Path> files = Files.list(resource("/snapshots"))) {
-            for (Path tarball : files.filter(file -> file.toString().endsWith(".tar.bz2")).sorted().toList()) {
-                String name = tarball.getFileName().toString().replace(".tar.bz2", "");
-                MACHINES.add(TopologyDiscovery.discover(DiscoveryOptions.fsRoot(Snapshots.unpack(name, unpacked))));
-            }
-        }
+        BundledMachines.load(unpacked).forEach(machine -> MACHINES.add(machine.topology()));
         MACHINES.addAll(TestTopologies.all());
-    }
-
-    @AfterAll
-    static void removeSnapshots()
-            throws IOException
-    {
-        if (unpacked != null) {
-            try (Stream<Path> paths = Files.walk(unpacked)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
     }
 
     private static Path resource(String name)

@@ -74,22 +74,32 @@ public final class AdviseRun
      */
     public static Map<String, String> settings(String... args)
     {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine command = new CommandLine(new AdviseCommand());
-        command.setOut(new PrintWriter(out));
-        command.setErr(new PrintWriter(err));
-        int status = command.execute(args);
-        if (status != 0) {
-            throw new AssertionError("chiplet advise " + String.join(" ", args) + " exited " + status + ": " + err);
+        Output run = run(args);
+        if (run.status() != 0) {
+            throw new AssertionError("chiplet advise " + String.join(" ", args) + " exited " + run.status() + ": " + run.err());
         }
         Map<String, String> settings = new LinkedHashMap<>();
-        for (String line : out.toString().split("\\R")) {
+        for (String line : run.out().split("\\R")) {
             int equals = line.indexOf('=');
             if (!line.isBlank() && !Character.isWhitespace(line.charAt(0)) && equals > 0) {
                 settings.put(line.substring(0, equals), line.substring(equals + 1));
             }
         }
         return settings;
+    }
+
+    /** What {@code chiplet advise} printed and how it exited. */
+    public record Output(int status, String out, String err) {}
+
+    /** Runs {@code chiplet advise ARGS} as the launcher does, capturing what it prints. */
+    public static Output run(String... args)
+    {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine command = new CommandLine(new AdviseCommand());
+        command.setOut(new PrintWriter(out));
+        command.setErr(new PrintWriter(err));
+        int status = command.execute(args);
+        return new Output(status, out.toString(), err.toString());
     }
 }

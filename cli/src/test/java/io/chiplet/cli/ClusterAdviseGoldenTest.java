@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.cli.AdviseRun.Output;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.DiscoveryOptions;
@@ -7,11 +8,8 @@ import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,8 +33,6 @@ class ClusterAdviseGoldenTest
     @TempDir
     Path temp;
 
-    private record Output(int status, String out, String err) {}
-
     private static Path resource(String name)
     {
         try {
@@ -45,17 +41,6 @@ class ClusterAdviseGoldenTest
         catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static Output advise(String... args)
-    {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = new CommandLine(new AdviseCommand());
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        int status = commandLine.execute(args);
-        return new Output(status, out.toString(), err.toString());
     }
 
     private static void assertGolden(String name, String actual)
@@ -88,6 +73,32 @@ class ClusterAdviseGoldenTest
         return lines;
     }
 
+    /**
+     * The kubelet configuration advise writes, as Kubernetes documents it: policy static with one CPU manager option
+     * (a string "true"), the reserved CPUs, the topology manager's policy and scope and the memory manager's
+     * reservation on node 0; then {@code more} lines.
+     */
+    private static List<String> kubeletConfiguration(String cpuManagerOption, String reservedSystemCpus, String... more)
+    {
+        List<String> lines = new ArrayList<>(List.of(
+                "apiVersion: kubelet.config.k8s.io/v1beta1",
+                "kind: KubeletConfiguration",
+                "cpuManagerPolicy: static",
+                "cpuManagerPolicyOptions:",
+                "  " + cpuManagerOption + ": \"true\"",
+                "reservedSystemCPUs: \"" + reservedSystemCpus + "\"",
+                "topologyManagerPolicy: single-numa-node",
+                "topologyManagerScope: pod",
+                "memoryManagerPolicy: Static",
+                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
+                "reservedMemory:",
+                "  - numaNode: 0",
+                "    limits:",
+                "      memory: 100Mi"));
+        lines.addAll(List.of(more));
+        return lines;
+    }
+
     @Test
     void kubernetesOnEpyc7763SizesExecutorPodsToOneCcdAndAlignsByUncoreCache()
             throws IOException
@@ -96,7 +107,7 @@ class ClusterAdviseGoldenTest
         int ccdCpus = topology.chiplets().get(0).cpus().size();
         assertThat(ccdCpus).isEqualTo(8);
 
-        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--hwloc-xml", EPYC_7763.toString());
+        Output run = AdviseRun.run("--engine", "spark", "--cluster-manager", "kubernetes", "--hwloc-xml", EPYC_7763.toString());
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("spark.kubernetes.executor.request.cores=" + ccdCpus + "\n")
@@ -105,24 +116,10 @@ class ClusterAdviseGoldenTest
                 .contains("executor pods per node=" + (topology.chiplets().size() - 1) + "\n");
         // As Kubernetes documents them: policy static, the option under cpuManagerPolicyOptions as a string "true"
         // (no full-pcpus-only: SMT is off here), and the topology manager's policy and scope.
-        assertThat(kubeletYaml(run.out())).containsExactly(
-                "apiVersion: kubelet.config.k8s.io/v1beta1",
-                "kind: KubeletConfiguration",
-                "cpuManagerPolicy: static",
-                "cpuManagerPolicyOptions:",
-                "  prefer-align-cpus-by-uncorecache: \"true\"",
-                "reservedSystemCPUs: \"0\"",
-                "topologyManagerPolicy: single-numa-node",
-                "topologyManagerScope: pod",
-                "memoryManagerPolicy: Static",
-                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
-                "reservedMemory:",
-                "  - numaNode: 0",
-                "    limits:",
-                "      memory: 100Mi",
+        assertThat(kubeletYaml(run.out())).containsExactlyElementsOf(kubeletConfiguration("prefer-align-cpus-by-uncorecache", "0",
                 "# Kubernetes 1.32 and 1.33 only, where prefer-align-cpus-by-uncorecache is alpha:",
                 "# featureGates:",
-                "#   CPUManagerPolicyAlphaOptions: true");
+                "#   CPUManagerPolicyAlphaOptions: true"));
         assertGolden("advise-kubernetes-spark-epyc7763.txt", run.out());
     }
 
@@ -135,7 +132,7 @@ class ClusterAdviseGoldenTest
         Chiplet first = topology.chiplets().get(0);
         assertThat(first.cpus().size()).isEqualTo(28);
 
-        Output run = advise("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        Output run = AdviseRun.run("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains("spark.kubernetes.executor.request.cores=28\n")
@@ -143,24 +140,10 @@ class ClusterAdviseGoldenTest
                 .contains("spark.executor.cores=14\n")
                 .contains("    cpu: \"28\"\n");
         // One L3 per package to the kernel: the uncore-cache option would do nothing, the NUMA node is the chiplet.
-        assertThat(kubeletYaml(run.out())).containsExactly(
-                "apiVersion: kubelet.config.k8s.io/v1beta1",
-                "kind: KubeletConfiguration",
-                "cpuManagerPolicy: static",
-                "cpuManagerPolicyOptions:",
-                "  full-pcpus-only: \"true\"",
-                "reservedSystemCPUs: \"0,112\"",
-                "topologyManagerPolicy: single-numa-node",
-                "topologyManagerScope: pod",
-                "memoryManagerPolicy: Static",
-                "# kubeReserved + systemReserved + evictionHard memory.available (default 100Mi): add your reservations here",
-                "reservedMemory:",
-                "  - numaNode: 0",
-                "    limits:",
-                "      memory: 100Mi");
+        assertThat(kubeletYaml(run.out())).containsExactlyElementsOf(kubeletConfiguration("full-pcpus-only", "0,112"));
         assertGolden("advise-kubernetes-spark-spr8480-snc4.txt", run.out());
 
-        Output trino = advise("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
+        Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
         assertThat(trino.status()).as(trino.err()).isZero();
         assertGolden("advise-kubernetes-trino-spr8480-snc4.txt", trino.out());
     }
@@ -170,7 +153,7 @@ class ClusterAdviseGoldenTest
             throws IOException
     {
         Path root = Snapshots.unpack("2xspr8480-snc4", temp);
-        Output snc = advise("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString());
+        Output snc = AdviseRun.run("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString());
         assertThat(snc.status()).as(snc.err()).isZero();
         // A NUMA node is a chiplet here: YARN's numactl binding is already aligned, tasks are pinned inside it.
         assertThat(snc.out()).contains("<name>yarn.nodemanager.numa-awareness.enabled</name>\n  <value>true</value>")
@@ -181,7 +164,7 @@ class ClusterAdviseGoldenTest
                 .contains("chmod 6050 \"$HADOOP_HOME/bin/container-executor\"\n");
         assertGolden("advise-yarn-spark-spr8480-snc4.txt", snc.out());
 
-        Output epyc = advise("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        Output epyc = AdviseRun.run("--engine", "spark", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
         assertThat(epyc.status()).as(epyc.err()).isZero();
         // Several chiplets per node: each executor leases one of its node.
         assertThat(epyc.out()).contains("spark.chiplet.mode=executor\n").contains("spark.executor.cores=8\n");
@@ -190,15 +173,15 @@ class ClusterAdviseGoldenTest
     @Test
     void standaloneAndBadInput()
     {
-        Output trino = advise("--engine", "trino", "--cluster-manager", "standalone", "--hwloc-xml", EPYC_7763.toString());
+        Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "standalone", "--hwloc-xml", EPYC_7763.toString());
         assertThat(trino.status()).as(trino.err()).isZero();
         assertThat(trino.out()).contains("chiplet exec --policy wicp-local --membind -- bin/launcher run\n").contains("workers per host=16\n");
 
-        Output yarnTrino = advise("--engine", "trino", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
+        Output yarnTrino = AdviseRun.run("--engine", "trino", "--cluster-manager", "yarn", "--hwloc-xml", EPYC_7763.toString());
         assertThat(yarnTrino.status()).isEqualTo(2);
         assertThat(yarnTrino.err()).isEqualTo("chiplet advise: --cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone\n");
 
-        Output unknown = advise("--engine", "spark", "--cluster-manager", "mesos", "--hwloc-xml", EPYC_7763.toString());
+        Output unknown = AdviseRun.run("--engine", "spark", "--cluster-manager", "mesos", "--hwloc-xml", EPYC_7763.toString());
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).isEqualTo("chiplet advise: --cluster-manager: expected kubernetes, yarn or standalone but found \"mesos\"\n");
     }

@@ -30,10 +30,7 @@ public final class PlanFormatter
     {
         requireNonNull(targets, "targets is null");
         Plan plan = targets.plan();
-        StringWriter out = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(out)) {
-            json.useDefaultPrettyPrinter();
-            json.writeStartObject();
+        return jsonDocument(json -> {
             json.writeStringField("policy", plan.policy().cliName());
             json.writeStringField("requested", plan.requested().cliName());
             json.writeStringField("reason", plan.reason());
@@ -54,12 +51,7 @@ public final class PlanFormatter
                 json.writeEndObject();
             }
             json.writeEndArray();
-            json.writeEndObject();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out + System.lineSeparator();
+        });
     }
 
     /** What each worker binds, one line each; {@code -} where nothing is bound (the CPUs under {@code wim}, memory when not bound). */
@@ -112,11 +104,29 @@ public final class PlanFormatter
 
     public static String json(List<Advice.Setting> settings)
     {
+        return jsonDocument(json -> writeSettings(json, settings));
+    }
+
+    /** Writes the fields of one JSON object onto a generator. */
+    @FunctionalInterface
+    public interface JsonFields
+    {
+        void write(JsonGenerator json)
+                throws IOException;
+    }
+
+    /**
+     * One pretty-printed JSON object holding what {@code fields} writes, ending with a line separator: the frame of every
+     * document {@code chiplet plan} and {@code chiplet advise} print.
+     */
+    public static String jsonDocument(JsonFields fields)
+    {
+        requireNonNull(fields, "fields is null");
         StringWriter out = new StringWriter();
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
-            writeSettings(json, settings);
+            fields.write(json);
             json.writeEndObject();
         }
         catch (IOException e) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,8 +82,21 @@ public abstract class PluginSettingsContract
             Map.entry(PluginSettings.WORKERS_PER_HOST, List.of("0", "two")),
             Map.entry(PluginSettings.WORKERS, List.of("0", "three")));
 
-    /** The plugin's key for each declaration it reads. */
-    protected abstract Map<Setting<?>, String> keys();
+    /** The plugin's key for each declaration it reads, one table per settings class that reads some. */
+    protected abstract List<Map<Setting<?>, String>> keyTables();
+
+    /** The plugin's key for each declaration it reads: its tables together, none declared twice. */
+    protected final Map<Setting<?>, String> keys()
+    {
+        Map<Setting<?>, String> keys = new HashMap<>();
+        for (Map<Setting<?>, String> table : keyTables()) {
+            table.forEach((setting, key) -> {
+                String before = keys.put(setting, key);
+                assertThat(before).as("%s read under both %s and %s", setting.stem(), before, key).isNull();
+            });
+        }
+        return keys;
+    }
 
     /**
      * Reads {@code key = value} (nothing else given) the way the plugin reads its settings.

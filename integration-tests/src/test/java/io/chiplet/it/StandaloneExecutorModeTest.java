@@ -74,25 +74,9 @@ class StandaloneExecutorModeTest
         Path leaseDir = temp.resolve("leases");
         Map<Integer, List<String>> onCluster;
         Map<Integer, Long> holders;
-        SparkSession spark = SparkSession.builder()
-                .master(cluster.masterUrl())
-                .appName("chiplet-it-standalone")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.executor.memory", "512m")
-                .config("spark.executor.cores", "1")
-                .config("spark.cores.max", "2")
-                .config("spark.executor.extraJavaOptions", cluster.jvmOptions())
-                .config("spark.executor.extraClassPath", StandaloneCluster.executorClassPath())
-                .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-                .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
-                .config("spark.plugins", Spark.PLUGIN)
-                .config("spark.chiplet.mode", "executor")
+        SparkSession spark = executorMode("chiplet-it-standalone", leaseDir)
                 // Every executor must bind here; measuring would leave a drawn control executor unbound (MeasureInPlace tests cover that).
                 .config("spark.chiplet.measure.enabled", "false")
-                .config("spark.chiplet.fsRoot", fsRoot.toString())
-                .config("spark.chiplet.leaseDir", leaseDir.toString())
                 .getOrCreate();
         // The cluster is shared by this class's tests: only this application's executor logs count.
         String application = spark.sparkContext().applicationId();
@@ -159,26 +143,10 @@ class StandaloneExecutorModeTest
         Path leaseDir = temp.resolve("measured-leases");
         Path reports = temp.resolve("measured-reports");
         String applicationId;
-        SparkSession spark = SparkSession.builder()
-                .master(cluster.masterUrl())
-                .appName("chiplet-it-executor-measured")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.executor.memory", "512m")
-                .config("spark.executor.cores", "1")
-                .config("spark.cores.max", "2")
-                .config("spark.executor.extraJavaOptions", cluster.jvmOptions())
-                .config("spark.executor.extraClassPath", StandaloneCluster.executorClassPath())
-                .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-                .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
-                .config("spark.plugins", Spark.PLUGIN)
-                .config("spark.chiplet.mode", "executor")
+        SparkSession spark = executorMode("chiplet-it-executor-measured", leaseDir)
                 .config("spark.chiplet.measure.controlShare", "0.5")
                 .config("spark.chiplet.measure.seed", Long.toString(seed))
                 .config("spark.chiplet.measure.reportDir", reports.toString())
-                .config("spark.chiplet.fsRoot", fsRoot.toString())
-                .config("spark.chiplet.leaseDir", leaseDir.toString())
                 .getOrCreate();
         try {
             applicationId = spark.sparkContext().applicationId();
@@ -206,6 +174,31 @@ class StandaloneExecutorModeTest
     }
 
     /** The pids of the executor processes of one application, from their command lines. */
+    /**
+     * An application on the shared cluster in executor mode: two executors of one core each, on loopback, the plugin
+     * reading the two-chiplet snapshot and leasing in {@code leaseDir}; it waits for both executors before it starts.
+     */
+    private static SparkSession.Builder executorMode(String application, Path leaseDir)
+    {
+        return SparkSession.builder()
+                .master(cluster.masterUrl())
+                .appName(application)
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.executor.memory", "512m")
+                .config("spark.executor.cores", "1")
+                .config("spark.cores.max", "2")
+                .config("spark.executor.extraJavaOptions", cluster.jvmOptions())
+                .config("spark.executor.extraClassPath", StandaloneCluster.executorClassPath())
+                .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
+                .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
+                .config("spark.plugins", Spark.PLUGIN)
+                .config("spark.chiplet.mode", "executor")
+                .config("spark.chiplet.fsRoot", fsRoot.toString())
+                .config("spark.chiplet.leaseDir", leaseDir.toString());
+    }
+
     private static List<Long> executorPids(String applicationId)
             throws IOException
     {

@@ -3,8 +3,8 @@ package io.chiplet.spark.settings;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
-import io.chiplet.settings.SettingsReader;
 import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
@@ -163,32 +162,22 @@ public record ChipletSettings(
     public static Parsed parse(Map<String, String> conf)
     {
         requireNonNull(conf, "conf is null");
-        Map<String, String> ours = new TreeMap<>();
-        conf.forEach((key, value) -> {
-            if (key.startsWith(PREFIX)) {
-                ours.put(key, value.trim());
-            }
-        });
-        for (Map.Entry<String, String> entry : ours.entrySet()) {
-            if (!KEYS.contains(entry.getKey())) {
-                return new Problem(entry.getKey(), entry.getValue(), "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
-            }
-        }
-        SettingsReader settings = new SettingsReader(ours);
         try {
+            PluginSettingsReader.rejectUnknown(conf, key -> key.startsWith(PREFIX), KEYS, "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
+            PluginSettingsReader settings = PluginSettingsReader.of(DECLARED, conf);
             return new Valid(new ChipletSettings(
-                    settings.read(ENABLED, PluginSettings.ENABLED),
-                    settings.read(POLICY, PluginSettings.POLICY),
-                    PlacementMode.fromConfigName(settings.read(MODE, PluginSettings.MODE)).orElseThrow(),
-                    settings.readIfSet(FS_ROOT, PluginSettings.FS_ROOT),
-                    settings.read(ADAPTIVE_INTERVAL_MS, PluginSettings.ADAPTIVE_INTERVAL).toMillis(),
-                    settings.read(REMOTE_ACCESS_THRESHOLD, PluginSettings.REMOTE_ACCESS_THRESHOLD),
-                    settings.read(PARTITIONS_RESIZE, PluginSettings.PARTITIONS_RESIZE),
-                    settings.read(MEMORY_BIND, PluginSettings.MEMORY_BIND),
-                    settings.read(MEMORY_KIND, PluginSettings.MEMORY_KIND),
-                    settings.read(VIRTUAL_CHIPLET_CORES, PluginSettings.VIRTUAL_CHIPLET_CORES),
-                    settings.read(LEASE_DIR, PluginSettings.LEASE_DIR),
-                    PinningBackendChoice.fromConfigName(settings.read(PINNING_BACKEND, PluginSettings.PINNING_BACKEND)).orElseThrow()));
+                    settings.read(PluginSettings.ENABLED),
+                    settings.read(PluginSettings.POLICY),
+                    PlacementMode.fromConfigName(settings.read(PluginSettings.MODE)).orElseThrow(),
+                    settings.readIfSet(PluginSettings.FS_ROOT),
+                    settings.read(PluginSettings.ADAPTIVE_INTERVAL).toMillis(),
+                    settings.read(PluginSettings.REMOTE_ACCESS_THRESHOLD),
+                    settings.read(PluginSettings.PARTITIONS_RESIZE),
+                    settings.read(PluginSettings.MEMORY_BIND),
+                    settings.read(PluginSettings.MEMORY_KIND),
+                    settings.read(PluginSettings.VIRTUAL_CHIPLET_CORES),
+                    settings.read(PluginSettings.LEASE_DIR),
+                    PinningBackendChoice.fromConfigName(settings.read(PluginSettings.PINNING_BACKEND)).orElseThrow()));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());

@@ -7,8 +7,9 @@ import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.StratifiedArmEstimator;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
-import io.chiplet.settings.SettingsReader;
+
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,7 +17,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -73,21 +73,16 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     /** Reads the measurement settings from a Spark configuration's entries; other entries are ignored. */
     public static Parsed parse(Map<String, String> conf)
     {
-        Map<String, String> ours = new TreeMap<>();
-        conf.forEach((key, value) -> {
-            if (KEYS.contains(key)) {
-                ours.put(key, value.trim());
-            }
-        });
-        SettingsReader settings = new SettingsReader(ours);
+        requireNonNull(conf, "conf is null");
+        PluginSettingsReader settings = PluginSettingsReader.of(DECLARED, conf);
         try {
             return new Valid(new MeasureSettings(
-                    settings.read(ENABLED, PluginSettings.MEASURE_ENABLED),
-                    settings.read(CONTROL_SHARE, PluginSettings.MEASURE_CONTROL_SHARE),
-                    settings.read(GUARD, PluginSettings.GUARD),
-                    settings.readIfSet(REPORT_DIR, PluginSettings.MEASURE_REPORT_DIR),
-                    settings.readIfSet(SEED, PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
-                    settings.readIfSet(INJECT_TIME_RATIO, PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
+                    settings.read(PluginSettings.MEASURE_ENABLED),
+                    settings.read(PluginSettings.MEASURE_CONTROL_SHARE),
+                    settings.read(PluginSettings.GUARD),
+                    settings.readIfSet(PluginSettings.MEASURE_REPORT_DIR),
+                    settings.readIfSet(PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                    settings.readIfSet(PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
         }
         catch (InvalidSettingException e) {
             return new Invalid(new ChipletSettings.Problem(e.setting(), e.value(), e.expected()));

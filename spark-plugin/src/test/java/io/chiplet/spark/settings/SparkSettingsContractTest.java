@@ -5,7 +5,6 @@ import io.chiplet.settings.PluginSettingsContract;
 import io.chiplet.settings.Setting;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,11 +15,9 @@ class SparkSettingsContractTest
         extends PluginSettingsContract
 {
     @Override
-    protected Map<Setting<?>, String> keys()
+    protected List<Map<Setting<?>, String>> keyTables()
     {
-        Map<Setting<?>, String> keys = new HashMap<>(ChipletSettings.DECLARED);
-        keys.putAll(MeasureSettings.DECLARED);
-        return keys;
+        return List.of(ChipletSettings.DECLARED, MeasureSettings.DECLARED);
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.chiplet.trino.connector;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
-import io.chiplet.settings.SettingsReader;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.trino.measure.MeasureSettings;
 
@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeMap;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -66,6 +66,9 @@ public record ChipletConfig(
     public static final List<String> PROPERTIES = List.of(
             ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR,
             CHIPLETS_PER_NODE, RESCAN_INTERVAL);
+
+    /** Every property of a chiplet catalog: these and {@link MeasureSettings#PROPERTIES} (read apart, so that a bad one costs the measurement, never the placement). */
+    private static final List<String> KNOWN = Stream.concat(PROPERTIES.stream(), MeasureSettings.PROPERTIES.stream()).toList();
 
     /** Each setting's catalog property, by core's declaration (which holds its type, default and bounds). */
     public static final Map<Setting<?>, String> DECLARED = Map.ofEntries(
@@ -135,35 +138,21 @@ public record ChipletConfig(
     public static Parsed parse(Map<String, String> properties)
     {
         requireNonNull(properties, "properties is null");
-        Map<String, String> ours = new TreeMap<>();
-        for (Map.Entry<String, String> entry : properties.entrySet()) {
-            if (entry.getKey().equals("connector.name")) {
-                continue;
-            }
-            if (MeasureSettings.PROPERTIES.contains(entry.getKey())) {
-                // Read by MeasureSettings: a bad one costs the measurement, never the placement.
-                continue;
-            }
-            if (!PROPERTIES.contains(entry.getKey())) {
-                return new Problem(entry.getKey(), entry.getValue(), "one of the properties " + String.join(", ", PROPERTIES) + ", "
-                        + String.join(", ", MeasureSettings.PROPERTIES));
-            }
-            ours.put(entry.getKey(), entry.getValue().strip());
-        }
-        SettingsReader settings = new SettingsReader(ours);
         try {
+            PluginSettingsReader.rejectUnknown(properties, key -> !key.equals("connector.name"), KNOWN, "one of the properties " + String.join(", ", KNOWN));
+            PluginSettingsReader settings = PluginSettingsReader.of(DECLARED, properties);
             return new Valid(new ChipletConfig(
-                    settings.read(ENABLED, PluginSettings.ENABLED),
-                    settings.read(POLICY, PluginSettings.POLICY),
-                    settings.readIfSet(FS_ROOT, PluginSettings.FS_ROOT),
-                    settings.read(ADAPTIVE_INTERVAL, PluginSettings.ADAPTIVE_INTERVAL),
-                    settings.read(REMOTE_ACCESS_THRESHOLD, PluginSettings.REMOTE_ACCESS_THRESHOLD),
-                    settings.read(MEMORY_BIND, PluginSettings.MEMORY_BIND),
-                    settings.read(MEMORY_KIND, PluginSettings.MEMORY_KIND),
-                    settings.read(VIRTUAL_CHIPLET_CORES, PluginSettings.VIRTUAL_CHIPLET_CORES),
-                    settings.read(LEASE_DIR, PluginSettings.LEASE_DIR),
-                    settings.read(CHIPLETS_PER_NODE, PluginSettings.CHIPLETS_PER_NODE),
-                    settings.read(RESCAN_INTERVAL, PluginSettings.RESCAN_INTERVAL)));
+                    settings.read(PluginSettings.ENABLED),
+                    settings.read(PluginSettings.POLICY),
+                    settings.readIfSet(PluginSettings.FS_ROOT),
+                    settings.read(PluginSettings.ADAPTIVE_INTERVAL),
+                    settings.read(PluginSettings.REMOTE_ACCESS_THRESHOLD),
+                    settings.read(PluginSettings.MEMORY_BIND),
+                    settings.read(PluginSettings.MEMORY_KIND),
+                    settings.read(PluginSettings.VIRTUAL_CHIPLET_CORES),
+                    settings.read(PluginSettings.LEASE_DIR),
+                    settings.read(PluginSettings.CHIPLETS_PER_NODE),
+                    settings.read(PluginSettings.RESCAN_INTERVAL)));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());

@@ -7,8 +7,8 @@ import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.StratifiedArmEstimator;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
-import io.chiplet.settings.SettingsReader;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,15 +75,15 @@ public record MeasureSettings(boolean enabled, double controlShare, Duration win
      */
     public static MeasureSettings parse(Map<String, String> properties)
     {
-        SettingsReader settings = new SettingsReader(properties);
+        PluginSettingsReader settings = PluginSettingsReader.of(DECLARED, properties);
         return new MeasureSettings(
-                settings.read(ENABLED, PluginSettings.MEASURE_ENABLED),
-                settings.read(CONTROL_SHARE, PluginSettings.MEASURE_CONTROL_SHARE),
-                settings.read(WINDOW, PluginSettings.MEASURE_WINDOW),
-                settings.read(GUARD, PluginSettings.GUARD),
-                settings.readIfSet(REPORT_DIR, PluginSettings.MEASURE_REPORT_DIR),
-                settings.readIfSet(SEED, PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
-                settings.readIfSet(INJECT_TIME_RATIO, PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty()));
+                settings.read(PluginSettings.MEASURE_ENABLED),
+                settings.read(PluginSettings.MEASURE_CONTROL_SHARE),
+                settings.read(PluginSettings.MEASURE_WINDOW),
+                settings.read(PluginSettings.GUARD),
+                settings.readIfSet(PluginSettings.MEASURE_REPORT_DIR),
+                settings.readIfSet(PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                settings.readIfSet(PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty()));
     }
 
     /** Core's plan for these settings, with {@code drawnSeed} where no seed is set. */

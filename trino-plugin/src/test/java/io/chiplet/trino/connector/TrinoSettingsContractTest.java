@@ -6,7 +6,6 @@ import io.chiplet.settings.Setting;
 import io.chiplet.trino.measure.MeasureSettings;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +17,9 @@ class TrinoSettingsContractTest
         extends PluginSettingsContract
 {
     @Override
-    protected Map<Setting<?>, String> keys()
+    protected List<Map<Setting<?>, String>> keyTables()
     {
-        Map<Setting<?>, String> keys = new HashMap<>(ChipletConfig.DECLARED);
-        keys.putAll(MeasureSettings.DECLARED);
-        return keys;
+        return List.of(ChipletConfig.DECLARED, MeasureSettings.DECLARED);
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.chiplet.settings.Setting;
 import io.chiplet.trino.session.SessionManagerSettings;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,14 +22,13 @@ class TrinoCoordinatorSettingsContractTest
     private static final String NOT_USABLE = "is not usable: expected ";
 
     @Override
-    protected Map<Setting<?>, String> keys()
+    protected List<Map<Setting<?>, String>> keyTables()
     {
-        Map<Setting<?>, String> keys = new HashMap<>(SkewListenerSettings.DECLARED);
-        keys.put(PluginSettings.SKEW_WINDOW_QUERIES, SessionManagerSettings.SKEW_WINDOW_QUERIES);
-        keys.put(PluginSettings.VIRTUAL_CHIPLET_CORES, SessionManagerSettings.VIRTUAL_CHIPLET_CORES);
-        keys.put(PluginSettings.WORKERS_PER_HOST, SessionManagerSettings.WORKERS_PER_HOST);
-        keys.put(PluginSettings.WORKERS, SessionManagerSettings.WORKERS);
-        return keys;
+        return List.of(SkewListenerSettings.DECLARED, Map.of(
+                PluginSettings.SKEW_WINDOW_QUERIES, SessionManagerSettings.SKEW_WINDOW_QUERIES,
+                PluginSettings.VIRTUAL_CHIPLET_CORES, SessionManagerSettings.VIRTUAL_CHIPLET_CORES,
+                PluginSettings.WORKERS_PER_HOST, SessionManagerSettings.WORKERS_PER_HOST,
+                PluginSettings.WORKERS, SessionManagerSettings.WORKERS));
     }
 
     @Override

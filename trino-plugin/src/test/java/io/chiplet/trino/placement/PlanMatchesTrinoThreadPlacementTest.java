@@ -3,36 +3,26 @@ package io.chiplet.trino.placement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chiplet.cli.PlanRun;
-import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.discovery.BundledMachines;
+import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
-import io.chiplet.topology.Snapshots;
-import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +30,6 @@ import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,41 +50,29 @@ class PlanMatchesTrinoThreadPlacementTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Machine> MACHINES = new ArrayList<>();
-    private static Path unpacked;
+    /** The machines with a usable chiplet, each with its node share. */
+    private static final List<MachineShare> SHARES = new ArrayList<>();
+    @TempDir
+    static Path unpacked;
 
-    private record Machine(String name, List<String> source, Topology topology)
-    {
-        @Override
-        public String toString()
-        {
-            return name;
-        }
-    }
+    private record MachineShare(Machine machine, NodeShare share) {}
 
     @BeforeAll
     static void loadMachines()
             throws IOException
     {
-        unpacked = Files.createTempDirectory("trino-plan-machines");
-        for (String xml : resources("/hwloc-xml", ".xml")) {
-            Path file = copy("/hwloc-xml/" + xml);
-            MACHINES.add(new Machine("hwloc-xml/" + xml, List.of("--hwloc-xml", file.toString()), TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(file))));
-        }
-        for (String tarball : resources("/snapshots", ".tar.bz2")) {
-            String name = tarball.substring(0, tarball.length() - ".tar.bz2".length());
-            Path root = Snapshots.unpack(name, unpacked);
-            MACHINES.add(new Machine("snapshots/" + name, List.of("--fs-root", root.toString()), TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root))));
-        }
+        MACHINES.addAll(BundledMachines.load(unpacked));
+        MACHINES.forEach(machine -> share(machine).ifPresent(share -> SHARES.add(new MachineShare(machine, share))));
     }
 
-    @AfterAll
-    static void removeMachines()
-            throws IOException
+    /** The machine's node share; empty where it has no usable chiplet: Trino's node runtime starts no agent, and plan refuses as well. */
+    private static Optional<NodeShare> share(Machine machine)
     {
-        if (unpacked != null) {
-            try (Stream<Path> paths = Files.walk(unpacked)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+        try {
+            return Optional.of(NodeShare.of(machine.topology()));
+        }
+        catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 
@@ -103,8 +80,8 @@ class PlanMatchesTrinoThreadPlacementTest
     void everyBundledMachineIsCompared()
     {
         // 7 hwloc XMLs and 33 snapshots at the time of writing: a lost resource path must not pass with a few.
-        assertThat(MACHINES.stream().filter(machine -> machine.name().startsWith("hwloc-xml/")).count()).isGreaterThanOrEqualTo(7);
-        assertThat(MACHINES.stream().filter(machine -> machine.name().startsWith("snapshots/")).count()).isGreaterThanOrEqualTo(33);
+        assertThat(MACHINES.stream().filter(Machine::isHwlocXml).count()).isGreaterThanOrEqualTo(7);
+        assertThat(MACHINES.stream().filter(machine -> !machine.isHwlocXml()).count()).isGreaterThanOrEqualTo(33);
     }
 
     /** {@code chiplet plan} reads each machine from its file or root as the tests' topologies are read here. */
@@ -115,20 +92,9 @@ class PlanMatchesTrinoThreadPlacementTest
             List<String> args = new ArrayList<>(List.of("--policy", "wicp-mixed", "--workers", "3", "--format", "json"));
             String given = PlanRun.output(machine.topology(), args.toArray(String[]::new));
             args.addAll(machine.source());
-            if (hasShare(machine)) {
+            if (share(machine).isPresent()) {
                 assertThat(PlanRun.output(args.toArray(String[]::new))).as(machine.name()).isEqualTo(given);
             }
-        }
-    }
-
-    private static boolean hasShare(Machine machine)
-    {
-        try {
-            NodeShare.of(machine.topology());
-            return true;
-        }
-        catch (IllegalArgumentException e) {
-            return false;
         }
     }
 
@@ -142,15 +108,9 @@ class PlanMatchesTrinoThreadPlacementTest
     void everyThreadIsBoundToThePlannedCpus(Policy policy)
     {
         int compared = 0;
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                // No usable chiplet: Trino's node runtime starts no agent, and plan refuses as well.
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             int chiplets = Math.max(1, share.chiplets().size());
             for (int threads : new TreeSet<>(List.of(1, chiplets, 2 * chiplets + 1))) {
                 List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
@@ -190,14 +150,9 @@ class PlanMatchesTrinoThreadPlacementTest
     @MethodSource("policies")
     void eachThreadsMemoryNodeIsPlansAndFirstTouchReachesItUnderDram(Policy policy)
     {
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             int threads = 2 * Math.max(1, share.chiplets().size()) + 1;
             List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
             List<ThreadTarget> targets = targets(new ThreadPlacement(share, policy, MemoryBinding.of(machine.topology(), true, MemoryKind.DRAM)), threads);
@@ -226,14 +181,9 @@ class PlanMatchesTrinoThreadPlacementTest
     void theNodesNamedForAnotherMemoryKindAreThosePlanPrints()
     {
         int named = 0;
-        for (Machine machine : MACHINES) {
-            NodeShare share;
-            try {
-                share = NodeShare.of(machine.topology());
-            }
-            catch (IllegalArgumentException e) {
-                continue;
-            }
+        for (MachineShare each : SHARES) {
+            Machine machine = each.machine();
+            NodeShare share = each.share();
             for (MemoryKind kind : List.of(MemoryKind.DRAM, MemoryKind.HBM, MemoryKind.CXL_PMEM)) {
                 MemoryBinding memory = MemoryBinding.of(machine.topology(), true, kind);
                 Optional<String> advice = MemoryAdvice.of(memory, kind, share.memoryNodesToBind(memory));
@@ -285,50 +235,5 @@ class PlanMatchesTrinoThreadPlacementTest
             throw new UncheckedIOException("chiplet plan printed no JSON: " + output, e);
         }
         return workersOut;
-    }
-
-    /**
-     * Names of the files under {@code directory} of the test class path ending in {@code suffix}: core's test jar (or its
-     * classes folder) and this module's own test resources, which hold a few of the same files.
-     */
-    private static List<String> resources(String directory, String suffix)
-            throws IOException
-    {
-        SortedSet<String> names = new TreeSet<>();
-        for (URL url : java.util.Collections.list(PlanMatchesTrinoThreadPlacementTest.class.getClassLoader().getResources(directory.substring(1)))) {
-            try {
-                URI uri = url.toURI();
-                if (uri.getScheme().equals("jar")) {
-                    try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                        names.addAll(names(jar.getPath(directory), suffix));
-                    }
-                }
-                else {
-                    names.addAll(names(Path.of(uri), suffix));
-                }
-            }
-            catch (URISyntaxException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return List.copyOf(names);
-    }
-
-    private static List<String> names(Path directory, String suffix)
-            throws IOException
-    {
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(suffix)).sorted().toList();
-        }
-    }
-
-    private static Path copy(String resource)
-            throws IOException
-    {
-        Path file = unpacked.resolve(resource.substring(resource.lastIndexOf('/') + 1));
-        try (InputStream in = PlanMatchesTrinoThreadPlacementTest.class.getResourceAsStream(resource)) {
-            Files.copy(in, file);
-        }
-        return file;
     }
 }
