@@ -88,20 +88,7 @@ class ChipletLockTest
             public Binding bind(CpuSet cpus, OptionalInt memoryNode)
             {
                 events.add("bind " + cpus.toList() + " node " + memoryNode);
-                return new Binding()
-                {
-                    @Override
-                    public Optional<String> memoryProblem()
-                    {
-                        return Optional.empty();
-                    }
-
-                    @Override
-                    public void close()
-                    {
-                        events.add("unbind");
-                    }
-                };
+                return new RecordedBinding(events);
             }
         };
         ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.of(topology, true, MemoryKind.DRAM));
@@ -114,6 +101,23 @@ class ChipletLockTest
         assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("closed");
         try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
             assertThat(after.holders(0)).isZero();
+        }
+    }
+
+    /** A process binding that only says it was closed. */
+    private record RecordedBinding(List<String> events)
+            implements ProcessBinder.Binding
+    {
+        @Override
+        public Optional<String> memoryProblem()
+        {
+            return Optional.empty();
+        }
+
+        @Override
+        public void close()
+        {
+            events.add("unbind");
         }
     }
 
