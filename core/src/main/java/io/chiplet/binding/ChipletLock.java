@@ -18,13 +18,13 @@ import java.util.SortedSet;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Chiplets of this host leased for this process, and optionally the calling thread or the whole process bound to them, released together
- * by {@link #close()}: lease, bind, release as one object, the way OpenHFT's {@code AffinityLock} holds a CPU. Spark's
- * executor mode and host share, Trino's node runtime and {@code chiplet exec} all take their chiplets through it, so
- * "which chiplets, which CPUs on them, which memory node" is decided once, by core ({@link NodeShare},
- * {@link MemoryBinding}).
+ * Chiplets of this host leased for this process, and optionally the calling thread or the whole process bound to
+ * them, released together by {@link #close()}: lease, bind, release as one object, the way OpenHFT's
+ * {@code AffinityLock} holds a CPU. Spark's executor mode and host share, Trino's node runtime and {@code chiplet exec}
+ * all take their chiplets through it, so "which chiplets, which CPUs on them, which memory node" is decided once, by
+ * core ({@link NodeShare}, {@link MemoryBinding}).
  *
- * <p>Close it on the thread that {@linkplain #bindCurrentThread bound}: a thread's memory policy can only be given
+ * <p>Close it on the thread that {@linkplain #bindCurrentThread bound} (or {@linkplain #bindProcess bound the process}): a thread's memory policy can only be given
  * back by the thread itself. Closing restores the binding before giving up the lease, since another JVM may take the
  * chiplet the moment it is free. Not thread-safe: one owner.
  */
