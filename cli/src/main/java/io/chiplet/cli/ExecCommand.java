@@ -249,8 +249,8 @@ public final class ExecCommand
 
     private void warnShortfall(MemoryBinding memory, int chipletId)
     {
-        if (memory.binds() && memory.memory().withoutKind().contains(chipletId)) {
-            String kind = memory.memory().kind().jsonName();
+        if (memory.binds() && !memory.hasNodeOfKind(chipletId)) {
+            String kind = memory.kind().jsonName();
             err.println("chiplet exec: --memory-kind " + kind + ": no " + kind + " NUMA node of known locality is local to chiplet " + chipletId
                     + "; its memory stays on its own node");
         }

@@ -9,6 +9,7 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -247,7 +248,7 @@ class ExecCommandTest
             throws Exception
     {
         Path leaseDirectory = directory.resolve("leases");
-        List<Chiplet> chiplets = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets();
+        Topology snapshot = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root));
         Process launcher = start(List.of(), withSnapshot("--policy", "wicp-local", "--lease-dir", leaseDirectory.toString(), "--", "sleep", "600"));
         awaitCommand(launcher.pid(), "sleep");
         // The command is the launcher's process, on the leased chiplet, holding the lease's lock file and nothing else of the JVM's.
@@ -258,7 +259,7 @@ class ExecCommandTest
         }
         assertThat(descriptors).containsExactly(leaseDirectory.resolve("chiplet-0.lock"));
 
-        try (ChipletLeases leases = ChipletLeases.open(leaseDirectory, chiplets)) {
+        try (ChipletLeases leases = ChipletLeases.open(leaseDirectory, snapshot.chiplets(), snapshot)) {
             // While the command runs its chiplet is held, and the next lease goes elsewhere.
             assertThat(leases.holders(0)).isEqualTo(1);
             try (ChipletLeases.LeaseSet next = leases.acquire(1)) {
@@ -282,10 +283,10 @@ class ExecCommandTest
         // /proc/self/fd names real paths; the lock file must still be recognised and kept open.
         Path real = Files.createDirectory(directory.resolve("real-leases"));
         Path link = Files.createSymbolicLink(directory.resolve("leases-link"), real);
-        List<Chiplet> chiplets = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets();
+        Topology snapshot = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root));
         Process launcher = start(List.of(), withSnapshot("--policy", "wicp-local", "--lease-dir", link.toString(), "--", "sleep", "600"));
         awaitCommand(launcher.pid(), "sleep");
-        try (ChipletLeases leases = ChipletLeases.open(real, chiplets)) {
+        try (ChipletLeases leases = ChipletLeases.open(real, snapshot.chiplets(), snapshot)) {
             assertThat(leases.holders(0)).isEqualTo(1);
         }
         finally {

@@ -95,21 +95,6 @@ public final class ChipletLeases
     }
 
     /**
-     * Opens the lease directory (creating it) for the given chiplets of this host.
-     *
-     * @throws IllegalStateException when this JVM already has the directory open
-     * @throws UncheckedIOException naming the directory when it cannot be created
-     */
-    public static ChipletLeases open(Path directory, List<Chiplet> chiplets)
-    {
-        // #24 phase B: remove once the plugins lease through ChipletLock (which passes the topology). Packages by id
-        // here: several packages without an id (-1) look like one.
-        Map<Integer, Object> packageOf = new HashMap<>();
-        chiplets.forEach(chiplet -> packageOf.put(chiplet.id(), chiplet.packageId()));
-        return open(directory, chiplets, packageOf);
-    }
-
-    /**
      * Opens the lease directory (creating it) for the given chiplets of {@code topology}, telling packages apart by
      * their CPUs ({@link Topology#packageOf}), so that id-less packages are not taken for one.
      *

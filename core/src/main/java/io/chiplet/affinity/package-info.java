@@ -26,7 +26,8 @@
  *     choice, not the backend's.</li>
  * <li><b>lease</b>: a host-wide reservation of a chiplet between processes ({@link io.chiplet.affinity.ChipletLeases});
  *     taking one binds nothing.</li>
- * <li><b>binder</b>: an engine adapter that binds the engine's threads through {@code ThreadBinder}.</li>
+ * <li><b>binder</b>: the seam that binds threads through {@code ThreadBinder}, so tests can fake it (Spark's task
+ *     threads; {@code io.chiplet.binding.ProcessBinder}, a whole process on its lease).</li>
  * </ul>
  *
  * <p>Allowed dependencies: {@code io.chiplet.topology}, {@code io.chiplet.nativeio}.

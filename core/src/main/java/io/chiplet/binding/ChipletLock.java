@@ -18,13 +18,13 @@ import java.util.SortedSet;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Chiplets of this host leased for this process, and optionally the calling thread bound to them, released together
- * by {@link #close()}: lease, bind, release as one object, the way OpenHFT's {@code AffinityLock} holds a CPU. Spark's
- * executor mode and host share, Trino's node runtime and {@code chiplet exec} all take their chiplets through it, so
- * "which chiplets, which CPUs on them, which memory node" is decided once, by core ({@link NodeShare},
- * {@link MemoryBinding}).
+ * Chiplets of this host leased for this process, and optionally the calling thread or the whole process bound to
+ * them, released together by {@link #close()}: lease, bind, release as one object, the way OpenHFT's
+ * {@code AffinityLock} holds a CPU. Spark's executor mode and host share, Trino's node runtime and {@code chiplet exec}
+ * all take their chiplets through it, so "which chiplets, which CPUs on them, which memory node" is decided once, by
+ * core ({@link NodeShare}, {@link MemoryBinding}).
  *
- * <p>Close it on the thread that {@linkplain #bindCurrentThread bound}: a thread's memory policy can only be given
+ * <p>Close it on the thread that {@linkplain #bindCurrentThread bound} (or {@linkplain #bindProcess bound the process}): a thread's memory policy can only be given
  * back by the thread itself. Closing restores the binding before giving up the lease, since another JVM may take the
  * chiplet the moment it is free. Not thread-safe: one owner.
  */
@@ -35,7 +35,8 @@ public final class ChipletLock
     private final ChipletLeases.LeaseSet leaseSet;
     private final NodeShare share;
     private final MemoryBinding memory;
-    private Optional<ThreadBinder.BoundThread> bound = Optional.empty();
+    // What this lock bound (the calling thread, or the whole process) and how to give it back: one binding per lock.
+    private Optional<Runnable> unbind = Optional.empty();
     private boolean closed;
 
     private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, NodeShare share, MemoryBinding memory)
@@ -138,19 +139,43 @@ public final class ChipletLock
     {
         requireNonNull(binder, "binder is null");
         requireNonNull(enforcement, "enforcement is null");
-        if (closed) {
-            throw new IllegalStateException("the chiplet lock is closed");
-        }
-        if (bound.isPresent()) {
-            throw new IllegalStateException("the chiplet lock has bound a thread already");
-        }
+        checkUnbound();
         Optional<MemoryPolicy> policy = enforcement.policyFor(memoryNodesToBind());
         ThreadBinder.BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
-        bound = Optional.of(thread);
+        unbind = Optional.of(thread::restore);
         return thread;
     }
 
-    /** Restores the bound thread (if any), then releases the leases. Closing twice closes once. */
+    /**
+     * Binds every thread of this process to the leased CPUs and, where {@link #target()} names one memory node, has the
+     * calling thread (and every thread it creates later) prefer it: a whole process on its leased chiplet (Spark's
+     * executor mode). {@link #close()} gives every thread its mask back, then releases the lease.
+     *
+     * @param binder the kernel's ({@link ProcessBinder#live}) or a test's
+     * @throws IllegalStateException when this lock bound already, or is closed
+     * @throws RuntimeException when the binder fails; nothing stays bound then, and the lease is held until {@link #close()}
+     */
+    public ProcessBinder.Binding bindProcess(ProcessBinder binder)
+    {
+        requireNonNull(binder, "binder is null");
+        checkUnbound();
+        WorkerTarget target = target();
+        ProcessBinder.Binding binding = binder.bind(target.cpusToBind().orElseThrow(), target.memoryNodeToBind());
+        unbind = Optional.of(binding::close);
+        return binding;
+    }
+
+    private void checkUnbound()
+    {
+        if (closed) {
+            throw new IllegalStateException("the chiplet lock is closed");
+        }
+        if (unbind.isPresent()) {
+            throw new IllegalStateException("the chiplet lock has bound a thread already");
+        }
+    }
+
+    /** Restores what this lock bound (a thread, or the process), then releases the leases. Closing twice closes once. */
     @Override
     public void close()
     {
@@ -159,7 +184,7 @@ public final class ChipletLock
         }
         closed = true;
         try (leases; leaseSet) {
-            bound.ifPresent(ThreadBinder.BoundThread::restore);
+            unbind.ifPresent(Runnable::run);
         }
     }
 }

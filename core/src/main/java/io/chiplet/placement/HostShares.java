@@ -23,6 +23,17 @@ public final class HostShares
         return cores >= share.shareCpus().size() || share.chiplets().size() <= 1;
     }
 
+    /**
+     * Whether a JVM with {@code cores} cores should bind its whole process to one leased chiplet rather than pin its
+     * workers within its share: it does not cover every CPU of the share, and its cores fit the share's smallest chiplet,
+     * so whichever chiplet it leases holds all of them. Spark's {@code spark.chiplet.mode=auto} takes executor mode then.
+     */
+    public static boolean fitsOneChiplet(NodeShare share, int cores)
+    {
+        requireNonNull(share, "share is null");
+        return cores < share.shareCpus().size() && cores <= share.smallestChipletCpus();
+    }
+
     /** Enough chiplets of {@code share} for {@code cores} busy threads, counting each by the smallest one's CPUs in the share; 1 to all. */
     public static int chipletsFor(NodeShare share, int cores)
     {

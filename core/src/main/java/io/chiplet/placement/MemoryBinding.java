@@ -85,6 +85,27 @@ public record MemoryBinding(boolean requested, ChipletMemory memory, SortedSet<I
         return binds() && node >= 0 && allowedNodes.contains(node) ? OptionalInt.of(node) : OptionalInt.empty();
     }
 
+    /** The kind of memory asked for ({@code memory.kind}, {@code --memory-kind}). */
+    public MemoryKind kind()
+    {
+        return memory.kind();
+    }
+
+    /**
+     * Whether a node of the asked-for kind is local to chiplet {@code chipletId}; false when it keeps its own node
+     * instead (the chiplets {@link #shortfall()} names). Always true for {@link MemoryKind#DRAM}.
+     */
+    public boolean hasNodeOfKind(int chipletId)
+    {
+        return !memory.withoutKind().contains(chipletId);
+    }
+
+    /** Which node serves which chiplets, for a log line: e.g. {@code node 2 for chiplets 0-7, node 3 for chiplets 8-15}. */
+    public String describe()
+    {
+        return memory.describe();
+    }
+
     /** What the asked-for kind could not honour, for one warning: the chiplets that keep their own node. */
     public Optional<String> shortfall()
     {

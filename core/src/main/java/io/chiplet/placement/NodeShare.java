@@ -84,9 +84,15 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
     }
 
     /** The share's chiplets as the planner and the adaptive locator see them. */
-    public UsableChiplets usableChiplets()
+    UsableChiplets usableChiplets()
     {
         return UsableChiplets.of(topology, shareCpus);
+    }
+
+    /** The share's CPUs on the chiplet that has the fewest of them; 0 when the share has no chiplet. */
+    public int smallestChipletCpus()
+    {
+        return usableChiplets().smallestCpuCount();
     }
 
     /**

@@ -245,17 +245,9 @@ public final class PlacementPlanner
 
     private static Plan adaptive(UsableTopology usable, int workers)
     {
-        SpreadLocator locator = new SpreadLocator(usable.localOrder());
         int[] spreads = new int[workers];
         Arrays.fill(spreads, 1);
-        int[] cpus = new int[workers];
-        int[] chiplets = new int[workers];
-        locator.locate(spreads, workers, cpus, chiplets);
-        List<Assignment> assignments = new ArrayList<>(workers);
-        for (int worker = 0; worker < workers; worker++) {
-            assignments.add(new Assignment(worker, OptionalInt.of(locator.chipletId(chiplets[worker])), CpuSet.of(cpus[worker]),
-                    locator.numaNodeOfChiplet(chiplets[worker])));
-        }
+        List<Assignment> assignments = new SpreadLocator(usable.localOrder()).assignments(spreads);
         return new Plan(Policy.ADAPTIVE, Policy.ADAPTIVE, assignments,
                 "CHARM start: spread 1 for every worker (chiplets filled socket by socket); the spread controller widens it per worker at run time");
     }

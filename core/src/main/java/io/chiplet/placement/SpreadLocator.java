@@ -3,8 +3,10 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
@@ -25,7 +27,7 @@ import static java.util.Objects.requireNonNull;
  * Chiplet and core order come from the topology model, never from CPU numbers. {@link #locate} allocates nothing.
  * Not thread-safe: one owner calls it.
  */
-public final class SpreadLocator
+final class SpreadLocator
 {
     private final int chiplets;
     private final int[] chipletIds;
@@ -99,8 +101,7 @@ public final class SpreadLocator
         usedSiblings = new int[chiplets];
     }
 
-    // #24 phase B: make package-private once the plugins use WorkerTargets.withSpreads (the JMH PlannerBenchmark may keep a test-only path).
-    public static SpreadLocator of(Topology topology, CpuSet allowed)
+    static SpreadLocator of(Topology topology, CpuSet allowed)
     {
         return new SpreadLocator(UsableTopology.of(topology, allowed).localOrder());
     }
@@ -125,6 +126,25 @@ public final class SpreadLocator
     public int numaNodeOfChiplet(int index)
     {
         return chipletNodes[index];
+    }
+
+    /**
+     * Each worker placed for {@code spreads} (one per worker) as the planner's assignment: the CPU {@link #locate} gives
+     * it, its chiplet by id and that chiplet's node. The one form both the adaptive start and each adaptive step take.
+     */
+    List<Assignment> assignments(int[] spreads)
+    {
+        requireNonNull(spreads, "spreads is null");
+        int workers = spreads.length;
+        int[] cpus = new int[workers];
+        int[] chipletIndexes = new int[workers];
+        locate(spreads, workers, cpus, chipletIndexes);
+        List<Assignment> assignments = new ArrayList<>(workers);
+        for (int worker = 0; worker < workers; worker++) {
+            assignments.add(new Assignment(worker, OptionalInt.of(chipletId(chipletIndexes[worker])), CpuSet.of(cpus[worker]),
+                    numaNodeOfChiplet(chipletIndexes[worker])));
+        }
+        return assignments;
     }
 
     /**

@@ -78,18 +78,6 @@ public record UsableChiplets(Topology topology, CpuSet allowed, List<Chiplet> ch
     }
 
     /**
-     * The CPUs a worker of {@code plan}'s policy is pinned to: its whole chiplet's usable CPUs where the policy pins
-     * whole chiplets ({@link Policy#pinsWholeChiplets()}), else the CPUs the plan gave it.
-     */
-    // #24 phase B: remove once the plugins bind WorkerTarget.cpusToBind() (PlacementPlanner.targets applies the pin unit).
-    public CpuSet pinUnit(Policy policy, Assignment assignment)
-    {
-        requireNonNull(policy, "policy is null");
-        requireNonNull(assignment, "assignment is null");
-        return policy.pinsWholeChiplets() && assignment.chiplet().isPresent() ? cpusOf(assignment.chiplet().getAsInt()) : assignment.cpus();
-    }
-
-    /**
      * The topology as this process may use it: its allowed CPUs and usable chiplets only, with {@code unknowns}.
      *
      * @throws IllegalArgumentException when no chiplet is usable

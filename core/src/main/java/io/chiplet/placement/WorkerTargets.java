@@ -95,15 +95,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         if (spreads.length != workers) {
             throw new IllegalArgumentException("expected one spread per worker (" + workers + ") but got " + spreads.length);
         }
-        SpreadLocator locator = SpreadLocator.of(share.topology(), share.shareCpus());
-        int[] cpus = new int[workers];
-        int[] chiplets = new int[workers];
-        locator.locate(spreads, workers, cpus, chiplets);
-        List<Assignment> assignments = new ArrayList<>(workers);
-        for (int worker = 0; worker < workers; worker++) {
-            assignments.add(new Assignment(worker, OptionalInt.of(locator.chipletId(chiplets[worker])), CpuSet.of(cpus[worker]),
-                    locator.numaNodeOfChiplet(chiplets[worker])));
-        }
+        List<Assignment> assignments = SpreadLocator.of(share.topology(), share.shareCpus()).assignments(spreads);
         Plan moved = new Plan(Policy.ADAPTIVE, plan.requested(), assignments, "CHARM step: spreads " + Arrays.toString(spreads));
         return finish(moved, share, memory);
     }

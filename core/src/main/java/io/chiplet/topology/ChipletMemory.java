@@ -57,8 +57,10 @@ public record ChipletMemory(MemoryKind kind, SortedMap<Integer, Integer> nodeByC
         return new ChipletMemory(kind, nodes, without);
     }
 
-    /** The node chiplet {@code chipletId}'s memory goes to; {@code ownNode} for a chiplet this table does not hold. */
-    // #24 phase B: only MemoryBinding should call this once the plugins use WorkerTarget.memoryNodeToBind().
+    /**
+     * The node chiplet {@code chipletId}'s memory goes to; {@code ownNode} for a chiplet this table does not hold. For
+     * {@code io.chiplet.placement.MemoryBinding}, which applies the binding rule to it: adapters ask it, not this table.
+     */
     public int nodeOf(int chipletId, int ownNode)
     {
         return nodeByChiplet.getOrDefault(chipletId, ownNode);

@@ -94,7 +94,7 @@ class ChipletLeasesTest
             throws Exception
     {
         startHolder(1); // takes chiplet 0 (package 0)
-        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS);
+        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY);
                 ChipletLeases.LeaseSet set = leases.acquire(2)) {
             // Lowest free id is 1 (package 1); its package-mate 3 comes before 2.
             assertThat(set.chiplets()).extracting(chiplet -> chiplet.id()).containsExactly(1, 3);
@@ -110,7 +110,7 @@ class ChipletLeasesTest
             throws Exception
     {
         startHolder(4);
-        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS)) {
+        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY)) {
             ChipletLeases.LeaseSet set = leases.acquire(1);
             ChipletLease lease = set.leases().getFirst();
             assertThat(lease.chiplet().id()).isZero();
@@ -131,7 +131,7 @@ class ChipletLeasesTest
     void closingReleasesForOtherJvms()
             throws Exception
     {
-        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS)) {
+        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY)) {
             ChipletLeases.LeaseSet set = leases.acquire(3);
             assertThat(set.chiplets()).extracting(chiplet -> chiplet.id()).containsExactly(0, 2, 1);
             assertThat(startHolder(1).leases()).containsExactly("LEASED 3 exclusive");
@@ -143,19 +143,19 @@ class ChipletLeasesTest
     @Test
     void oneInstancePerDirectoryPerJvm()
     {
-        try (ChipletLeases _ = ChipletLeases.open(directory, LeaseFixture.CHIPLETS)) {
-            assertThatThrownBy(() -> ChipletLeases.open(directory, LeaseFixture.CHIPLETS))
+        try (ChipletLeases _ = ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY)) {
+            assertThatThrownBy(() -> ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("is already open in this JVM");
         }
         // Closed: it may be opened again.
-        ChipletLeases.open(directory, LeaseFixture.CHIPLETS).close();
+        ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY).close();
     }
 
     @Test
     void badCountsAreNamed()
     {
-        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS)) {
+        try (ChipletLeases leases = ChipletLeases.open(directory, LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY)) {
             assertThatThrownBy(() -> leases.acquire(5)).hasMessage("expected to lease 1 to 4 chiplets but asked for 5");
             assertThatThrownBy(() -> leases.acquire(0)).hasMessage("expected to lease 1 to 4 chiplets but asked for 0");
         }

@@ -15,7 +15,7 @@ public final class LeaseHolderMain
     public static void main(String[] args)
             throws IOException
     {
-        try (ChipletLeases leases = ChipletLeases.open(Path.of(args[0]), LeaseFixture.CHIPLETS);
+        try (ChipletLeases leases = ChipletLeases.open(Path.of(args[0]), LeaseFixture.CHIPLETS, LeaseFixture.TOPOLOGY);
                 ChipletLeases.LeaseSet set = leases.acquire(Integer.parseInt(args[1]))) {
             for (ChipletLease lease : set.leases()) {
                 System.out.println("LEASED " + lease.chiplet().id() + (lease.shared() ? " shared " + lease.otherHolders() : " exclusive"));

@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,9 +63,61 @@ class ChipletLockTest
         assertThat(MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(List.of(1)))).contains(MemoryPolicy.preferred(1));
         assertThat(MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(List.of(0, 1)))).isEmpty();
         assertThat(MemoryEnforcement.BOUND.policyFor(new TreeSet<>(List.of(0, 1)))).contains(MemoryPolicy.bind(List.of(0, 1)));
-        try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets())) {
+        try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
             assertThat(after.holders(0)).isZero();
             assertThat(after.holders(1)).isZero();
+        }
+    }
+
+    /** A whole process on its lease (Spark's executor mode): the binder gets the lease's CPUs and node; closing unbinds, then releases. */
+    @Test
+    void bindsTheWholeProcessToTheLeaseAndUnbindsBeforeReleasing()
+    {
+        Topology topology = TestTopologies.dualEpyc7763();
+        Path leases = directory.resolve("leases");
+        List<String> events = new ArrayList<>();
+        ProcessBinder binder = new ProcessBinder()
+        {
+            @Override
+            public CpuSet allowed()
+            {
+                return topology.allowed();
+            }
+
+            @Override
+            public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+            {
+                events.add("bind " + cpus.toList() + " node " + memoryNode);
+                return new RecordedBinding(events);
+            }
+        };
+        ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.of(topology, true, MemoryKind.DRAM));
+        try (lock) {
+            lock.bindProcess(binder);
+            assertThat(events).containsExactly("bind 0-7,128-135 node OptionalInt[0]");
+            assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("bound a thread already");
+        }
+        assertThat(events).containsExactly("bind 0-7,128-135 node OptionalInt[0]", "unbind");
+        assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("closed");
+        try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
+            assertThat(after.holders(0)).isZero();
+        }
+    }
+
+    /** A process binding that only says it was closed. */
+    private record RecordedBinding(List<String> events)
+            implements ProcessBinder.Binding
+    {
+        @Override
+        public Optional<String> memoryProblem()
+        {
+            return Optional.empty();
+        }
+
+        @Override
+        public void close()
+        {
+            events.add("unbind");
         }
     }
 

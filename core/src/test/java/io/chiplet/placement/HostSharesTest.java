@@ -34,6 +34,24 @@ class HostSharesTest
     }
 
     @Test
+    void aJvmWhoseCoresFitTheSmallestChipletBindsItsWholeProcessToOne()
+    {
+        assertThat(HostShares.fitsOneChiplet(HOST, 1)).isTrue();
+        assertThat(HostShares.fitsOneChiplet(HOST, 4)).isTrue();
+        assertThat(HostShares.fitsOneChiplet(HOST, 5)).isFalse();
+        assertThat(HostShares.fitsOneChiplet(HOST, 16)).isFalse();
+        // CPUs 0-5 allowed: chiplet 1 holds 2 of them, so only 2 cores fit whichever chiplet is leased.
+        NodeShare uneven = NodeShare.of(FOUR, CpuSet.parseList("0-5"));
+        assertThat(uneven.smallestChipletCpus()).isEqualTo(2);
+        assertThat(HostShares.fitsOneChiplet(uneven, 2)).isTrue();
+        assertThat(HostShares.fitsOneChiplet(uneven, 3)).isFalse();
+        // Cores covering the whole share: the JVM owns it, nothing to lease.
+        NodeShare oneChiplet = NodeShare.of(FOUR, CpuSet.parseList("0-3"));
+        assertThat(HostShares.fitsOneChiplet(oneChiplet, 3)).isTrue();
+        assertThat(HostShares.fitsOneChiplet(oneChiplet, 4)).isFalse();
+    }
+
+    @Test
     void executorsNumberedInSequenceTakeDifferentChiplets()
     {
         assertThat(HostShares.bySequenceNumber(HOST, 1, "0").ids()).containsExactly(0);

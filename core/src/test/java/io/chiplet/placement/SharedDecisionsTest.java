@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
@@ -41,10 +42,16 @@ class SharedDecisionsTest
                 .containsExactly(Policy.WICP_LOCAL, Policy.WICP_MIXED, Policy.AUTO, Policy.ADAPTIVE);
         Plan plan = PlacementPlanner.plan(FOUR, new PlacementRequest(Policy.AUTO, 2, OptionalLong.of(1L << 20), CpuSet.parseList("0-13")));
         assertThat(plan.policy().pinsWholeChiplets()).isEqualTo(plan.requested().pinsWholeChiplets());
-        UsableChiplets usable = UsableChiplets.of(FOUR, CpuSet.parseList("0-13"));
-        Assignment first = plan.assignments().get(0);
-        assertThat(usable.pinUnit(Policy.AUTO, first)).isEqualTo(usable.cpusOf(first.chiplet().getAsInt()));
-        assertThat(usable.pinUnit(Policy.WIC, first)).isEqualTo(first.cpus());
+        // The targets apply the pin unit: auto (here wicp-local, 2 workers on chiplet 0) binds the whole chiplet's
+        // share CPUs, wic one core each.
+        NodeShare share = NodeShare.of(FOUR, CpuSet.parseList("0-13"));
+        MemoryBinding memory = MemoryBinding.off(FOUR);
+        WorkerTargets auto = PlacementPlanner.targets(share, new PlacementRequest(Policy.AUTO, 2, OptionalLong.of(1L << 20), CpuSet.parseList("0-13")), memory);
+        assertThat(auto.targets()).extracting(WorkerTarget::cpusToBind)
+                .containsExactly(Optional.of(CpuSet.parseList("0-3")), Optional.of(CpuSet.parseList("0-3")));
+        WorkerTargets wic = PlacementPlanner.targets(share, Policy.WIC, 2, memory);
+        assertThat(wic.targets()).extracting(WorkerTarget::cpusToBind)
+                .containsExactly(Optional.of(CpuSet.of(0)), Optional.of(CpuSet.of(1)));
     }
 
     @Test

@@ -198,4 +198,18 @@ class WorkerTargetsTest
         WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(idless), Policy.WICP_MIXED, 2, MemoryBinding.off(idless));
         assertThat(cpus(targets)).containsExactly("0", "2");
     }
+
+    @Test
+    void theMemoryBindingSaysItsKindAndWhichChipletsHaveANodeOfIt()
+    {
+        assertThat(BIND.kind()).isEqualTo(MemoryKind.DRAM);
+        assertThat(BIND.hasNodeOfKind(0)).isTrue();
+        assertThat(BIND.describe()).isEqualTo("node 0 for chiplets 0-7, node 1 for chiplets 8-15");
+        // No HBM on this machine: every chiplet keeps its own node, and the shortfall says so.
+        MemoryBinding hbm = MemoryBinding.of(EPYC, true, MemoryKind.HBM);
+        assertThat(hbm.kind()).isEqualTo(MemoryKind.HBM);
+        assertThat(hbm.hasNodeOfKind(0)).isFalse();
+        assertThat(hbm.hasNodeOfKind(15)).isFalse();
+        assertThat(hbm.shortfall()).hasValue("no hbm NUMA node of known locality is local to any chiplet; their memory stays on their own NUMA node");
+    }
 }

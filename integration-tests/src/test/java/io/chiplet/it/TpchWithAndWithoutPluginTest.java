@@ -6,6 +6,7 @@ import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Snapshots;
+import io.chiplet.topology.Topology;
 import io.chiplet.tpch.TpchQueries;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -87,7 +88,9 @@ class TpchWithAndWithoutPluginTest
         assertThat(before.values()).as("masks before the test").containsOnly(original);
         assertThat(threadMasks().values()).as("every thread after Spark stopped").containsOnly(original);
         List<Chiplet> chiplets = List.of(new Chiplet(0, 0, 0, CpuSet.of(0), 0, ChipletBasis.L3), new Chiplet(1, 0, 0, CpuSet.of(1), 0, ChipletBasis.L3));
-        try (ChipletLeases leases = ChipletLeases.open(leaseDir, chiplets)) {
+        Topology host = new Topology("test", CpuSet.range(0, 1), CpuSet.range(0, 1), CpuSet.range(0, 1), List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of(), List.of(), chiplets, List.of());
+        try (ChipletLeases leases = ChipletLeases.open(leaseDir, chiplets, host)) {
             assertThat(leases.holders(0)).as("holders of the leased chiplet after Spark stopped").isZero();
         }
     }

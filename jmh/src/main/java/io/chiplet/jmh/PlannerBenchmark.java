@@ -6,7 +6,6 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SpreadController;
-import io.chiplet.placement.SpreadLocator;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.MemoryKind;
@@ -28,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The placement engine's speed targets: the finished targets for 1024 workers on a 512-CPU machine (what
- * {@code chiplet plan}, {@code exec}, the plugins and the harness call: plan, pin unit, memory node) under 1 ms, and
- * one adaptive step per worker under 1 microsecond without allocation (check with {@code -prof gc}:
- * gc.alloc.rate.norm 0 B/op).
+ * {@code chiplet plan}, {@code exec}, the plugins and the harness call: plan, pin unit, memory node) under 1 ms, one
+ * adaptive step per worker under 1 microsecond without allocation (check with {@code -prof gc}: gc.alloc.rate.norm
+ * 0 B/op), and the adaptive loop's relocation of all workers as the plugins run it, through the same public targets.
  *
  * <pre>java -jar jmh/target/benchmarks.jar PlannerBenchmark -prof gc</pre>
  */
@@ -67,11 +66,8 @@ public class PlannerBenchmark
     public static class Adaptive
     {
         SpreadController controller;
-        SpreadLocator locator;
         WorkerTargets adaptiveTargets;
         int[] spreads = new int[WORKERS];
-        int[] cpus = new int[WORKERS];
-        int[] chiplets = new int[WORKERS];
         long[] fills = new long[WORKERS];
         int worker;
 
@@ -79,9 +75,9 @@ public class PlannerBenchmark
         public void setUp()
         {
             Topology topology = SyntheticTopologies.cpus512();
-            locator = SpreadLocator.of(topology, topology.allowed());
             adaptiveTargets = PlacementPlanner.targets(NodeShare.of(topology), Policy.ADAPTIVE, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
-            controller = new SpreadController(WORKERS, locator.chiplets(), SpreadController.Settings.defaults(WORKERS));
+            // A spread spans at most the share's chiplets, as in the plugins' adaptive loop.
+            controller = new SpreadController(WORKERS, adaptiveTargets.share().chiplets().size(), SpreadController.Settings.defaults(WORKERS));
             // A mix of starved, settled and idle workers, so every branch of the step runs.
             for (int w = 0; w < WORKERS; w++) {
                 fills[w] = switch (w % 3) {
@@ -113,20 +109,10 @@ public class PlannerBenchmark
         return state.controller.step(w, state.fills[w], INTERVAL_NANOS);
     }
 
-    /** Relocating all 1024 workers after spreads changed (Algorithm 2, generalised), into preallocated arrays. */
-    @Benchmark
-    @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    public int locate1024Workers(Adaptive state)
-    {
-        state.controller.copySpreads(state.spreads);
-        state.locator.locate(state.spreads, WORKERS, state.cpus, state.chiplets);
-        return state.cpus[WORKERS - 1];
-    }
-
     /**
      * The adaptive loop's step as the plugins run it: 1024 workers' finished targets for new spreads
      * ({@code WorkerTargets.withSpreads}: Algorithm 2, then each worker's whole chiplet and memory node). Allocates
-     * the new targets, unlike {@link #locate1024Workers}; runs once per adaptive interval, not per worker.
+     * the new targets; runs once per adaptive interval, not per worker.
      */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -5,9 +5,9 @@ import java.util.Set;
 
 /**
  * Core's planning internals, which the adapters (both plugins, the command line, the benchmarks) may not use: they
- * apply the finished per-worker targets core's planner returns and decide nothing themselves (#24). The adapters
- * still use them in the places {@link #KNOWN_USES} names, each to be removed when that adapter moves to core's
- * targets (#24 phase B); the list may only shrink, and an entry no longer true fails too, so it is kept exact.
+ * apply the finished per-worker targets core's planner returns ({@code WorkerTargets}, {@code NodeShare},
+ * {@code MemoryBinding}, {@code HostShares}, {@code ChipletLock}) and decide nothing themselves (#24). No adapter uses
+ * them; where one needs something they know, core's public placement types answer it.
  */
 final class PlanningInternals
 {
@@ -18,18 +18,6 @@ final class PlanningInternals
             "io.chiplet.placement.UsableTopology",
             "io.chiplet.placement.SpreadLocator",
             "io.chiplet.topology.ChipletMemory");
-
-    /**
-     * The adapters' uses of the internals today, "top-level class -> internal": to be removed when the plugins move
-     * to core's targets, #24 phase B. Never add to it.
-     */
-    static final Set<String> KNOWN_USES = Set.of(
-            "io.chiplet.cli.ExecCommand -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.jmh.PlannerBenchmark -> io.chiplet.placement.SpreadLocator",
-            "io.chiplet.jmh.workload.WorkloadTrial -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.executor.ChipletExecutorPlugin -> io.chiplet.placement.UsableChiplets",
-            "io.chiplet.spark.placement.BoundTaskPlacement -> io.chiplet.topology.ChipletMemory",
-            "io.chiplet.spark.placement.ExecutorProcessPlacement -> io.chiplet.topology.ChipletMemory");
 
     private PlanningInternals() {}
 

@@ -42,7 +42,7 @@ public final class WorkloadTrial
     public static int defaultWorkers(Topology topology)
     {
         NodeShare share = NodeShare.of(topology);
-        int smallest = share.usableChiplets().smallestCpuCount();
+        int smallest = share.smallestChipletCpus();
         return smallest > 0 ? smallest : Math.max(1, share.shareCpus().size());
     }
 

@@ -4,6 +4,7 @@ import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
@@ -260,19 +261,19 @@ public final class ChipletExecutorPlugin
     }
 
     /**
-     * {@code auto}: an executor that owns its host places tasks on all of it; one whose cores fit in one chiplet
-     * of a shared host takes a chiplet for its whole process; anything between places tasks within its share. In
-     * local mode (executor {@code driver}) the process is the whole application: never bound whole.
+     * {@code auto}: core decides ({@link HostShares#fitsOneChiplet}): an executor whose cores fit in one chiplet of a
+     * shared host takes a chiplet for its whole process; one that owns its host, or anything between, places tasks
+     * within its share. In local mode (executor {@code driver}) the process is the whole application: never bound whole.
      */
     static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores, String executorId)
     {
         if (configured != PlacementMode.AUTO) {
             return configured;
         }
-        if (cores >= host.allowed().size() || "driver".equals(executorId)) {
+        if ("driver".equals(executorId)) {
             return PlacementMode.TASK;
         }
-        return cores <= NodeShare.of(host).usableChiplets().smallestCpuCount() ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+        return HostShares.fitsOneChiplet(NodeShare.of(host), cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
     }
 
     private static String cpusOf(Topology topology, List<Integer> chiplets)

@@ -161,13 +161,13 @@ public final class BoundTaskPlacement
         MemoryBinding memory = targets.memory();
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), targets.policy(), targets.plan().reason(),
-                memory.binds() ? "preferred on each slot's " + (memory.memory().kind() == MemoryKind.DRAM ? "NUMA node" : memory.memory().kind().jsonName() + " node: " + memory.memory().describe())
+                memory.binds() ? "preferred on each slot's " + (memory.kind() == MemoryKind.DRAM ? "NUMA node" : memory.kind().jsonName() + " node: " + memory.describe())
                         : !settings.bindMemory() ? "left alone: " + ChipletSettings.MEMORY_BIND + " is false"
                         : targets.policy() == Policy.WIM ? "left alone: wim binds nothing"
                         : "left alone: one NUMA node (" + memory.allowedNodes() + ")",
                 describe(table));
         memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
-                ChipletSettings.MEMORY_KIND, memory.memory().kind().jsonName(), problem));
+                ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
         if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
             placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",

@@ -2,11 +2,12 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
+import io.chiplet.binding.ProcessBinder;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.WorkerTarget;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -21,7 +22,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * {@code spark.chiplet.mode=executor}, one executor per chiplet: at executor start, lease a chiplet of this host
  * through core's {@link ChipletLock} ({@link ChipletLeases}) in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
- * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet. Tasks then need nothing: the hooks only
+ * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet ({@link ChipletLock#bindProcess}). Tasks then need nothing: the hooks only
  * report the chiplet for the metrics.
  *
  * <p>Executors on one host take distinct chiplets while any is free. When every chiplet is taken (more executors
@@ -58,7 +59,7 @@ public final class ExecutorProcessPlacement
     /** Leases a chiplet in {@code settings.leaseDir()} and binds this process to it on the live kernel. */
     public static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology)
     {
-        return create(settings, topology, LiveProcessBinder.live(settings.pinningBackend()));
+        return create(settings, topology, ProcessBinder.live(ThreadBinder.live(settings.pinningBackend().configName())));
     }
 
     /**
@@ -83,14 +84,13 @@ public final class ExecutorProcessPlacement
             throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")", e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
-        // Lease, then bind; on any failure the lock (and with it the lease) is released before rethrowing.
+        // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.
         ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory);
         try {
             ChipletLease lease = lock.leases().get(0);
-            WorkerTarget target = lock.target();
-            CpuSet cpus = target.cpusToBind().orElseThrow();
-            memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.memory().kind().jsonName(), problem));
-            ProcessBinder.Binding binding = binder.bind(cpus, target.memoryNodeToBind());
+            CpuSet cpus = lock.target().cpusToBind().orElseThrow();
+            memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
+            ProcessBinder.Binding binding = lock.bindProcess(binder);
             if (lease.shared()) {
                 log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "
                         + "Run at most one executor per chiplet per host to avoid it.", lock.directory(), lease.describe());
@@ -101,12 +101,8 @@ public final class ExecutorProcessPlacement
             binding.memoryProblem().ifPresent(problem ->
                     log.warn("Chiplet plugin: memory of this executor is not bound ({}); its threads are bound to CPUs {}, so new pages still go to their node first",
                             problem, cpus.toList()));
-            return new ExecutorProcessPlacement(lease, cpus, () -> {
-                // Unbind before giving up the lease: another executor may take the chiplet the moment it is free.
-                try (lock) {
-                    binding.close();
-                }
-            });
+            // The lock unbinds before giving up the lease: another executor may take the chiplet the moment it is free.
+            return new ExecutorProcessPlacement(lease, cpus, lock::close);
         }
         catch (RuntimeException | Error e) {
             try {

@@ -3,6 +3,7 @@ package io.chiplet.spark.placement;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
+import io.chiplet.binding.ProcessBinder;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -155,7 +156,7 @@ class ExecutorProcessPlacementTest
         CountDownLatch stop = new CountDownLatch(1);
         int[] lateThread = new int[1];
         Thread late;
-        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, new LiveProcessBinder(binder))) {
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, ProcessBinder.live(binder))) {
             CpuSet bound = placement.cpus();
             assertThat(bound.size()).isOne();
             for (int tid : ThreadId.threadsOfThisProcess()) {
@@ -196,7 +197,7 @@ class ExecutorProcessPlacementTest
 
     private int holders(int chiplet)
     {
-        try (ChipletLeases leases = ChipletLeases.open(leaseDir, FOUR_CHIPLETS.chiplets())) {
+        try (ChipletLeases leases = ChipletLeases.open(leaseDir, FOUR_CHIPLETS.chiplets(), FOUR_CHIPLETS)) {
             return leases.holders(chiplet);
         }
     }

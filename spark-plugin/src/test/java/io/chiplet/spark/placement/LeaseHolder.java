@@ -1,6 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.spark.topology.ExecutorTopologies;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
@@ -63,7 +64,7 @@ final class LeaseHolder
         for (int id = 0; id < Integer.parseInt(args[1]); id++) {
             chiplets.add(new Chiplet(id, 0, 0, CpuSet.of(id), 0, ChipletBasis.L3));
         }
-        try (ChipletLeases leases = ChipletLeases.open(Path.of(args[0]), chiplets);
+        try (ChipletLeases leases = ChipletLeases.open(Path.of(args[0]), chiplets, ExecutorTopologies.topology(CpuSet.range(0, chiplets.size() - 1), chiplets));
                 ChipletLeases.LeaseSet held = leases.acquire(Integer.parseInt(args[2]))) {
             System.out.println("leased " + held.chiplets().stream().map(Chiplet::id).toList());
             System.out.flush();

@@ -1,14 +1,14 @@
-package io.chiplet.spark.placement;
+package io.chiplet.binding;
 
 import io.chiplet.affinity.BoundProcess;
 import io.chiplet.affinity.MemoryPolicy;
-import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.affinity.ThreadBinder;
-import io.chiplet.spark.settings.PinningBackendChoice;
 import io.chiplet.topology.CpuSet;
 
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * for memory.
  *
  * <p>Memory: Linux sets a memory policy per thread and only from the thread itself, so the policy goes on the
- * thread that initialises the plugin, and threads created after it inherit it. Threads that already exist (and
+ * thread that binds (the plugin's initialising thread), and threads created after it inherit it. Threads that already exist (and
  * pages already touched) keep the system default, which allocates on the node of the CPU that faults a page in,
  * and since every thread now runs on the chiplet's CPUs, that is the chiplet's node too. The policy is
  * {@code MPOL_PREFERRED}, not {@code MPOL_BIND}: a full node spills instead of invoking the OOM killer. Closing
@@ -33,11 +33,6 @@ final class LiveProcessBinder
     LiveProcessBinder(ThreadBinder binder)
     {
         this.binder = requireNonNull(binder, "binder is null");
-    }
-
-    static LiveProcessBinder live(PinningBackendChoice backend)
-    {
-        return new LiveProcessBinder(ThreadBinder.live(backend.configName()));
     }
 
     @Override
@@ -58,7 +53,7 @@ final class LiveProcessBinder
             try {
                 MemoryPolicy previous = MemoryPolicy.ofCurrentThread();
                 // Core's plugin enforcement: MPOL_PREFERRED, so a full node spills instead of invoking the OOM killer.
-                MemoryEnforcement.PREFERRED.policyFor(new java.util.TreeSet<>(java.util.Set.of(memoryNode.getAsInt()))).ifPresent(MemoryPolicy::applyToCurrentThread);
+                MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(Set.of(memoryNode.getAsInt()))).ifPresent(MemoryPolicy::applyToCurrentThread);
                 previousPolicy = Optional.of(previous);
             }
             catch (RuntimeException e) {

@@ -1,16 +1,26 @@
-package io.chiplet.spark.placement;
+package io.chiplet.binding;
 
+import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import static java.util.Objects.requireNonNull;
+
 /**
- * Binds this whole process (every thread, and the memory it allocates from then on) to CPUs: the native seam of
- * {@link ExecutorProcessPlacement}, so its lease and fallback logic runs in tests without touching the test JVM.
+ * Binds this whole process (every thread, and the memory it allocates from then on) to CPUs, for
+ * {@link ChipletLock#bindProcess}: the native seam, so that a plugin's lease and fallback logic runs in tests without
+ * touching the test JVM. {@link #live} is the kernel's, on core's {@link ThreadBinder#bindProcess}.
  */
-interface ProcessBinder
+public interface ProcessBinder
 {
+    /** The live binder: {@code binder}'s backend for every thread's CPUs, {@link MemoryEnforcement#PREFERRED} for memory. */
+    static ProcessBinder live(ThreadBinder binder)
+    {
+        return new LiveProcessBinder(requireNonNull(binder, "binder is null"));
+    }
+
     /** The CPUs this process may be bound to (online, inside its cgroup cpuset). */
     CpuSet allowed();
 
