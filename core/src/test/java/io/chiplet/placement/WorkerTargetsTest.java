@@ -80,11 +80,11 @@ class WorkerTargetsTest
     {
         assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.off(EPYC)))).containsExactly("none", "none");
         // cpuset.mems = 0: one node to allocate from, nothing to choose
-        MemoryBinding oneNode = MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0));
+        MemoryBinding oneNode = MemoryBinding.of(EPYC.withAllowedMemoryNodes(Set.of(0)), true, MemoryKind.DRAM);
         assertThat(oneNode.binds()).isFalse();
         assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, oneNode))).containsExactly("none", "none");
         // a node the process may not allocate from is never named
-        MemoryBinding notNodeOne = MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0, 2));
+        MemoryBinding notNodeOne = MemoryBinding.of(EPYC.withAllowedMemoryNodes(Set.of(0, 2)), true, MemoryKind.DRAM);
         assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, notNodeOne))).containsExactly("node 0", "none");
     }
 
