@@ -82,7 +82,7 @@ public final class CgroupCpuset
      * @param unknowns what could not be told about the memory file; what could not be told about the cgroup itself is
      *         in {@link Result#unknowns()}
      */
-    public record MemoryResult(Optional<SortedSet<Integer>> nodes, Optional<String> file, List<String> unknowns)
+    record MemoryResult(Optional<SortedSet<Integer>> nodes, Optional<String> file, List<String> unknowns)
     {
         public MemoryResult
         {

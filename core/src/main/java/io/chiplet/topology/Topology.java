@@ -20,8 +20,8 @@ import static java.util.Objects.requireNonNull;
  *        runs on now, which may be narrower than {@code AllowedCpus.allowed()} (the cpuset alone, what a thread may
  *        be pinned to); placement uses both, intersected ({@code NodeShare})
  * @param allowedMemoryNodes ids of the NUMA nodes this process may allocate memory from (its cgroup's
- *        {@code cpuset.mems} and {@code Mems_allowed_list}; hwloc's {@code allowed_nodeset}), a subset of
- *        {@code numaNodes}': the only nodes memory is ever bound to ({@code MemoryBinding})
+ *        {@code cpuset.mems} and {@code Mems_allowed_list}; hwloc's {@code allowed_nodeset}), among the ids of
+ *        {@code numaNodes}: the only nodes memory is ever bound to ({@code MemoryBinding})
  * @param unknowns facts this source could not tell, each a short sentence ("no L3 information: ...")
  */
 public record Topology(
