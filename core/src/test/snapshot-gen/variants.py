@@ -26,6 +26,15 @@ def drop(tree, pattern):
         del tree.files[path]
 
 
+def mems_allowed(tree, nodes):
+    """proc/self/status as the kernel prints it for a task in the root cpuset: Mems_allowed lists every node with
+    memory (N_MEMORY), CPU-less ones included, as cpuset.mems of the root cpuset follows memory hotplug."""
+    text = tree.files["proc/self/status"].decode("ascii")
+    text = re.sub(r"Mems_allowed:\t[^\n]*", "Mems_allowed:\t" + cpumask(nodes, 1024), text)
+    text = re.sub(r"Mems_allowed_list:\t[^\n]*", "Mems_allowed_list:\t" + cpulist(nodes), text)
+    tree.write("proc/self/status", text)
+
+
 def old_kernel_masks_only():
     """A 4.x-era dump of the NPS4 EPYC: no package_cpus/core_cpus/die_*/cluster_* (5.x additions), and no
     list forms at all (node cpulist, *_list, shared_cpu_list): every set must come from its mask."""
@@ -99,6 +108,7 @@ def cpuless_hbm_cxl():
     t.write(NODE + "/has_memory", "0-4")
     t.write(NODE + "/has_normal_memory", "0-4")
     t.write(NODE + "/has_cpu", "0-1")
+    mems_allowed(t, range(5))
     tiers = "sys/devices/virtual/memory_tiering"
     t.write(tiers + "/memory_tier4/nodelist", "0-3")
     t.write(tiers + "/memory_tier22/nodelist", "4")
@@ -509,6 +519,7 @@ def cpuless_no_initiators():
             t.write(nd + "/meminfo", g.node_meminfo(node, (64 if node == 5 else 128) * g.GiB_KB - 30_000))
     for f in ("possible", "online", "has_memory", "has_normal_memory"):
         t.write(NODE + "/" + f, "0-6")
+    mems_allowed(t, range(7))
     t.write("sys/devices/virtual/memory_tiering/memory_tier22/nodelist", "4-6")
     return t
 

@@ -134,6 +134,67 @@ class ExecCommandTest
         assertThat(exec(withSnapshot("--chiplet", "0,1", "--membind", "--", "sh", "-c", REPORT)).out()).isEqualTo("Cpus_allowed_list:\t0-1\ndefault\n");
     }
 
+    /**
+     * The snapshot made a machine of two nodes (CPU 0 on node 0, CPU 1 on node 1) whose process may allocate from node
+     * 0 only ({@code Mems_allowed_list: 0}, as on this machine, which has node 0 alone): a container given one node of
+     * a larger host. Before core read that limit, {@code exec --membind} asked the kernel for node 1 and failed.
+     */
+    private void twoNodesOneAllowed()
+            throws IOException
+    {
+        String nodes = "sys/devices/system/node/";
+        replace(nodes + "node0/cpulist", "0\n");
+        replace(nodes + "node0/cpumap", "1\n");
+        replace(nodes + "node0/distance", "10 20\n");
+        Files.deleteIfExists(root.resolve(nodes + "node0/cpu1"));
+        Files.createDirectories(root.resolve(nodes + "node1"));
+        replace(nodes + "node1/cpulist", "1\n");
+        replace(nodes + "node1/cpumap", "2\n");
+        replace(nodes + "node1/distance", "20 10\n");
+        replace(nodes + "node1/meminfo", "Node 1 MemTotal:        1048576 kB\nNode 1 MemFree:          524288 kB\n");
+        for (String list : List.of("possible", "online", "has_cpu", "has_memory", "has_normal_memory")) {
+            replace(nodes + list, "0-1\n");
+        }
+        assertThat(Files.readAllLines(root.resolve("proc/self/status"))).contains("Mems_allowed_list:\t0");
+    }
+
+    private void replace(String relative, String content)
+            throws IOException
+    {
+        // the snapshot's files are read-only, as sysfs's are
+        Files.deleteIfExists(root.resolve(relative));
+        Files.writeString(root.resolve(relative), content);
+    }
+
+    @Test
+    void membindOnAChipletOfANodeThisProcessMayNotUseBindsNoMemory()
+            throws Exception
+    {
+        twoNodesOneAllowed();
+        assertThat(TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root)).chiplets()).extracting(Chiplet::numaNode).containsExactly(0, 1);
+
+        // one node to allocate from: nothing to choose, so no memory policy, and no request for node 1 the kernel would refuse
+        Run run = exec(withSnapshot("--chiplet", "1", "--membind", "--", "sh", "-c", REPORT));
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
+        run = exec(withSnapshot("--policy", "wic", "--membind", "--lease-dir", directory.resolve("leases").toString(), "--", "sh", "-c", REPORT));
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t0\ndefault\n");
+
+        // and plan says the same for two workers, one on each node
+        StringWriter planOut = new StringWriter();
+        CommandLine plan = new CommandLine(new PlanCommand());
+        plan.setOut(new PrintWriter(planOut));
+        assertThat(plan.execute("--policy", "wicp-mixed", "--workers", "2", "--membind", "--fs-root", root.toString(), "--format", "json")).isZero();
+        assertThat(planOut.toString().replaceAll("\\s", "")).contains("\"bindsMemory\":false").doesNotContain("memoryNode");
+
+        // the same machine with both nodes allowed: now each worker's memory goes to its chiplet's node
+        replace("proc/self/status", Files.readString(root.resolve("proc/self/status")).replace("Mems_allowed_list:\t0\n", "Mems_allowed_list:\t0-1\n"));
+        planOut.getBuffer().setLength(0);
+        assertThat(plan.execute("--policy", "wicp-mixed", "--workers", "2", "--membind", "--fs-root", root.toString(), "--format", "json")).isZero();
+        assertThat(planOut.toString().replaceAll("\\s", "")).contains("\"bindsMemory\":true").contains("\"memoryNode\":0}").contains("\"memoryNode\":1}");
+    }
+
     @Test
     void memoryKindIsCheckedAndOnOneNodeBindsNothing()
             throws Exception

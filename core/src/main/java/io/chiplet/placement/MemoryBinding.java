@@ -2,16 +2,13 @@ package io.chiplet.placement;
 
 import io.chiplet.topology.ChipletMemory;
 import io.chiplet.topology.MemoryKind;
-import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
 
 import java.util.Collections;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * the user asked for it ({@code memory.bind}, {@code --membind}) and this process may use more than one node: on a
  * single node there is no choice to make, and skipping the policy saves two syscalls per bind. The node is the one of
  * the asked-for {@link MemoryKind} local to the worker's chiplet ({@link ChipletMemory}), and only a node this process
- * may allocate from ({@code allowedNodes}: its cgroup's {@code cpuset.mems}); a chiplet whose node is unknown or not
+ * may allocate from ({@code allowedNodes}: the topology's {@link Topology#allowedMemoryNodes()}); a chiplet whose node is unknown or not
  * allowed gets no memory policy rather than one the kernel would refuse. Pure.
  *
  * @param requested whether the user asked for memory binding
@@ -36,24 +33,16 @@ public record MemoryBinding(boolean requested, ChipletMemory memory, SortedSet<I
     }
 
     /**
-     * The rule for {@code topology}, every node of which this process may allocate from (a snapshot, or a host with
-     * no {@code cpuset.mems} limit).
+     * The rule for {@code topology}, under its process's limit: memory goes only to
+     * {@link Topology#allowedMemoryNodes()} (the cgroup's {@code cpuset.mems}, {@code Mems_allowed_list}).
+     *
+     * @throws IllegalArgumentException when {@code kind} is not one a user may bind to ({@link ChipletMemory#SELECTABLE})
      */
     public static MemoryBinding of(Topology topology, boolean requested, MemoryKind kind)
     {
         requireNonNull(topology, "topology is null");
-        return of(topology, requested, kind, topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet()));
-    }
-
-    /**
-     * @param allowedNodes the nodes this process may allocate from (live: the cgroup's {@code cpuset.mems})
-     * @throws IllegalArgumentException when {@code kind} is not one a user may bind to ({@link ChipletMemory#SELECTABLE})
-     */
-    public static MemoryBinding of(Topology topology, boolean requested, MemoryKind kind, Set<Integer> allowedNodes)
-    {
-        requireNonNull(topology, "topology is null");
         requireNonNull(kind, "kind is null");
-        return new MemoryBinding(requested, ChipletMemory.of(topology, kind), new TreeSet<>(allowedNodes));
+        return new MemoryBinding(requested, ChipletMemory.of(topology, kind), topology.allowedMemoryNodes());
     }
 
     /** No memory binding: the user did not ask for it. */

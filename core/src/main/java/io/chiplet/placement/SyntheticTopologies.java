@@ -97,7 +97,7 @@ public final class SyntheticTopologies
             nodes.add(NumaNode.of(node, CpuSet.fromBitSet(nodeCpus[node]), NODE_MEMORY_BYTES, distances));
         }
         CpuSet all = CpuSet.range(0, totalCores * threadsPerCore - 1);
-        return new Topology(source, all, all, all, packageList, dies, List.of(), nodes, caches,
+        return new Topology(source, all, all, all, packageList, dies, List.of(), nodes, Topology.allNodes(nodes), caches,
                 sortByFirstCpu(cores), List.of(), sortChiplets(chiplets), List.of());
     }
 

@@ -2,21 +2,27 @@ package io.chiplet.topology;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The one place that knows the cpuset files of cgroup v1 and v2: which CPUs this process's cpuset cgroup allows.
- * Topology discovery and {@link io.chiplet.affinity.AllowedCpus} (the check before every pin) both ask here.
+ * The one place that knows the cpuset files of cgroup v1 and v2: which CPUs and which NUMA nodes (memory) this
+ * process's cpuset cgroup allows. Topology discovery and {@link io.chiplet.affinity.AllowedCpus} (the check before
+ * every pin) both ask here.
  *
  * <p>The mount is found the way hwloc finds it: the standard mount points first ({@code /sys/fs/cgroup} for cgroup
  * v2, {@code /sys/fs/cgroup/cpuset} for v1), else the first cgroup2 mount with the cpuset controller or cgroup v1
  * mount with the cpuset option listed in {@code /proc/self/mountinfo} (or {@code /proc/mounts}); the process's
  * cgroup path comes from {@code /proc/self/cgroup} (the {@code 0::} line for v2, the {@code cpuset} line for v1),
  * else {@code /proc/self/cpuset}. It then reads {@code cpuset.cpus} (v1) or {@code cpuset.cpus.effective} (v2,
- * already the AND of every ancestor). A v2 cgroup whose parent does not enable the cpuset controller has no such
+ * already the AND of every ancestor), and for memory {@code cpuset.mems} or {@code cpuset.mems.effective} the same
+ * way (hwloc's {@code allowed_nodeset}). A v2 cgroup whose parent does not enable the cpuset controller has no such
  * file, and an empty one means the cgroup sets no limit of its own: either way the nearest ancestor's non-empty
  * {@code cpuset.cpus.effective} is the limit, so the lookup walks up to the mount point. Every path is relative to
  * the filesystem root given.
@@ -30,6 +36,27 @@ public final class CgroupCpuset
 
     record Mount(Version version, String mountPoint) {}
 
+    /** Where this process's cpuset cgroup is: the mount and the cgroup's directory, both relative to the root, ending in '/'. */
+    private record Location(Version version, String mountPoint, String cgroup) {}
+
+    /** What the cpuset limits, and the file names that say it: cgroup v1, v1 mounted without prefix, v2. */
+    private enum Limit
+    {
+        CPUS("cpuset.cpus", "cpus", "cpuset.cpus.effective"),
+        MEMS("cpuset.mems", "mems", "cpuset.mems.effective");
+
+        private final String v1;
+        private final String legacy;
+        private final String effective;
+
+        Limit(String v1, String legacy, String effective)
+        {
+            this.v1 = v1;
+            this.legacy = legacy;
+            this.effective = effective;
+        }
+    }
+
     /**
      * What the cgroup said.
      *
@@ -42,6 +69,24 @@ public final class CgroupCpuset
         public Result
         {
             requireNonNull(cpus, "cpus is null");
+            requireNonNull(file, "file is null");
+            unknowns = List.copyOf(unknowns);
+        }
+    }
+
+    /**
+     * What the cgroup said about memory.
+     *
+     * @param nodes the NUMA nodes the cpuset allows; empty when no cpuset cgroup applies
+     * @param file the file they came from, relative to the filesystem root
+     * @param unknowns what could not be told about the memory file; what could not be told about the cgroup itself is
+     *         in {@link Result#unknowns()}
+     */
+    record MemoryResult(Optional<SortedSet<Integer>> nodes, Optional<String> file, List<String> unknowns)
+    {
+        public MemoryResult
+        {
+            nodes = requireNonNull(nodes, "nodes is null").map(set -> Collections.unmodifiableSortedSet(new TreeSet<>(set)));
             requireNonNull(file, "file is null");
             unknowns = List.copyOf(unknowns);
         }
@@ -67,44 +112,74 @@ public final class CgroupCpuset
     Result read()
     {
         List<String> unknowns = new ArrayList<>();
+        Optional<Location> location = locate(unknowns);
+        if (location.isEmpty()) {
+            return new Result(Optional.empty(), Optional.empty(), unknowns);
+        }
+        Optional<Limited> cpus = read(location.get(), Limit.CPUS, unknowns);
+        return new Result(cpus.map(Limited::set), cpus.map(Limited::file), unknowns);
+    }
+
+    /**
+     * The NUMA nodes this process's cpuset cgroup allows ({@code cpuset.mems}, {@code cpuset.mems.effective}).
+     *
+     * @throws TopologyException naming the file when a cgroup or mount file exists but is unreadable or garbled
+     */
+    MemoryResult readMemoryNodes()
+    {
+        // the cgroup's own location problems are reported once, by read()
+        Optional<Location> location = locate(new ArrayList<>());
+        List<String> unknowns = new ArrayList<>();
+        Optional<Limited> mems = location.flatMap(found -> read(found, Limit.MEMS, unknowns));
+        return new MemoryResult(mems.map(limited -> limited.set().stream().boxed().collect(Collectors.toCollection(TreeSet::new))),
+                mems.map(Limited::file), unknowns);
+    }
+
+    private record Limited(CpuSet set, String file) {}
+
+    private Optional<Location> locate(List<String> unknowns)
+    {
         Optional<Mount> mount = findMount();
         if (mount.isEmpty()) {
-            return new Result(Optional.empty(), Optional.empty(), unknowns);
+            return Optional.empty();
         }
         Optional<String> path = cgroupPath(mount.get().version());
         if (path.isEmpty()) {
             unknowns.add("cgroup cpuset: a cpuset cgroup is mounted at " + mount.get().mountPoint()
                     + " but neither proc/self/cgroup nor proc/self/cpuset names this process's cgroup; assuming no restriction");
-            return new Result(Optional.empty(), Optional.empty(), unknowns);
+            return Optional.empty();
         }
-        String mountPoint = relative(mount.get().mountPoint());
-        String cgroup = relative(path.get());
-        if (mount.get().version() == Version.V2) {
-            return readEffective(mountPoint, cgroup, unknowns);
+        return Optional.of(new Location(mount.get().version(), relative(mount.get().mountPoint()), relative(path.get())));
+    }
+
+    private Optional<Limited> read(Location location, Limit limit, List<String> unknowns)
+    {
+        if (location.version() == Version.V2) {
+            return readEffective(location.mountPoint(), location.cgroup(), limit, unknowns);
         }
-        String file = mountPoint + cgroup + (mount.get().version() == Version.V1 ? "cpuset.cpus" : "cpus");
+        String file = location.mountPoint() + location.cgroup() + (location.version() == Version.V1 ? limit.v1 : limit.legacy);
         Optional<String> text = files.read(file);
         if (text.isEmpty()) {
             unknowns.add("cgroup cpuset: " + file + " is missing; assuming no restriction");
-            return new Result(Optional.empty(), Optional.empty(), unknowns);
+            return Optional.empty();
         }
-        return new Result(Optional.of(SysfsFiles.parseList(file, text.get())), Optional.of(file), unknowns);
+        return Optional.of(new Limited(SysfsFiles.parseList(file, text.get()), file));
     }
 
-    /** {@code cpuset.cpus.effective} of the cgroup, else of its nearest ancestor with a non-empty one. */
-    private Result readEffective(String mountPoint, String cgroup, List<String> unknowns)
+    /** {@code cpuset.cpus.effective} (or {@code .mems.}) of the cgroup, else of its nearest ancestor with a non-empty one. */
+    private Optional<Limited> readEffective(String mountPoint, String cgroup, Limit limit, List<String> unknowns)
     {
         String directory = cgroup;
         while (true) {
-            String file = mountPoint + directory + "cpuset.cpus.effective";
-            Optional<CpuSet> cpus = files.readList(file);
-            if (cpus.isPresent() && !cpus.get().isEmpty()) {
-                return new Result(cpus, Optional.of(file), unknowns);
+            String file = mountPoint + directory + limit.effective;
+            Optional<CpuSet> set = files.readList(file);
+            if (set.isPresent() && !set.get().isEmpty()) {
+                return Optional.of(new Limited(set.get(), file));
             }
             if (directory.isEmpty()) {
-                unknowns.add("cgroup cpuset: no non-empty cpuset.cpus.effective in " + mountPoint + cgroup + " or any parent up to "
+                unknowns.add("cgroup cpuset: no non-empty " + limit.effective + " in " + mountPoint + cgroup + " or any parent up to "
                         + (mountPoint.isEmpty() ? "the root" : mountPoint) + "; assuming no restriction");
-                return new Result(Optional.empty(), Optional.empty(), unknowns);
+                return Optional.empty();
             }
             directory = parent(directory);
         }

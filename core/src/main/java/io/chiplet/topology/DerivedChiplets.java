@@ -20,6 +20,7 @@ final class DerivedChiplets
                 facts.dies(),
                 facts.clusters(),
                 facts.numaNodes(),
+                facts.allowedMemoryNodes(),
                 facts.caches(),
                 facts.cores(),
                 facts.coreKinds(),

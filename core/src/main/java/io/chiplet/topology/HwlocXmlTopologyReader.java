@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static io.chiplet.topology.HwlocXmlElements.children;
 import static java.util.Objects.requireNonNull;
@@ -17,7 +20,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Which CPUs count as online and allowed is what hwloc recorded on the machine that wrote the file: the root
  * object's {@code cpuset} (online) and {@code allowed_cpuset} (the cgroup of that lstopo process). Files written
- * without {@code --whole-system} therefore already lack the CPUs that lstopo was not allowed to use.
+ * without {@code --whole-system} therefore already lack the CPUs that lstopo was not allowed to use. Likewise the
+ * NUMA nodes memory may be allocated from are the root's {@code allowed_nodeset} (every node where the file has none).
  *
  * <p>The parts: {@link HwlocXmlParser} (a parser that fetches nothing), {@link HwlocXmlElements} (attributes, every
  * error naming the file), {@link HwlocXmlCpus} (present, online, allowed), {@link HwlocXmlObjects} (the object tree:
@@ -64,6 +68,17 @@ public final class HwlocXmlTopologyReader
         }
     }
 
+    /** The root's {@code allowed_nodeset}: the nodes the lstopo process that wrote the file could allocate from. */
+    private static SortedSet<Integer> allowedMemoryNodes(Element root, HwlocXmlElements elements, List<NumaNode> numaNodes)
+    {
+        SortedSet<Integer> all = Topology.allNodes(numaNodes);
+        if (!root.hasAttribute("allowed_nodeset") || all.isEmpty()) {
+            return all;
+        }
+        CpuSet ids = CpuSet.of(all.stream().mapToInt(Integer::intValue).toArray());
+        return elements.bitmap(root, "allowed_nodeset").within(ids).stream().boxed().collect(Collectors.toCollection(TreeSet::new));
+    }
+
     private Topology facts(Document document)
     {
         Element topologyElement = document.getDocumentElement();
@@ -99,6 +114,7 @@ public final class HwlocXmlTopologyReader
                 objects.dies().stream().sorted(Comparator.comparingInt(Die::packageId).thenComparingInt(Die::id)).toList(),
                 objects.clusters().stream().sorted(Comparator.comparingInt(cluster -> cluster.cpus().first())).toList(),
                 numaNodes,
+                allowedMemoryNodes(root, elements, numaNodes),
                 objects.caches().stream().sorted(Comparator.comparingInt(Cache::level).thenComparing(Cache::type).thenComparingInt(cache -> cache.cpus().first())).toList(),
                 kindedCores,
                 coreKinds,

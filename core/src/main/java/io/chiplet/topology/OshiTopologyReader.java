@@ -92,6 +92,7 @@ public final class OshiTopologyReader
         unknowns.add("L3 groups: oshi does not report which CPUs share an L3; chiplets fall back to NUMA nodes or packages");
         unknowns.add("caches: oshi reports " + describe(processorCaches) + " but not which CPUs share each instance; no cache instances are listed");
         unknowns.add("allowed CPUs: oshi does not report this process's affinity mask or cpuset; all online CPUs are taken as allowed");
+        unknowns.add("allowed memory nodes: oshi does not report this process's cpuset.mems; every NUMA node is taken as allowed");
         unknowns.add("present CPUs: oshi lists online CPUs only; offline CPUs are not known");
         unknowns.add("NUMA nodes: oshi reports which node each CPU is on but neither memory sizes, distances nor CPU-less nodes");
         unknowns.add("dies and clusters: oshi does not report them");
@@ -105,6 +106,7 @@ public final class OshiTopologyReader
                 List.of(),
                 List.of(),
                 numaNodes,
+                Topology.allNodes(numaNodes),
                 List.of(),
                 cores,
                 coreKinds,

@@ -5,6 +5,8 @@ import io.chiplet.topology.SysfsCpuReader.CpuTopology;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import static io.chiplet.topology.SysfsNumaReader.NODE_DIR;
 import static java.util.Objects.requireNonNull;
@@ -47,7 +49,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>This class is the orchestrator: one reader per sysfs area does the reading ({@link SysfsCpuReader} for CPUs,
  * packages, dies, clusters and cores, {@link SysfsCacheReader}, {@link SysfsCoreKindReader}, {@link SysfsNumaReader}
- * for nodes and their kinds of memory, {@link ProcessCpus} for the allowed CPUs), all writing to one
+ * for nodes and their kinds of memory, {@link ProcessCpus} for the allowed CPUs and memory nodes), all writing to one
  * {@link Unknowns}; {@link ChipletDerivation} then derives the chiplets.
  */
 public final class SysfsTopologyReader
@@ -98,7 +100,9 @@ public final class SysfsTopologyReader
             List<CoreKind> coreKinds = unknowns.degrade("kinds of core", () -> new SysfsCoreKindReader(files, unknowns).read(online, cpus.cores())).orElse(List.of());
             List<Core> cores = SysfsCoreKindReader.withKinds(cpus.cores(), coreKinds);
             List<NumaNode> nodes = new SysfsNumaReader(files, unknowns).read(online);
-            CpuSet allowed = ProcessCpus.read(files, cpus.present(), online, liveAffinity, unknowns).allowed();
+            ProcessCpus process = ProcessCpus.read(files, cpus.present(), online, liveAffinity, unknowns);
+            CpuSet allowed = process.allowed();
+            SortedSet<Integer> allowedMemoryNodes = allowedMemoryNodes(nodes, process.memoryNodes(), unknowns);
 
             List<Chiplet> chiplets = ChipletDerivation.derive(online, cpus.packages(), cpus.dies(), cpus.clusters(), nodes, caches, cores, virtualChipletCores);
             if (caches.stream().noneMatch(cache -> cache.level() == 3)) {
@@ -108,8 +112,24 @@ public final class SysfsTopologyReader
             if (!inNodes.containsAll(online)) {
                 unknowns.add("NUMA node of CPUs " + online.minus(inNodes) + ": no node under " + NODE_DIR + " lists them");
             }
-            return new Topology("sysfs:" + root, cpus.present(), online, allowed, cpus.packages(), cpus.dies(), cpus.clusters(), nodes, caches, cores,
-                    coreKinds, chiplets, unknowns.list());
+            return new Topology("sysfs:" + root, cpus.present(), online, allowed, cpus.packages(), cpus.dies(), cpus.clusters(), nodes, allowedMemoryNodes,
+                    caches, cores, coreKinds, chiplets, unknowns.list());
         }
+    }
+
+    /** The machine's nodes that the process's limit allows (hwloc's {@code allowed_nodeset}); every node without a limit. */
+    private static SortedSet<Integer> allowedMemoryNodes(List<NumaNode> nodes, Optional<SortedSet<Integer>> limit, Unknowns unknowns)
+    {
+        SortedSet<Integer> all = Topology.allNodes(nodes);
+        if (limit.isEmpty()) {
+            return all;
+        }
+        SortedSet<Integer> allowed = new TreeSet<>(all);
+        allowed.retainAll(limit.get());
+        if (allowed.isEmpty() && !all.isEmpty()) {
+            unknowns.add("allowed memory nodes: the cgroup's cpuset.mems and Mems_allowed_list allow " + limit.get()
+                    + ", none of the NUMA nodes " + all + " under " + NODE_DIR + "; no memory is bound");
+        }
+        return allowed;
     }
 }

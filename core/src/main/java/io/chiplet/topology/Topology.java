@@ -1,7 +1,12 @@
 package io.chiplet.topology;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -14,6 +19,9 @@ import static java.util.Objects.requireNonNull;
  * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask): what it
  *        runs on now, which may be narrower than {@code AllowedCpus.allowed()} (the cpuset alone, what a thread may
  *        be pinned to); placement uses both, intersected ({@code NodeShare})
+ * @param allowedMemoryNodes ids of the NUMA nodes this process may allocate memory from (its cgroup's
+ *        {@code cpuset.mems} and {@code Mems_allowed_list}; hwloc's {@code allowed_nodeset}), among the ids of
+ *        {@code numaNodes}: the only nodes memory is ever bound to ({@code MemoryBinding})
  * @param unknowns facts this source could not tell, each a short sentence ("no L3 information: ...")
  */
 public record Topology(
@@ -25,6 +33,7 @@ public record Topology(
         List<Die> dies,
         List<Cluster> clusters,
         List<NumaNode> numaNodes,
+        SortedSet<Integer> allowedMemoryNodes,
         List<Cache> caches,
         List<Core> cores,
         List<CoreKind> coreKinds,
@@ -41,11 +50,41 @@ public record Topology(
         dies = List.copyOf(dies);
         clusters = List.copyOf(clusters);
         numaNodes = List.copyOf(numaNodes);
+        allowedMemoryNodes = Collections.unmodifiableSortedSet(new TreeSet<>(requireNonNull(allowedMemoryNodes, "allowedMemoryNodes is null")));
+        Set<Integer> ids = numaNodes.stream().map(NumaNode::id).collect(Collectors.toSet());
+        if (!ids.containsAll(allowedMemoryNodes)) {
+            throw new IllegalArgumentException("allowed memory nodes " + allowedMemoryNodes + " are not all NUMA nodes of the machine " + new TreeSet<>(ids));
+        }
         caches = List.copyOf(caches);
         cores = List.copyOf(cores);
         coreKinds = List.copyOf(coreKinds);
         chiplets = List.copyOf(chiplets);
         unknowns = List.copyOf(unknowns);
+    }
+
+    /** A topology from which this process may allocate memory on every NUMA node: a machine with no {@code cpuset.mems} limit. */
+    public Topology(
+            String source,
+            CpuSet present,
+            CpuSet online,
+            CpuSet allowed,
+            List<CpuPackage> packages,
+            List<Die> dies,
+            List<Cluster> clusters,
+            List<NumaNode> numaNodes,
+            List<Cache> caches,
+            List<Core> cores,
+            List<CoreKind> coreKinds,
+            List<Chiplet> chiplets,
+            List<String> unknowns)
+    {
+        this(source, present, online, allowed, packages, dies, clusters, numaNodes, allNodes(numaNodes), caches, cores, coreKinds, chiplets, unknowns);
+    }
+
+    /** The ids of {@code numaNodes}: every node allowed. */
+    public static SortedSet<Integer> allNodes(List<NumaNode> numaNodes)
+    {
+        return numaNodes.stream().map(NumaNode::id).collect(Collectors.toCollection(TreeSet::new));
     }
 
     public CpuSet offline()
@@ -102,7 +141,19 @@ public record Topology(
      */
     public Topology restrictedTo(CpuSet allowed, List<Chiplet> chiplets, List<String> unknowns)
     {
-        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, caches, cores, coreKinds, chiplets, unknowns);
+        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, allowedMemoryNodes, caches, cores, coreKinds, chiplets, unknowns);
+    }
+
+    /**
+     * This machine as a process whose {@code cpuset.mems} allows only {@code nodes} sees it (a container on one
+     * node of a larger host): what plans for such a process bind memory to.
+     *
+     * @throws IllegalArgumentException when a node is not one of this machine's
+     */
+    public Topology withAllowedMemoryNodes(Set<Integer> nodes)
+    {
+        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, new TreeSet<>(requireNonNull(nodes, "nodes is null")),
+                caches, cores, coreKinds, chiplets, unknowns);
     }
 
     /** The chiplet holding {@code cpu}, if the CPU is online. */

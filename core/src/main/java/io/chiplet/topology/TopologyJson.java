@@ -185,6 +185,7 @@ public final class TopologyJson
 
         // Beyond the contract.
         json.writeStringField("l3Placement", topology.l3Placement().jsonName());
+        json.writeStringField("allowedNumaNodes", CpuSet.of(topology.allowedMemoryNodes().stream().mapToInt(Integer::intValue).toArray()).toList());
         json.writeArrayFieldStart("packagesWithoutId");
         for (CpuPackage cpuPackage : topology.packages()) {
             if (cpuPackage.id() < 0) {

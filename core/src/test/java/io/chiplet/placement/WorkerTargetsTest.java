@@ -80,12 +80,14 @@ class WorkerTargetsTest
     {
         assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.off(EPYC)))).containsExactly("none", "none");
         // cpuset.mems = 0: one node to allocate from, nothing to choose
-        MemoryBinding oneNode = MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0));
+        MemoryBinding oneNode = MemoryBinding.of(EPYC.withAllowedMemoryNodes(Set.of(0)), true, MemoryKind.DRAM);
         assertThat(oneNode.binds()).isFalse();
         assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, oneNode))).containsExactly("none", "none");
-        // a node the process may not allocate from is never named
-        MemoryBinding notNodeOne = MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0, 2));
-        assertThat(nodes(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, notNodeOne))).containsExactly("node 0", "none");
+        // a node the process may not allocate from is never named: cpuset.mems = 0,2 on four nodes, one chiplet each
+        Topology fourNodes = SyntheticTopologies.uniform("test", 1, 4, 2, 1, 32L << 20, 4).withAllowedMemoryNodes(Set.of(0, 2));
+        MemoryBinding notNodesOneAndThree = MemoryBinding.of(fourNodes, true, MemoryKind.DRAM);
+        assertThat(nodes(PlacementPlanner.targets(NodeShare.of(fourNodes), Policy.WICP_MIXED, 4, notNodesOneAndThree)))
+                .containsExactly("node 0", "none", "node 2", "none");
     }
 
     @Test

@@ -156,4 +156,50 @@ class CgroupCpusetTest
         assertThat(read().cpus()).isEmpty();
         assertThat(read().unknowns()).containsExactly("cgroup cpuset: sys/fs/cgroup/cpuset/gone/cpuset.cpus is missing; assuming no restriction");
     }
+
+    @Test
+    void cgroupV2MemoryNodesComeFromCpusetMemsEffectiveTheSameWayAndAGarbledOneIsAnError()
+            throws IOException
+    {
+        write("sys/fs/cgroup/cpuset.cpus.effective", "0-63\n");
+        write("sys/fs/cgroup/cpuset.mems.effective", "0-3\n");
+        write("sys/fs/cgroup/kubepods/cpuset.mems.effective", "1,3\n");
+        Files.createDirectories(root.resolve("sys/fs/cgroup/kubepods/pod1"));
+        write("proc/self/cgroup", "0::/kubepods/pod1\n");
+
+        // the leaf has no file: the nearest ancestor's limit applies, as for CPUs
+        CgroupCpuset.MemoryResult result = new CgroupCpuset(new SysfsFiles(root)).readMemoryNodes();
+        assertThat(result.nodes()).hasValueSatisfying(nodes -> assertThat(nodes).containsExactly(1, 3));
+        assertThat(result.file()).hasValue("sys/fs/cgroup/kubepods/cpuset.mems.effective");
+        assertThat(result.unknowns()).isEmpty();
+
+        write("sys/fs/cgroup/kubepods/pod1/cpuset.mems.effective", "node one\n");
+        assertThatThrownBy(() -> new CgroupCpuset(new SysfsFiles(root)).readMemoryNodes())
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("sys/fs/cgroup/kubepods/pod1/cpuset.mems.effective: expected a cpulist");
+        // the CPUs are read on their own: a broken mems file does not hide them
+        assertThat(read().cpus()).hasValue(CpuSet.range(0, 63));
+    }
+
+    @Test
+    void cgroupV1MemoryNodesComeFromCpusetMems()
+            throws IOException
+    {
+        write("proc/mounts", "cgroup /sys/fs/cgroup/cpuset,cpuacct cgroup rw,nosuid,cpuset,cpuacct 0 0\n");
+        write("sys/fs/cgroup/cpuset,cpuacct/slurm/job9/cpuset.cpus", "8-11\n");
+        write("sys/fs/cgroup/cpuset,cpuacct/slurm/job9/cpuset.mems", "2\n");
+        write("proc/self/cgroup", "3:cpuset,cpuacct:/slurm/job9\n");
+
+        CgroupCpuset.MemoryResult result = new CgroupCpuset(new SysfsFiles(root)).readMemoryNodes();
+        assertThat(result.nodes()).hasValueSatisfying(nodes -> assertThat(nodes).containsExactly(2));
+        assertThat(result.file()).hasValue("sys/fs/cgroup/cpuset,cpuacct/slurm/job9/cpuset.mems");
+    }
+
+    @Test
+    void noCgroupMeansNoMemoryNodeLimit()
+    {
+        CgroupCpuset.MemoryResult result = new CgroupCpuset(new SysfsFiles(root)).readMemoryNodes();
+        assertThat(result.nodes()).isEmpty();
+        assertThat(result.unknowns()).isEmpty();
+    }
 }

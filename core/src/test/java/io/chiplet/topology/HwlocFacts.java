@@ -25,6 +25,7 @@ import java.util.TreeMap;
  * @param online the Machine object's cpuset
  * @param complete the Machine's complete_cpuset (present CPUs, offline ones included)
  * @param allowed the Machine's allowed_cpuset
+ * @param allowedNodes the Machine's allowed_nodeset: the NUMA nodes the lstopo process could allocate from
  * @param packages packages in the order {@code SysfsTopologyReader} lists them (by os_index, those without one last,
  *         then by first CPU), each as its os_index (-1 where hwloc writes none: the kernel gave no physical_package_id)
  *         and CPUs; os_indexes may repeat where the kernel numbers packages alike
@@ -40,6 +41,7 @@ record HwlocFacts(
         CpuSet online,
         CpuSet complete,
         CpuSet allowed,
+        CpuSet allowedNodes,
         List<CpuPackage> packages,
         Map<Integer, CpuSet> numaNodes,
         Map<Integer, Long> numaMemory,
@@ -63,6 +65,7 @@ record HwlocFacts(
             CpuSet online = null;
             CpuSet complete = null;
             CpuSet allowed = null;
+            CpuSet allowedNodes = null;
             List<CpuPackage> packages = new ArrayList<>();
             Map<Integer, CpuSet> nodes = new TreeMap<>();
             Map<Integer, Long> memory = new TreeMap<>();
@@ -78,6 +81,7 @@ record HwlocFacts(
                         online = cpus;
                         complete = bitmap(object.getAttribute("complete_cpuset"));
                         allowed = bitmap(object.getAttribute("allowed_cpuset"));
+                        allowedNodes = bitmap(object.getAttribute("allowed_nodeset"));
                     }
                     case "Package" -> packages.add(new CpuPackage(object.hasAttribute("os_index") ? Integer.parseInt(object.getAttribute("os_index")) : -1, cpus));
                     case "NUMANode" -> {
@@ -108,7 +112,7 @@ record HwlocFacts(
             if (online == null) {
                 throw new IllegalArgumentException(xml + " has no Machine object");
             }
-            return new HwlocFacts(online, complete, allowed, List.copyOf(packages), nodes, memory, subtypes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
+            return new HwlocFacts(online, complete, allowed, allowedNodes, List.copyOf(packages), nodes, memory, subtypes, List.copyOf(l3s), List.copyOf(cores), List.copyOf(kinds));
         }
         catch (Exception e) {
             throw new IllegalStateException("cannot read hwloc XML " + xml, e);

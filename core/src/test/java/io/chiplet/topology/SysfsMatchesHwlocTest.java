@@ -72,6 +72,21 @@ class SysfsMatchesHwlocTest
                 "mask-list-conflict");
     }
 
+    /** The snapshots whose process may allocate from fewer nodes than the machine has, and some that may use all. */
+    @Test
+    void allowedMemoryNodesAreTheCgroupsAndProcSelfStatussLimit()
+    {
+        // cgroup v2 at /cgroup/unified (proc/mounts), cpuset.mems.effective 0-5: hwloc's allowed_nodeset 0x3f
+        Topology slurm = SysfsTopologyReader.snapshot(root("32amd64-4s2n4c-cgroup")).read();
+        assertThat(slurm.numaNodes()).hasSize(8);
+        assertThat(slurm.allowedMemoryNodes()).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(HwlocFacts.parse(Snapshots.hwlocReading("32amd64-4s2n4c-cgroup")).allowedNodes()).isEqualTo(CpuSet.range(0, 5));
+        // Mems_allowed_list: 0-7 on eight nodes
+        assertThat(SysfsTopologyReader.snapshot(root("2xepyc7763-nps4")).read().allowedMemoryNodes()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        // a docker container: cpuset.mems.effective 0 and Mems_allowed_list 0 on a one-node machine
+        assertThat(SysfsTopologyReader.snapshot(root("container-cgroup2-cpuset")).read().allowedMemoryNodes()).containsExactly(0);
+    }
+
     /**
      * Snapshots whose reading was taken with {@code HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES=1} (see snapshot-gen/regen.sh). By
      * default hwloc drops the NUMA node an NVIDIA GPU's {@code numa_status} names; we keep it (kind GPU, reported, never
@@ -154,6 +169,10 @@ class SysfsMatchesHwlocTest
         assertThat(topology.online()).as("online CPUs").isEqualTo(hwloc.online());
         assertThat(topology.present()).as("present CPUs (hwloc's complete cpuset)").isEqualTo(hwloc.complete());
         assertThat(topology.allowed()).as("allowed CPUs").isEqualTo(hwloc.allowed());
+        assertThat(topology.allowedMemoryNodes()).as("allowed memory nodes (hwloc's allowed_nodeset)")
+                .containsExactlyElementsOf(hwloc.allowedNodes().stream().boxed().toList());
+        assertThat(new HwlocXmlTopologyReader(Snapshots.hwlocReading(name)).read(0).allowedMemoryNodes()).as("allowed memory nodes through the XML reader")
+                .isEqualTo(topology.allowedMemoryNodes());
         if (!listsOverMasks) {
             assertThat(topology.packages()).as("packages (id -1 where the kernel gives none)").isEqualTo(hwloc.packages());
         }

@@ -112,6 +112,7 @@ class TestTopologyJson
                     }
                   ],
                   "l3Placement": "used",
+                  "allowedNumaNodes": "0-1",
                   "packagesWithoutId": [],
                   "dies": [
                     {
@@ -211,6 +212,18 @@ class TestTopologyJson
                 Map.entry("allowed", "8-15,24-27"),
                 Map.entry("present", "0-31"),
                 Map.entry("offline", "31"));
+        assertThat(json).containsEntry("allowedNumaNodes", "0-7");
+    }
+
+    @Test
+    void allowedNumaNodesAreANodeList()
+            throws IOException
+    {
+        // a cgroup whose cpuset.mems is 2-3,6: memory is bound only to those nodes
+        Map<String, Object> json = parse(TopologyJson.toJson(cgroupRestricted().withAllowedMemoryNodes(java.util.Set.of(2, 3, 6))));
+
+        assertThat(json).containsEntry("allowedNumaNodes", "2-3,6");
+        assertThat(array(json, "numaNodes")).hasSize(8);
     }
 
     private static Map<String, Object> parse(String text)

@@ -14,7 +14,6 @@ import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
-import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
 
 import java.io.IOException;
@@ -31,8 +30,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -88,8 +85,7 @@ final class MachineShowcase
     private void printSlots(Topology topology)
     {
         int slots = topology.allowed().size();
-        Set<Integer> memoryNodes = topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet());
-        WorkerTargets targets = BoundTaskPlacement.targets(topology, settings, slots, memoryNodes);
+        WorkerTargets targets = BoundTaskPlacement.targets(topology, settings, slots);
         Plan plan = targets.plan();
         SlotTable table = SlotTable.of(targets);
         out.printf(Locale.ROOT, "Task slots of one executor holding the whole machine (%d slots, as local[*] or spark.executor.cores=%d), "

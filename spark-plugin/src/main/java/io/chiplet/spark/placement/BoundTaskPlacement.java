@@ -1,7 +1,6 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ThreadBinder;
-import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -154,7 +152,7 @@ public final class BoundTaskPlacement
     {
         ChipletSettings settings = context.settings();
         Topology topology = context.topology();
-        WorkerTargets targets = targets(topology, settings, context.taskSlots(), liveMemoryNodes());
+        WorkerTargets targets = targets(topology, settings, context.taskSlots());
         BoundTaskPlacement placement = following(targets, topology.chiplets().stream().map(Chiplet::id).toList(),
                 new LiveTaskThreadBinder(ThreadBinder.live(settings.pinningBackend().configName())));
         SlotTable table = placement.table();
@@ -189,23 +187,22 @@ public final class BoundTaskPlacement
 
     /**
      * Core's targets for {@code taskSlots} slots of an executor on {@code topology}: what {@link #live} binds, and what
-     * {@code chiplet plan} prints for the same machine, policy, worker count and memory settings.
-     *
-     * @param memoryNodes the NUMA nodes this process may allocate from ({@code Mems_allowed_list})
+     * {@code chiplet plan} prints for the same machine, policy, worker count and memory settings. Memory goes only to
+     * the nodes {@code topology} allows this process ({@link Topology#allowedMemoryNodes()}).
      */
-    public static WorkerTargets targets(Topology topology, ChipletSettings settings, int taskSlots, Set<Integer> memoryNodes)
+    public static WorkerTargets targets(Topology topology, ChipletSettings settings, int taskSlots)
     {
-        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind(), memoryNodes);
+        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
         return PlacementPlanner.targets(NodeShare.of(topology), settings.policy(), taskSlots, memory);
     }
 
     /**
-     * The slot table {@link #live} starts an executor with, for any topology and memory nodes: {@code chiplet demo}
-     * shows the bundled machines' slots with it.
+     * The slot table {@link #live} starts an executor with, for any topology: {@code chiplet demo} shows the bundled
+     * machines' slots with it.
      */
-    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots, Set<Integer> memoryNodes)
+    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots)
     {
-        return SlotTable.of(targets(topology, settings, taskSlots, memoryNodes));
+        return SlotTable.of(targets(topology, settings, taskSlots));
     }
 
     /**
@@ -258,13 +255,6 @@ public final class BoundTaskPlacement
     Optional<WorkerTargets> targets()
     {
         return targets;
-    }
-
-    private static Set<Integer> liveMemoryNodes()
-    {
-        // Mems_allowed_list is a node list in the same syntax as a CPU list.
-        return ThreadId.memsAllowed(ThreadId.current()).map(CpuSet::parseList).orElse(CpuSet.empty()).stream().boxed()
-                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
     static String describe(SlotTable table)

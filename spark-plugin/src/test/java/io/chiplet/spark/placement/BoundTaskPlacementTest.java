@@ -36,7 +36,6 @@ class BoundTaskPlacementTest
     // Two chiplets of four cores, CPUs 0-3 and 4-7, each its own NUMA node.
     private static final Topology TWO_NODES = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32 * MIB, 2);
     private static final CpuSet ALL = CpuSet.range(0, 7);
-    private static final Set<Integer> NODES = Set.of(0, 1);
 
     private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(ALL);
 
@@ -110,12 +109,12 @@ class BoundTaskPlacementTest
     @Test
     void chipletPoliciesPinToTheWholeChipletAndWicToItsCore()
     {
-        assertThat(table(TWO_NODES, Policy.WICP_LOCAL, 3, false, NODES).slots()).extracting(SlotTable.Slot::cpus).containsOnly(Optional.of(CpuSet.range(0, 3)));
-        assertThat(table(TWO_NODES, Policy.WIC, 3, false, NODES).slots()).extracting(SlotTable.Slot::cpus)
+        assertThat(table(TWO_NODES, Policy.WICP_LOCAL, 3, false).slots()).extracting(SlotTable.Slot::cpus).containsOnly(Optional.of(CpuSet.range(0, 3)));
+        assertThat(table(TWO_NODES, Policy.WIC, 3, false).slots()).extracting(SlotTable.Slot::cpus)
                 .containsExactly(Optional.of(CpuSet.of(0)), Optional.of(CpuSet.of(1)), Optional.of(CpuSet.of(2)));
         // A chiplet partly outside the process: only its allowed CPUs.
         Topology narrowed = DiscoveredTopologySource.restrictTo(TWO_NODES, CpuSet.of(1, 2, 5), Path.of("/snapshot"));
-        assertThat(table(narrowed, Policy.WICP_MIXED, 2, false, NODES).slots()).extracting(SlotTable.Slot::cpus)
+        assertThat(table(narrowed, Policy.WICP_MIXED, 2, false).slots()).extracting(SlotTable.Slot::cpus)
                 .containsExactly(Optional.of(CpuSet.of(1, 2)), Optional.of(CpuSet.of(5)));
     }
 
@@ -146,13 +145,13 @@ class BoundTaskPlacementTest
     @Test
     void memoryStaysAloneWhenBindingIsOffOrTheNodeIsNotUsableHere()
     {
-        assertThat(table(TWO_NODES, Policy.WICP_MIXED, 2, false, NODES).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
-        // A snapshot's node 1 that this machine does not have: this process may allocate from node 0 only, so there
+        assertThat(table(TWO_NODES, Policy.WICP_MIXED, 2, false).slots()).allSatisfy(slot -> assertThat(slot.memoryNode()).isEmpty());
+        // cpuset.mems (or Mems_allowed_list) names node 0 only: this process may allocate from node 0 only, so there
         // is no choice to make and memory stays alone (core's "more than one node" rule).
-        assertThat(table(TWO_NODES, Policy.WICP_MIXED, 2, true, Set.of(0)).slots()).extracting(SlotTable.Slot::memoryNode)
+        assertThat(table(TWO_NODES.withAllowedMemoryNodes(Set.of(0)), Policy.WICP_MIXED, 2, true).slots()).extracting(SlotTable.Slot::memoryNode)
                 .containsExactly(OptionalInt.empty(), OptionalInt.empty());
         // wim binds nothing: neither CPUs nor memory.
-        assertThat(table(TWO_NODES, Policy.WIM, 2, true, NODES).slots()).containsOnly(new SlotTable.Slot(Optional.empty(), OptionalInt.empty(), OptionalInt.empty()));
+        assertThat(table(TWO_NODES, Policy.WIM, 2, true).slots()).containsOnly(new SlotTable.Slot(Optional.empty(), OptionalInt.empty(), OptionalInt.empty()));
     }
 
     @Test
@@ -232,7 +231,7 @@ class BoundTaskPlacementTest
     {
         for (Policy policy : Policy.values()) {
             String name = policy.cliName();
-            assertThat(table(TWO_NODES, policy, 3, true, NODES).slots()).as(name).hasSize(3)
+            assertThat(table(TWO_NODES, policy, 3, true).slots()).as(name).hasSize(3)
                     .allSatisfy(slot -> assertThat(slot.cpus().isEmpty() == (policy == Policy.WIM)).isTrue())
                     .allSatisfy(slot -> assertThat(ALL.containsAll(slot.cpus().orElse(CpuSet.empty()))).isTrue());
         }
@@ -283,17 +282,17 @@ class BoundTaskPlacementTest
 
     private BoundTaskPlacement placement(Policy policy, int slots, boolean bindMemory)
     {
-        return BoundTaskPlacement.following(targets(TWO_NODES, policy, slots, bindMemory, NODES), TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
+        return BoundTaskPlacement.following(targets(TWO_NODES, policy, slots, bindMemory), TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
-    private static WorkerTargets targets(Topology topology, Policy policy, int slots, boolean bindMemory, Set<Integer> memoryNodes)
+    private static WorkerTargets targets(Topology topology, Policy policy, int slots, boolean bindMemory)
     {
-        return PlacementPlanner.targets(NodeShare.of(topology), policy, slots, MemoryBinding.of(topology, bindMemory, MemoryKind.DRAM, memoryNodes));
+        return PlacementPlanner.targets(NodeShare.of(topology), policy, slots, MemoryBinding.of(topology, bindMemory, MemoryKind.DRAM));
     }
 
-    private static SlotTable table(Topology topology, Policy policy, int slots, boolean bindMemory, Set<Integer> memoryNodes)
+    private static SlotTable table(Topology topology, Policy policy, int slots, boolean bindMemory)
     {
-        return SlotTable.of(targets(topology, policy, slots, bindMemory, memoryNodes));
+        return SlotTable.of(targets(topology, policy, slots, bindMemory));
     }
 
     private static <T> T onOtherThread(Callable<T> action)

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,7 +44,7 @@ class SlotTableMemoryKindTest
 
     private static SlotTable table(MemoryKind kind)
     {
-        MemoryBinding memory = MemoryBinding.of(WITH_HBM, true, kind, Set.of(0, 1, 2, 3));
+        MemoryBinding memory = MemoryBinding.of(WITH_HBM, true, kind);
         return SlotTable.of(PlacementPlanner.targets(NodeShare.of(WITH_HBM), Policy.WICP_MIXED, 2, memory));
     }
 

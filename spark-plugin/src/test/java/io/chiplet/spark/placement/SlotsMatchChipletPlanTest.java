@@ -8,7 +8,6 @@ import io.chiplet.placement.Policy;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,9 +79,8 @@ class SlotsMatchChipletPlanTest
     private static List<Worker> sparkSlots(Topology topology, Policy policy, int slots)
     {
         ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName()))).settings();
-        Set<Integer> memoryNodes = topology.numaNodes().stream().map(NumaNode::id).collect(Collectors.toSet());
         FakeTaskThreadBinder binder = new FakeTaskThreadBinder(topology.allowed());
-        BoundTaskPlacement placement = BoundTaskPlacement.following(BoundTaskPlacement.targets(topology, settings, slots, memoryNodes),
+        BoundTaskPlacement placement = BoundTaskPlacement.following(BoundTaskPlacement.targets(topology, settings, slots),
                 topology.chiplets().stream().map(Chiplet::id).toList(), binder);
         Worker[] bySlot = new Worker[slots];
         for (int task = 0; task < slots; task++) {
