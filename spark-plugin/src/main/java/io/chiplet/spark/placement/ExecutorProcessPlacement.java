@@ -26,7 +26,9 @@ import static java.util.Objects.requireNonNull;
  * {@code spark.chiplet.mode=executor}, one executor per chiplet: at executor start, lease a chiplet of this host
  * through core's {@link ChipletLock} ({@link ChipletLeases}) in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
  * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet ({@link ChipletLock#bindProcess}). Tasks then need nothing: the hooks only
- * report the chiplet for the metrics.
+ * report the chiplet for the metrics. What the process binds under {@code spark.chiplet.policy} is core's rule
+ * ({@link HostShares#processTarget}): under {@code wim} nothing, so no chiplet is leased either; under every other
+ * policy the whole leased chiplet.
  *
  * <p>Executors on one host take distinct chiplets while any is free. When every chiplet is taken (more executors
  * than chiplets on the host), the executor <em>shares</em> the chiplet with the fewest holders and says so in one
