@@ -8,6 +8,7 @@ import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.WorkerTarget;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -157,10 +158,25 @@ public final class ChipletLock
      */
     public ProcessBinder.Binding bindProcess(ProcessBinder binder)
     {
+        return bindProcess(binder, target());
+    }
+
+    /**
+     * Binds every thread of this process to {@code target} (core's {@code HostShares.processTarget} on {@link #share()}),
+     * as {@link #bindProcess(ProcessBinder)} does with {@link #target()}.
+     *
+     * @throws IllegalArgumentException when {@code target} binds no CPUs or CPUs outside the leased chiplets
+     */
+    public ProcessBinder.Binding bindProcess(ProcessBinder binder, WorkerTarget target)
+    {
         requireNonNull(binder, "binder is null");
+        requireNonNull(target, "target is null");
+        CpuSet cpus = target.cpusToBind().orElseThrow(() -> new IllegalArgumentException("worker " + target.worker() + " binds no CPUs; a lock binds its leased chiplets"));
+        if (!share.shareCpus().containsAll(cpus)) {
+            throw new IllegalArgumentException("CPUs " + cpus.toList() + " are not all on the leased chiplets (" + share.shareCpus().toList() + ")");
+        }
         checkUnbound();
-        WorkerTarget target = target();
-        ProcessBinder.Binding binding = binder.bind(target.cpusToBind().orElseThrow(), target.memoryNodeToBind());
+        ProcessBinder.Binding binding = binder.bind(cpus, target.memoryNodeToBind());
         unbind = Optional.of(binding::close);
         return binding;
     }

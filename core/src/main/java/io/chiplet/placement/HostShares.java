@@ -34,6 +34,44 @@ public final class HostShares
         return cores < share.shareCpus().size() && cores <= share.smallestChipletCpus();
     }
 
+    /**
+     * What one whole JVM process placed as a single worker (Spark's {@code spark.chiplet.mode=executor}) is bound to
+     * under {@code policy}, on {@code share}: pass the share narrowed to the chiplet the process leased. One rule for
+     * every policy, since the process is one worker whose threads are all its tasks:
+     * <ul>
+     * <li>{@code wim}: nothing ({@link WorkerTarget#unbound}): no lease, no CPUs, no memory policy, as {@code wim}
+     *     means everywhere.</li>
+     * <li>every other policy: the whole chiplet it holds (the share's CPUs on it) and, under {@code memory}'s rule, the
+     *     chiplet's memory node: what {@code chiplet plan --policy wicp-local --workers 1} prints for worker 0. The
+     *     chiplet policies pin whole chiplets anyway; {@code wic}'s one core would starve an executor running several
+     *     tasks at once, and {@code win}'s whole node would overlap the chiplets other executors on the host leased, so
+     *     both take the chiplet, the smallest unit that holds such a process.</li>
+     * </ul>
+     * A process whose target {@linkplain WorkerTarget#bindsAnything binds nothing} leases nothing either.
+     */
+    public static WorkerTarget processTarget(NodeShare share, Policy policy, MemoryBinding memory)
+    {
+        requireNonNull(share, "share is null");
+        requireNonNull(policy, "policy is null");
+        requireNonNull(memory, "memory is null");
+        if (policy == Policy.WIM) {
+            return WorkerTarget.unbound(0);
+        }
+        return PlacementPlanner.targets(share, Policy.WICP_LOCAL, 1, memory).target(0);
+    }
+
+    /** {@link #processTarget}'s rule for {@code policy} in words, for the one line a runner logs. */
+    public static String processRule(Policy policy)
+    {
+        requireNonNull(policy, "policy is null");
+        return switch (policy) {
+            case WIM -> "policy wim binds nothing: the process leases no chiplet and keeps its CPUs and memory policy";
+            case WIC -> "policy wic binds a whole process to its leased chiplet (one core per process would starve its tasks)";
+            case WIN -> "policy win binds a whole process to its leased chiplet (a whole node would overlap other processes' chiplets)";
+            default -> "policy " + policy.cliName() + " binds a whole process to its leased chiplet";
+        };
+    }
+
     /** Enough chiplets of {@code share} for {@code cores} busy threads, counting each by the smallest one's CPUs in the share; 1 to all. */
     public static int chipletsFor(NodeShare share, int cores)
     {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.MemoryKind;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -65,7 +64,7 @@ public final class PlanFormatter
             out.append(" (requested ").append(plan.requested().cliName()).append(')');
         }
         out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
-        out.append("memory: ").append(memoryLine(targets)).append(System.lineSeparator());
+        out.append("memory: ").append(targets.memoryDescription()).append(System.lineSeparator());
         out.append(String.format("%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
         for (WorkerTarget target : targets.targets()) {
             String chiplet = target.chiplet().isPresent() ? Integer.toString(target.chiplet().getAsInt()) : "-";
@@ -74,22 +73,6 @@ public final class PlanFormatter
             out.append(String.format("%-7d %-8s %-5s %s%n", target.worker(), chiplet, node, cpus));
         }
         return out.toString();
-    }
-
-    private static String memoryLine(WorkerTargets targets)
-    {
-        MemoryBinding memory = targets.memory();
-        if (targets.bindsMemory()) {
-            return "bound to each worker's " + (memory.memory().kind() == MemoryKind.DRAM ? "NUMA node" : memory.memory().kind().jsonName() + " node")
-                    + memory.shortfall().map(problem -> " (" + problem + ")").orElse("");
-        }
-        if (!memory.requested()) {
-            return "not bound (not asked for)";
-        }
-        if (!memory.binds()) {
-            return "not bound: " + memory.allowedNodes().size() + " NUMA node(s), no choice to make";
-        }
-        return "not bound under " + targets.policy().cliName();
     }
 
     public static String text(List<Advice.Setting> settings)

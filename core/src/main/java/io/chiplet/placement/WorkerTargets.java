@@ -1,6 +1,7 @@
 package io.chiplet.placement;
 
 import io.chiplet.topology.CpuSet;
+import io.chiplet.topology.MemoryKind;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -78,6 +79,25 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
     public boolean bindsMemory()
     {
         return targets.stream().anyMatch(target -> target.memoryNodeToBind().isPresent());
+    }
+
+    /**
+     * What these targets do with memory, in words: {@code chiplet plan}'s {@code memory:} line and the plugins' start-up
+     * log, so both say the same. Read from the finished targets: under {@code wim} nothing is bound whatever was asked.
+     */
+    public String memoryDescription()
+    {
+        if (bindsMemory()) {
+            return "bound to each worker's " + (memory.memory().kind() == MemoryKind.DRAM ? "NUMA node" : memory.memory().kind().jsonName() + " node")
+                    + memory.shortfall().map(problem -> " (" + problem + ")").orElse("");
+        }
+        if (!memory.requested()) {
+            return "not bound (not asked for)";
+        }
+        if (!memory.binds()) {
+            return "not bound: " + memory.allowedNodes().size() + " NUMA node(s), no choice to make";
+        }
+        return "not bound under " + policy().cliName();
     }
 
     /**

@@ -99,6 +99,14 @@ class ChipletLockTest
         }
         assertThat(events).containsExactly("bind 0-7,128-135 node OptionalInt[0]", "unbind");
         assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("closed");
+        // A given target (core's HostShares.processTarget) must bind CPUs, all on the leased chiplets.
+        try (ChipletLock again = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.off(topology))) {
+            assertThatThrownBy(() -> again.bindProcess(binder, WorkerTarget.unbound(0))).hasMessageContaining("binds no CPUs");
+            assertThatThrownBy(() -> again.bindProcess(binder, new WorkerTarget(0, OptionalInt.of(1), Optional.of(CpuSet.parseList("8-15")), OptionalInt.empty())))
+                    .hasMessageContaining("not all on the leased chiplets (0-7,128-135)");
+            again.bindProcess(binder, new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.parseList("0-3")), OptionalInt.empty()));
+        }
+        assertThat(events).endsWith("bind 0-3 node OptionalInt.empty", "unbind");
         try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
             assertThat(after.holders(0)).isZero();
         }

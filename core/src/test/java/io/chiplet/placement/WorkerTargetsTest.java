@@ -91,6 +91,36 @@ class WorkerTargetsTest
     }
 
     @Test
+    void aWholeProcessGetsItsLeasedChipletUnderEveryPolicyButWim()
+    {
+        // The share narrowed to a leased CCD 9 (package 1, node 1): CPUs 72-79 and their siblings 200-207.
+        NodeShare leased = SHARE.leased(List.of(EPYC.chiplets().get(9)));
+        for (Policy policy : List.of(Policy.WIN, Policy.WICP_LOCAL, Policy.WICP_MIXED, Policy.WIC, Policy.AUTO, Policy.ADAPTIVE)) {
+            assertThat(HostShares.processTarget(leased, policy, BIND)).as(policy.cliName())
+                    .isEqualTo(new WorkerTarget(0, OptionalInt.of(9), Optional.of(CpuSet.parseList("72-79,200-207")), OptionalInt.of(1)));
+        }
+        assertThat(HostShares.processTarget(leased, Policy.WIC, MemoryBinding.off(EPYC)).memoryNodeToBind()).isEmpty();
+        // wim: nothing, so nothing to lease either.
+        assertThat(HostShares.processTarget(leased, Policy.WIM, BIND)).isEqualTo(WorkerTarget.unbound(0));
+        assertThat(HostShares.processTarget(SHARE, Policy.WIM, BIND).bindsAnything()).isFalse();
+        // Before leasing, on the whole host: what `chiplet plan --policy wicp-local --workers 1` prints for worker 0.
+        assertThat(HostShares.processTarget(SHARE, Policy.WIC, BIND)).isEqualTo(PlacementPlanner.targets(SHARE, Policy.WICP_LOCAL, 1, BIND).target(0));
+        assertThat(HostShares.processRule(Policy.WIM)).contains("binds nothing");
+        assertThat(HostShares.processRule(Policy.WIC)).contains("leased chiplet");
+    }
+
+    @Test
+    void theMemoryDescriptionIsReadFromTheFinishedTargets()
+    {
+        assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, BIND).memoryDescription()).isEqualTo("bound to each worker's NUMA node");
+        // Asked for, two nodes, but wim binds nothing: it says so rather than what was asked.
+        assertThat(PlacementPlanner.targets(SHARE, Policy.WIM, 2, BIND).memoryDescription()).isEqualTo("not bound under wim");
+        assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.off(EPYC)).memoryDescription()).isEqualTo("not bound (not asked for)");
+        assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0))).memoryDescription())
+                .isEqualTo("not bound: 1 NUMA node(s), no choice to make");
+    }
+
+    @Test
     void withSpreadsPinsEachWorkerToTheWholeChipletTheLocatorBooks()
     {
         WorkerTargets start = PlacementPlanner.targets(SHARE, Policy.ADAPTIVE, 2, BIND);

@@ -102,7 +102,41 @@ public final class ChipletExecutorPlugin
     @Override
     public void init(PluginContext context, Map<String, String> extraConf)
     {
-        guard.run("executor init", () -> start(context, extraConf));
+        guard.run("executor init", () -> {
+            try {
+                start(context, extraConf);
+            }
+            catch (RuntimeException | Error e) {
+                releaseAfterFailedStart(e);
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * The guard switches the plugin off after a failed start; give back the lease and binding taken by then, so other
+     * executors on the host do not avoid a chiplet nobody uses until this one shuts down.
+     */
+    private void releaseAfterFailedStart(Throwable failure)
+    {
+        TaskPlacement started = placement;
+        placement = new UnplacedTaskPlacement();
+        HostShare share = hostShare;
+        hostShare = null;
+        try {
+            started.close();
+        }
+        catch (RuntimeException | LinkageError e) {
+            failure.addSuppressed(e);
+        }
+        if (share != null) {
+            try {
+                share.close();
+            }
+            catch (RuntimeException | LinkageError e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private void start(PluginContext context, Map<String, String> extraConf)
@@ -255,7 +289,7 @@ public final class ChipletExecutorPlugin
     {
         TaskPlacement inner = placement instanceof MeasuredTaskPlacement measured ? measured.placement() : placement;
         if (inner instanceof ExecutorProcessPlacement process) {
-            return "process bound to leased " + process.lease().describe();
+            return process.lease().map(lease -> "process bound to leased " + lease.describe()).orElse("process not bound (policy wim)");
         }
         return share.description();
     }

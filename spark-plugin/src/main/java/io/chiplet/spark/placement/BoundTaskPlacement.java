@@ -11,7 +11,6 @@ import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -159,10 +158,7 @@ public final class BoundTaskPlacement
         MemoryBinding memory = targets.memory();
         log.info("Chiplet task placement on executor {}: {} task slots, policy {} ({}); memory {}; slots {}",
                 context.executorId(), context.taskSlots(), targets.policy(), targets.plan().reason(),
-                memory.binds() ? "preferred on each slot's " + (memory.kind() == MemoryKind.DRAM ? "NUMA node" : memory.kind().jsonName() + " node: " + memory.describe())
-                        : !settings.bindMemory() ? "left alone: " + ChipletSettings.MEMORY_BIND + " is false"
-                        : targets.policy() == Policy.WIM ? "left alone: wim binds nothing"
-                        : "left alone: one NUMA node (" + memory.allowedNodes() + ")",
+                targets.memoryDescription(),
                 describe(table));
         memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
                 ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));

@@ -5,9 +5,11 @@ import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.binding.ProcessBinder;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.placement.WorkerTarget;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -15,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
@@ -23,7 +26,9 @@ import static java.util.Objects.requireNonNull;
  * {@code spark.chiplet.mode=executor}, one executor per chiplet: at executor start, lease a chiplet of this host
  * through core's {@link ChipletLock} ({@link ChipletLeases}) in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
  * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet ({@link ChipletLock#bindProcess}). Tasks then need nothing: the hooks only
- * report the chiplet for the metrics.
+ * report the chiplet for the metrics. What the process binds under {@code spark.chiplet.policy} is core's rule
+ * ({@link HostShares#processTarget}): under {@code wim} nothing, so no chiplet is leased either; under every other
+ * policy the whole leased chiplet.
  *
  * <p>Executors on one host take distinct chiplets while any is free. When every chiplet is taken (more executors
  * than chiplets on the host), the executor <em>shares</em> the chiplet with the fewest holders and says so in one
@@ -39,20 +44,19 @@ public final class ExecutorProcessPlacement
 {
     private static final Logger log = LoggerFactory.getLogger(ExecutorProcessPlacement.class);
 
-    private final ChipletLease lease;
-    private final CpuSet cpus;
-    private final OptionalInt chiplet;
+    private final Optional<ChipletLease> lease;
+    private final Optional<CpuSet> cpus;
     private final Handle handle;
     private final Runnable release;
     private boolean closed;
 
-    private ExecutorProcessPlacement(ChipletLease lease, CpuSet cpus, Runnable release)
+    private ExecutorProcessPlacement(Optional<ChipletLease> lease, Optional<CpuSet> cpus, Runnable release)
     {
         this.lease = lease;
         this.cpus = cpus;
-        this.chiplet = OptionalInt.of(lease.chiplet().id());
+        OptionalInt chiplet = lease.map(held -> OptionalInt.of(held.chiplet().id())).orElse(OptionalInt.empty());
         // One handle for every task: the hooks allocate nothing.
-        this.handle = () -> chiplet;
+        this.handle = lease.isPresent() ? () -> chiplet : Handle.UNPLACED;
         this.release = release;
     }
 
@@ -84,25 +88,33 @@ public final class ExecutorProcessPlacement
             throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")", e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
+        // Core decides what a whole process gets under the policy; one that binds nothing leases nothing either.
+        if (!HostShares.processTarget(share, settings.policy(), memory).bindsAnything()) {
+            log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostShares.processRule(settings.policy()), runnable.toList());
+            return new ExecutorProcessPlacement(Optional.empty(), Optional.empty(), () -> {});
+        }
         // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.
         ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory);
         try {
             ChipletLease lease = lock.leases().get(0);
-            CpuSet cpus = lock.target().cpusToBind().orElseThrow();
+            WorkerTarget target = HostShares.processTarget(lock.share(), settings.policy(), memory);
+            CpuSet cpus = target.cpusToBind().orElseThrow();
             memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
-            ProcessBinder.Binding binding = lock.bindProcess(binder);
+            ProcessBinder.Binding binding = lock.bindProcess(binder, target);
             if (lease.shared()) {
                 log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "
                         + "Run at most one executor per chiplet per host to avoid it.", lock.directory(), lease.describe());
             }
             else {
-                log.info("Chiplet plugin: this executor leased {} in {} and bound its process to CPUs {}", lease.describe(), lock.directory(), cpus.toList());
+                log.info("Chiplet plugin: {}; this executor leased {} in {} and bound its process to CPUs {}, memory {}", HostShares.processRule(settings.policy()),
+                        lease.describe(), lock.directory(), cpus.toList(),
+                        target.memoryNodeToBind().isPresent() ? "preferred on node " + target.memoryNodeToBind().getAsInt() : "not bound");
             }
             binding.memoryProblem().ifPresent(problem ->
                     log.warn("Chiplet plugin: memory of this executor is not bound ({}); its threads are bound to CPUs {}, so new pages still go to their node first",
                             problem, cpus.toList()));
             // The lock unbinds before giving up the lease: another executor may take the chiplet the moment it is free.
-            return new ExecutorProcessPlacement(lease, cpus, lock::close);
+            return new ExecutorProcessPlacement(Optional.of(lease), Optional.of(cpus), lock::close);
         }
         catch (RuntimeException | Error e) {
             try {
@@ -115,28 +127,31 @@ public final class ExecutorProcessPlacement
         }
     }
 
-    /** One chiplet: executors on one host hold different ones, so the driver must not count the host's chiplets per executor. */
+    /**
+     * One chiplet: executors on one host hold different ones, so the driver must not count the host's chiplets per
+     * executor. Unbound ({@code wim}): every allowed CPU.
+     */
     @Override
     public PartitionBasis summary(Topology topology)
     {
-        return PartitionBasis.of(topology, cpus);
+        return PartitionBasis.of(topology, cpus.orElse(topology.allowed()));
     }
 
-    /** Only the leased chiplet: the executor's metrics count no other. */
+    /** Only the leased chiplet: the executor's metrics count no other. Unbound: all of them. */
     @Override
     public List<Integer> chipletIds(List<Integer> usable)
     {
-        return List.of(lease.chiplet().id());
+        return lease.map(held -> List.of(held.chiplet().id())).orElse(usable);
     }
 
-    /** The chiplet this executor leased. */
-    public ChipletLease lease()
+    /** The chiplet this executor leased; empty when its policy binds nothing ({@code wim}). */
+    public Optional<ChipletLease> lease()
     {
         return lease;
     }
 
-    /** The CPUs this executor's threads are bound to. */
-    public CpuSet cpus()
+    /** The CPUs this executor's threads are bound to; empty when they are left alone ({@code wim}). */
+    public Optional<CpuSet> cpus()
     {
         return cpus;
     }

@@ -13,11 +13,14 @@ import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.spark.topology.HostShare;
 import io.chiplet.spark.topology.TopologySource;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -186,6 +189,28 @@ class ChipletExecutorPluginTest
         currentTask.set(new TaskPlacement.TaskIdentity(0, 0, 1));
         plugin.onTaskSucceeded();
         assertThat(placement.ended()).hasSize(1).containsExactlyElementsOf(placement.started());
+    }
+
+    @Test
+    void aFailedStartReleasesTheHostShareLeaseItTook(@TempDir Path temp)
+    {
+        Path leases = temp.resolve("leases");
+        // 2 cores of an 8-CPU host: the executor leases a chiplet for its share before its placement is made.
+        FakePluginContext context = new FakePluginContext(Map.of("spark.executor.cores", "2", "spark.chiplet.leaseDir", leases.toString(),
+                "spark.chiplet.measure.enabled", "false"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, placementContext -> {
+            throw new IllegalStateException("no placement today");
+        }, currentTask::get);
+        plugin.init(context, Map.of());
+
+        // Switched off, and the lease is free again: this JVM can lease chiplet 0 itself (a lease it still held would
+        // make it fall back to a split without a lease).
+        runTask(plugin, new TaskPlacement.TaskIdentity(0, 0, 1), true);
+        assertThat(context.metricRegistry().getMetrics()).isEmpty();
+        try (HostShare again = HostShare.claim(TWO_CHIPLETS, 2, "1", leases)) {
+            assertThat(again.description()).startsWith("leased chiplet 0 (CPUs 0-3): exclusive");
+        }
+        plugin.shutdown();
     }
 
     @Test

@@ -53,8 +53,8 @@ class ExecutorProcessPlacementTest
     {
         FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
-            assertThat(placement.lease().chiplet().id()).isZero();
-            assertThat(placement.lease().shared()).isFalse();
+            assertThat(placement.lease().orElseThrow().chiplet().id()).isZero();
+            assertThat(placement.lease().orElseThrow().shared()).isFalse();
             assertThat(binder.bound).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
 
             // Every task reports the leased chiplet and the end does nothing to undo.
@@ -65,6 +65,37 @@ class ExecutorProcessPlacementTest
         }
         assertThat(binder.open).isZero();
         assertThat(holders(0)).isZero();
+    }
+
+    @Test
+    void underWimTheExecutorLeasesNothingAndBindsNothing()
+    {
+        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, "wim")), FOUR_CHIPLETS, binder)) {
+            assertThat(placement.lease()).isEmpty();
+            assertThat(placement.cpus()).isEmpty();
+            assertThat(binder.bound).isEmpty();
+            assertThat(List.of(holders(0), holders(1), holders(2), holders(3))).containsOnly(0);
+            assertThat(placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 2, 3)).chiplet()).isEmpty();
+            // Its metrics and the driver's sizing see every chiplet it may run on.
+            assertThat(placement.chipletIds(List.of(0, 1, 2, 3))).containsExactly(0, 1, 2, 3);
+            assertThat(placement.summary(FOUR_CHIPLETS).chiplets()).isEqualTo(4);
+        }
+        assertThat(binder.open).isZero();
+    }
+
+    @Test
+    void winAndWicBindTheWholeLeasedChipletAndItsNodeLikeTheChipletPolicies()
+    {
+        for (String policy : List.of("win", "wic", "wicp-local", "wicp-mixed", "auto", "adaptive")) {
+            FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+            try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, policy)), FOUR_CHIPLETS, binder)) {
+                assertThat(placement.lease().orElseThrow().chiplet().id()).as(policy).isZero();
+                // wic's one core (CPU 0 alone) would leave a multi-core executor one CPU: the whole chiplet instead.
+                assertThat(binder.bound).as(policy).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
+            }
+            assertThat(holders(0)).as(policy).isZero();
+        }
     }
 
     @Test
@@ -82,13 +113,13 @@ class ExecutorProcessPlacementTest
         // A snapshot of a bigger machine than the one we run on, or a cgroup cpuset holding CPUs 3-4.
         FakeBinder binder = new FakeBinder(CpuSet.range(3, 4));
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
-            assertThat(placement.lease().chiplet().id()).isEqualTo(1);
-            assertThat(placement.cpus()).isEqualTo(CpuSet.of(3));
+            assertThat(placement.lease().orElseThrow().chiplet().id()).isEqualTo(1);
+            assertThat(placement.cpus().orElseThrow()).isEqualTo(CpuSet.of(3));
             // The driver counts this executor as its one leased chiplet with the one CPU it may use, not the host's four.
             PartitionBasis summary = placement.summary(FOUR_CHIPLETS);
             assertThat(summary.chiplets()).isOne();
             assertThat(summary.cores()).isOne();
-            assertThat(summary.chipletL3Bytes()).isEqualTo(placement.lease().chiplet().l3Bytes());
+            assertThat(summary.chipletL3Bytes()).isEqualTo(placement.lease().orElseThrow().chiplet().l3Bytes());
         }
         FakeBinder none = new FakeBinder(CpuSet.range(16, 17));
         assertThatThrownBy(() -> ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, none))
@@ -105,17 +136,17 @@ class ExecutorProcessPlacementTest
         try (LeaseHolder _ = LeaseHolder.start(leaseDir, 2, 1)) {
             // The other executor holds chiplet 0.
             try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), twoChiplets, binder)) {
-                assertThat(placement.lease().chiplet().id()).isEqualTo(1);
-                assertThat(placement.lease().shared()).isFalse();
-                assertThat(placement.cpus()).isEqualTo(CpuSet.of(1));
+                assertThat(placement.lease().orElseThrow().chiplet().id()).isEqualTo(1);
+                assertThat(placement.lease().orElseThrow().shared()).isFalse();
+                assertThat(placement.cpus().orElseThrow()).isEqualTo(CpuSet.of(1));
             }
         }
         try (LeaseHolder _ = LeaseHolder.start(leaseDir, 2, 2)) {
             // Every chiplet is held: share one rather than run unbound.
             try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), twoChiplets, binder)) {
-                assertThat(placement.lease().shared()).isTrue();
-                assertThat(placement.lease().otherHolders()).isOne();
-                assertThat(placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet()).hasValue(placement.lease().chiplet().id());
+                assertThat(placement.lease().orElseThrow().shared()).isTrue();
+                assertThat(placement.lease().orElseThrow().otherHolders()).isOne();
+                assertThat(placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet()).hasValue(placement.lease().orElseThrow().chiplet().id());
             }
         }
     }
@@ -136,7 +167,7 @@ class ExecutorProcessPlacementTest
         // Released, and the directory is closed in this JVM: a retry can open it and take chiplet 0.
         assertThat(holders(0)).isZero();
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, new FakeBinder(CpuSet.range(0, 7)))) {
-            assertThat(placement.lease().chiplet().id()).isZero();
+            assertThat(placement.lease().orElseThrow().chiplet().id()).isZero();
         }
     }
 
@@ -157,7 +188,7 @@ class ExecutorProcessPlacementTest
         int[] lateThread = new int[1];
         Thread late;
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), oneCpuChiplets, ProcessBinder.live(binder))) {
-            CpuSet bound = placement.cpus();
+            CpuSet bound = placement.cpus().orElseThrow();
             assertThat(bound.size()).isOne();
             for (int tid : ThreadId.threadsOfThisProcess()) {
                 ThreadId.cpusAllowed(tid).ifPresent(mask -> assertThat(mask).as("thread %d", tid).isEqualTo(bound));

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.binding.ProcessBinder;
 import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
@@ -29,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue #24's "plan prints what runs", for Spark's task mode: on every bundled machine (core's hwloc XMLs and sysfs
  * snapshots), for every policy and several slot counts, the task slots the plugin binds (its placement run with a
  * recording binder, one task per slot) are exactly the workers {@code chiplet plan --format json} prints for the same
- * machine, policy and worker count: each slot's CPUs (none under {@code wim}), chiplet and memory node.
+ * machine, policy and worker count: each slot's CPUs (none under {@code wim}), chiplet and memory node. Executor mode's
+ * whole process is compared with {@code plan --workers 1}.
  */
 class SlotsMatchChipletPlanTest
 {
@@ -73,6 +75,71 @@ class SlotsMatchChipletPlanTest
             }
         }
         assertThat(compared).isGreaterThan(500);
+    }
+
+    /**
+     * Executor mode: the whole executor process is one worker. Under {@code wim} it binds nothing, as {@code plan --policy
+     * wim --workers 1} prints; under every other policy it binds the whole chiplet it leased (the first free one, here
+     * all are free) and that chiplet's memory node: {@code plan --workers 1}'s worker 0 under the chiplet policies, and
+     * {@code plan --policy wicp-local --workers 1}'s under {@code win} and {@code wic}, which a whole process does not
+     * follow (core's {@code HostShares.processTarget}).
+     */
+    @Test
+    void anExecutorProcessBindsWhatChipletPlanPrintsForOneWorker()
+    {
+        int compared = 0;
+        for (Machine machine : MACHINES) {
+            Topology topology = machine.topology();
+            if (topology.allowed().isEmpty() || NodeShare.of(topology).chiplets().isEmpty()) {
+                continue;
+            }
+            for (Policy policy : Policy.values()) {
+                Policy planned = policy == Policy.WIN || policy == Policy.WIC ? Policy.WICP_LOCAL : policy;
+                String what = machine.name() + ", executor mode, " + policy.cliName();
+                assertThat(List.of(executorProcess(topology, policy, unpacked.resolve("leases-" + compared)))).as(what)
+                        .isEqualTo(plan(machine, planned, 1));
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(100);
+    }
+
+    /** What executor mode binds for the whole process, through a binder that records instead of binding. */
+    private static Worker executorProcess(Topology topology, Policy policy, Path leaseDir)
+    {
+        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName(),
+                ChipletSettings.MODE, "executor", ChipletSettings.LEASE_DIR, leaseDir.toString()))).settings();
+        List<Worker> bound = new ArrayList<>();
+        ProcessBinder binder = new ProcessBinder()
+        {
+            @Override
+            public CpuSet allowed()
+            {
+                return topology.allowed();
+            }
+
+            @Override
+            public Binding bind(CpuSet cpus, OptionalInt memoryNode)
+            {
+                bound.add(new Worker(Optional.of(cpus), OptionalInt.empty(), memoryNode));
+                return new Binding()
+                {
+                    @Override
+                    public Optional<String> memoryProblem()
+                    {
+                        return Optional.empty();
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+            }
+        };
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings, topology, binder)) {
+            OptionalInt chiplet = placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet();
+            assertThat(bound).hasSizeLessThanOrEqualTo(1);
+            return bound.isEmpty() ? new Worker(Optional.empty(), chiplet, OptionalInt.empty()) : new Worker(bound.getFirst().cpus(), chiplet, bound.getFirst().memoryNode());
+        }
     }
 
     /** What the task placement binds in each slot: one task started per slot, none ended, through a recording binder. */
