@@ -116,7 +116,7 @@ class WorkerTargetsTest
         // Asked for, two nodes, but wim binds nothing: it says so rather than what was asked.
         assertThat(PlacementPlanner.targets(SHARE, Policy.WIM, 2, BIND).memoryDescription()).isEqualTo("not bound under wim");
         assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.off(EPYC)).memoryDescription()).isEqualTo("not bound (not asked for)");
-        assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.of(EPYC, true, MemoryKind.DRAM, Set.of(0))).memoryDescription())
+        assertThat(PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, MemoryBinding.of(EPYC.withAllowedMemoryNodes(Set.of(0)), true, MemoryKind.DRAM)).memoryDescription())
                 .isEqualTo("not bound: 1 NUMA node(s), no choice to make");
     }
 
