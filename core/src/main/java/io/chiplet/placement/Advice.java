@@ -114,8 +114,8 @@ public final class Advice
         }
         else {
             settings.add(new Setting("workers per host", Integer.toString(workers), workersReason));
-            Setting taskConcurrency = TrinoSessionSettings.taskConcurrency(topology, allowed, workers);
-            settings.add(taskConcurrency);
+            TrinoSessionSettings.TaskConcurrency taskConcurrency = TrinoSessionSettings.taskConcurrency(topology, allowed, workers);
+            settings.add(taskConcurrency.setting());
             if (hosts.isPresent()) {
                 settings.addAll(TrinoSessionSettings.hashPartitions(Math.multiplyExact(workers, hosts.getAsInt())));
             }
@@ -126,7 +126,7 @@ public final class Advice
             }
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
             // What the coordinator's session defaults make of those values for a query shape with a skew hint.
-            settings.addAll(TrinoSessionSettings.skewHintSettings(Integer.parseInt(taskConcurrency.value()),
+            settings.addAll(TrinoSessionSettings.skewHintSettings(taskConcurrency.value(),
                     hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);

@@ -13,16 +13,17 @@ class TrinoSessionSettingsTest
     @Test
     void workersSharingAHostShareItsCores()
     {
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 1))).value()).isEqualTo("2");
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 2))).value()).isEqualTo("1");
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(48, 2))).value()).isEqualTo("16");
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 1))).value()).isEqualTo(2);
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 2))).value()).isEqualTo(1);
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(48, 2))).value()).isEqualTo(16);
     }
 
     @Test
     void differingWorkersGetTheSmallestWorkersFigure()
     {
-        Advice.Setting mixed = TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(64, 1), new TrinoSessionSettings.WorkerHost(8, 1)));
-        assertThat(mixed.value()).isEqualTo("8");
+        TrinoSessionSettings.TaskConcurrency mixed = TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(64, 1), new TrinoSessionSettings.WorkerHost(8, 1)));
+        assertThat(mixed.value()).isEqualTo(8);
+        assertThat(mixed.setting()).isEqualTo(new Advice.Setting("task_concurrency", "8", mixed.reason()));
         assertThat(mixed.reason()).contains("smallest of the differing workers");
         assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(8, 1), new TrinoSessionSettings.WorkerHost(8, 1))).reason())
                 .doesNotContain("differing");
