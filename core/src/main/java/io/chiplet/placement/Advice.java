@@ -72,7 +72,7 @@ public final class Advice
         if (hosts.isPresent() && hosts.getAsInt() < 1) {
             throw new IllegalArgumentException("hosts must be positive: " + hosts.getAsInt());
         }
-        int workers = workersPerHost.orElse(chiplets);
+        int workers = workersPerHost(topology, allowed, workersPerHost);
         String workersReason = workersPerHost.isPresent()
                 ? "as given; " + (workers == chiplets ? "one per chiplet, the OLAP study's best"
                         : count(chiplets, "chiplet") + " would give one per chiplet, the OLAP study's best (Fogli et al., PVLDB 2024, §4.2, §4.5.1)")
@@ -130,6 +130,16 @@ public final class Advice
                     hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);
+    }
+
+    /**
+     * The workers per host the advice is for: as given, or one per usable chiplet (the OLAP study's best); the
+     * number {@link #advise} prints first.
+     */
+    public static int workersPerHost(Topology topology, CpuSet allowed, OptionalInt workersPerHost)
+    {
+        requireNonNull(workersPerHost, "workersPerHost is null");
+        return workersPerHost.orElseGet(() -> UsableTopology.of(topology, allowed).localOrder().size());
     }
 
     /** {@code 1 chiplet}, {@code 2 chiplets}: a count with its noun, singular for one. */

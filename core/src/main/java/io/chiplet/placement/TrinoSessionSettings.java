@@ -161,10 +161,14 @@ public final class TrinoSessionSettings
             }
         }
 
+        /** The counts for {@code workers} workers of the whole cluster: the numbers {@link #hashPartitions} prints with their reasons. */
         public static HashPartitions of(int workers)
         {
-            List<Advice.Setting> settings = hashPartitions(workers);
-            return new HashPartitions(Integer.parseInt(settings.get(0).value()), Long.parseLong(settings.get(1).value()), workers);
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be positive: " + workers);
+            }
+            return new HashPartitions(Math.min(workers, TRINO_MIN_HASH_PARTITION_COUNT),
+                    PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers), workers);
         }
     }
 
@@ -201,11 +205,9 @@ public final class TrinoSessionSettings
     /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers of the whole cluster taking part. */
     public static List<Advice.Setting> hashPartitions(int workers)
     {
-        if (workers < 1) {
-            throw new IllegalArgumentException("workers must be positive: " + workers);
-        }
-        int min = Math.min(workers, TRINO_MIN_HASH_PARTITION_COUNT);
-        long max = PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers);
+        HashPartitions counts = HashPartitions.of(workers);
+        int min = counts.min();
+        long max = counts.max();
         String minReason = workers < TRINO_MIN_HASH_PARTITION_COUNT
                 ? "one hash partition per worker (" + Advice.count(workers, "worker") + "), below Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT
                         + "), so a user's lower max_hash_partition_count never fails a query"

@@ -1,6 +1,5 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.placement.Advice;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
