@@ -2,7 +2,6 @@ package io.chiplet.cli;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ChipletLease;
-import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.CpuNodes;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.PinningBackend;
@@ -18,6 +17,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTarget;
+import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.Chiplet;
@@ -234,7 +234,7 @@ public final class ExecCommand
      */
     private int launchOnLeasedChiplet(ThreadBinder binder, NodeShare share, MemoryBinding memory)
     {
-        Path directory = Optional.ofNullable(leaseDirectory).orElseGet(ChipletLeases::defaultDirectory);
+        Path directory = Optional.ofNullable(leaseDirectory).orElseGet(() -> PluginSettings.LEASE_DIR.defaultParsed().orElseThrow());
         try (ChipletLock lock = ChipletLock.acquire(directory, share, 1, memory)) {
             ChipletLease lease = lock.leases().get(0);
             if (lease.shared()) {

@@ -88,12 +88,6 @@ public final class ChipletLeases
     /** Mode of a lock file this class creates: every user may open it for writing, which a write lock needs. */
     static final int FILE_MODE = 0666;
 
-    /** The default directory: {@code ${java.io.tmpdir}/chiplet-leases}. */
-    public static Path defaultDirectory()
-    {
-        return Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases");
-    }
-
     /**
      * Opens the lease directory (creating it) for the given chiplets of {@code topology}, telling packages apart by
      * their CPUs ({@link Topology#packageOf}), so that id-less packages are not taken for one.

@@ -135,13 +135,22 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
     /** In words: what the interval says. */
     public String verdict()
     {
-        if (estimate.placedFaster()) {
+        return verdict(estimate.enough(), estimate.placedFaster(), estimate.placedSlower());
+    }
+
+    /** The verdict words, for the overall interval and a stratum's ({@link StratumFigure#verdict}) alike. */
+    static String verdict(boolean enough, boolean placedFaster, boolean placedSlower)
+    {
+        if (!enough) {
+            return "not enough evidence yet";
+        }
+        if (placedFaster) {
             return "placed faster";
         }
-        if (estimate.placedSlower()) {
+        if (placedSlower) {
             return "placed slower";
         }
-        return estimate.enough() ? "noise explains it" : "not enough evidence yet";
+        return "noise explains it";
     }
 
     public String json()
@@ -193,8 +202,8 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
                 json.writeNumberField("control", figure.control());
                 json.writeStringField("basis", figure.basis());
                 json.writeNumberField("speedUp", figure.speedUp());
-                json.writeNumberField("speedUpLow", 1 / figure.high());
-                json.writeNumberField("speedUpHigh", 1 / figure.low());
+                json.writeNumberField("speedUpLow", figure.speedUpLow());
+                json.writeNumberField("speedUpHigh", figure.speedUpHigh());
                 json.writeNumberField("weight", figure.weight());
                 json.writeEndObject();
             }
@@ -246,7 +255,7 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         page.append("<table><tr><th>").append(escape(stratum.singular())).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>weight</th></tr>\n");
         for (StratumFigure figure : largest()) {
             page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%.3f</td><td>%.3f-%.3f</td><td>%.1f%%</td></tr>%n",
-                    escape(figure.stratum()), figure.placed(), figure.control(), figure.basis(), figure.speedUp(), 1 / figure.high(), 1 / figure.low(),
+                    escape(figure.stratum()), figure.placed(), figure.control(), figure.basis(), figure.speedUp(), figure.speedUpLow(), figure.speedUpHigh(),
                     figure.weight() * 100));
         }
         page.append("</table>\n");
@@ -271,8 +280,8 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         double low = 0.8;
         double high = 1.25;
         for (StratumFigure figure : rows) {
-            low = Math.min(low, 1 / figure.high());
-            high = Math.max(high, 1 / figure.low());
+            low = Math.min(low, figure.speedUpLow());
+            high = Math.max(high, figure.speedUpHigh());
         }
         if (estimate.enough()) {
             low = Math.min(low, estimate.speedUpLow().orElseThrow());
@@ -301,7 +310,7 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         }
         for (StratumFigure figure : rows) {
             y += rowHeight;
-            row(svg, figure.stratum(), 1 / figure.high(), figure.speedUp(), 1 / figure.low(), y, left, plot, logLow, logSpan, false);
+            row(svg, figure.stratum(), figure.speedUpLow(), figure.speedUp(), figure.speedUpHigh(), y, left, plot, logLow, logSpan, false);
         }
         for (double tick : new double[] {low, 1, high}) {
             double x = left + plot * (Math.log(tick) - logLow) / logSpan;

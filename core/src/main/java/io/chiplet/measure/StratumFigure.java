@@ -22,4 +22,29 @@ public record StratumFigure(String stratum, int placed, int control, String basi
     {
         return 1 / timeRatio;
     }
+
+    /** The speed-up interval's lower end (the time ratio's upper end, inverted). */
+    public double speedUpLow()
+    {
+        return 1 / high;
+    }
+
+    /** The speed-up interval's upper end. */
+    public double speedUpHigh()
+    {
+        return 1 / low;
+    }
+
+    /** Whether both arms have {@code minUnitsPerArm} units: the rule the overall estimate applies to each arm. */
+    public boolean enough(int minUnitsPerArm)
+    {
+        return placed >= minUnitsPerArm && control >= minUnitsPerArm;
+    }
+
+    /** In words, as {@link MeasureReport#verdict()} says it for the overall figure. */
+    public String verdict(int minUnitsPerArm)
+    {
+        // As the overall estimate: faster when the time ratio's interval lies wholly below 1, slower wholly above.
+        return MeasureReport.verdict(enough(minUnitsPerArm), high < 1, low > 1);
+    }
 }

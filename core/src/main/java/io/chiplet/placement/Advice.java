@@ -72,7 +72,7 @@ public final class Advice
         if (hosts.isPresent() && hosts.getAsInt() < 1) {
             throw new IllegalArgumentException("hosts must be positive: " + hosts.getAsInt());
         }
-        int workers = workersPerHost.orElse(chiplets);
+        int workers = workersPerHost(topology, allowed, workersPerHost);
         String workersReason = workersPerHost.isPresent()
                 ? "as given; " + (workers == chiplets ? "one per chiplet, the OLAP study's best"
                         : count(chiplets, "chiplet") + " would give one per chiplet, the OLAP study's best (Fogli et al., PVLDB 2024, §4.2, §4.5.1)")
@@ -114,8 +114,8 @@ public final class Advice
         }
         else {
             settings.add(new Setting("workers per host", Integer.toString(workers), workersReason));
-            Setting taskConcurrency = TrinoSessionSettings.taskConcurrency(topology, allowed, workers);
-            settings.add(taskConcurrency);
+            TrinoSessionSettings.TaskConcurrency taskConcurrency = TrinoSessionSettings.taskConcurrency(topology, allowed, workers);
+            settings.add(taskConcurrency.setting());
             if (hosts.isPresent()) {
                 settings.addAll(TrinoSessionSettings.hashPartitions(Math.multiplyExact(workers, hosts.getAsInt())));
             }
@@ -126,10 +126,20 @@ public final class Advice
             }
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
             // What the coordinator's session defaults make of those values for a query shape with a skew hint.
-            settings.addAll(TrinoSessionSettings.skewHintSettings(Integer.parseInt(taskConcurrency.value()),
+            settings.addAll(TrinoSessionSettings.skewHintSettings(taskConcurrency.value(),
                     hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);
+    }
+
+    /**
+     * The workers per host the advice is for: as given, or one per usable chiplet (the OLAP study's best); the
+     * number {@link #advise} prints first.
+     */
+    public static int workersPerHost(Topology topology, CpuSet allowed, OptionalInt workersPerHost)
+    {
+        requireNonNull(workersPerHost, "workersPerHost is null");
+        return workersPerHost.orElseGet(() -> UsableTopology.of(topology, allowed).localOrder().size());
     }
 
     /** {@code 1 chiplet}, {@code 2 chiplets}: a count with its noun, singular for one. */

@@ -438,7 +438,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
     {
         List<Advice.Setting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, workersPerHost, dataBytes, hosts));
         List<Fragment> fragments = new ArrayList<>();
-        int workers = Integer.parseInt(settings.get(0).value());
+        int workers = Advice.workersPerHost(topology, allowed, workersPerHost);
         if (engine == Advice.Engine.SPARK) {
             StringBuilder properties = new StringBuilder();
             for (Advice.Setting setting : settings) {

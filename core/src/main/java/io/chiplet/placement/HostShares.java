@@ -4,6 +4,8 @@ import io.chiplet.topology.Chiplet;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
@@ -81,7 +83,57 @@ public final class HostShares
         if (usable.isEmpty() || smallest == 0) {
             throw new IllegalArgumentException("no chiplet holds a CPU this process may use (" + share.topology().source() + ")");
         }
-        return Math.min(usable.size(), (Math.max(1, cores) + smallest - 1) / smallest);
+        return atMostAll(share, (Math.max(1, cores) + smallest - 1) / smallest);
+    }
+
+    /**
+     * How many chiplets of {@code share} a JVM leases when its settings ask for {@code requested} (empty: all of
+     * them): the share's chiplets are the most there are, so a larger request is capped to them (the rule
+     * {@link #chipletsFor} applies to a core count), and the result says so for the operator.
+     *
+     * @throws IllegalArgumentException when {@code requested} is below 1 or the share holds no chiplet
+     */
+    public static LeaseCount chipletsRequested(NodeShare share, OptionalInt requested)
+    {
+        requireNonNull(share, "share is null");
+        requireNonNull(requested, "requested is null");
+        int all = share.chiplets().size();
+        if (all == 0) {
+            throw new IllegalArgumentException("no chiplet holds a CPU this process may use (" + share.topology().source() + ")");
+        }
+        if (requested.isEmpty()) {
+            return new LeaseCount(all, Optional.empty());
+        }
+        int asked = requested.getAsInt();
+        if (asked < 1) {
+            throw new IllegalArgumentException("expected at least 1 chiplet but asked for " + asked);
+        }
+        int chiplets = atMostAll(share, asked);
+        return new LeaseCount(chiplets, chiplets < asked
+                ? Optional.of("asked for " + asked + " chiplets but this process may use " + all + ": leasing " + all)
+                : Optional.empty());
+    }
+
+    /**
+     * How many chiplets a JVM leases.
+     *
+     * @param chiplets 1 to the share's chiplets
+     * @param capped why fewer than asked for, where a request was capped; empty otherwise
+     */
+    public record LeaseCount(int chiplets, Optional<String> capped)
+    {
+        public LeaseCount
+        {
+            if (chiplets < 1) {
+                throw new IllegalArgumentException("chiplets must be at least 1: " + chiplets);
+            }
+            requireNonNull(capped, "capped is null");
+        }
+    }
+
+    private static int atMostAll(NodeShare share, int chiplets)
+    {
+        return Math.min(share.chiplets().size(), chiplets);
     }
 
     /**

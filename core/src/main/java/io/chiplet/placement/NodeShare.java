@@ -83,6 +83,15 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
         return of(topology, CpusetAlignment.rescope(topology, shareCpus, nowAllowed.intersect(topology.online())));
     }
 
+    /**
+     * The widest an adaptive spread can grow on this share: its chiplets, or 1 where the topology has none (the share
+     * is then one unit). The spreads {@link WorkerTargets#withSpreads} places by are clamped to {@code 1..maxSpread()}.
+     */
+    public int maxSpread()
+    {
+        return Math.max(1, chiplets.size());
+    }
+
     /** The share's chiplets as the planner and the adaptive locator see them. */
     UsableChiplets usableChiplets()
     {

@@ -72,6 +72,33 @@ public record PartitionBasis(int chiplets, int cores, long coreL3Bytes, long chi
         return new PartitionBasis(chiplets, cores, coreL3, chipletL3);
     }
 
+    /**
+     * What skew hints across several executors are judged by: the widest executor's chiplets (a hint spreads a task
+     * over at most as many chiplets as the largest executor has; 1 with none) and the smallest chiplet L3 any reports,
+     * where one that knows none (0) makes it 0: a consolidate hint must hold on every executor a task may run on.
+     */
+    public static SkewHintBasis forSkewHints(Collection<PartitionBasis> executors)
+    {
+        requireNonNull(executors, "executors is null");
+        int widest = executors.stream().mapToInt(PartitionBasis::chiplets).max().orElse(1);
+        long l3 = executors.stream().mapToLong(PartitionBasis::chipletL3Bytes).min().orElse(0);
+        return new SkewHintBasis(widest, l3);
+    }
+
+    /**
+     * @param widestChiplets the most chiplets one executor has: the widest a skew hint spreads a task
+     * @param chipletL3Bytes the smallest chiplet L3 over the executors; 0 when unknown for any
+     */
+    public record SkewHintBasis(int widestChiplets, long chipletL3Bytes)
+    {
+        public SkewHintBasis
+        {
+            if (widestChiplets < 1 || chipletL3Bytes < 0) {
+                throw new IllegalArgumentException("expected at least 1 chiplet and an L3 size of 0 or more but was " + widestChiplets + ", " + chipletL3Bytes);
+            }
+        }
+    }
+
     /** The smaller of two sizes where 0 means unknown. */
     private static long smallestKnown(long a, long b)
     {

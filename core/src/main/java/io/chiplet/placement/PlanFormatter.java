@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Locale;
 
 import static java.util.Objects.requireNonNull;
 
@@ -65,12 +66,12 @@ public final class PlanFormatter
         }
         out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
         out.append("memory: ").append(targets.memoryDescription()).append(System.lineSeparator());
-        out.append(String.format("%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
+        out.append(String.format(Locale.ROOT, "%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
         for (WorkerTarget target : targets.targets()) {
             String chiplet = target.chiplet().isPresent() ? Integer.toString(target.chiplet().getAsInt()) : "-";
             String node = target.memoryNodeToBind().isPresent() ? Integer.toString(target.memoryNodeToBind().getAsInt()) : "-";
             String cpus = target.cpusToBind().map(CpuSet::toList).orElse("- (not bound)");
-            out.append(String.format("%-7d %-8s %-5s %s%n", target.worker(), chiplet, node, cpus));
+            out.append(String.format(Locale.ROOT, "%-7d %-8s %-5s %s%n", target.worker(), chiplet, node, cpus));
         }
         return out.toString();
     }

@@ -47,14 +47,48 @@ public final class TrinoSessionSettings
             }
         }
 
+        /**
+         * The workers of one host from the cores each reports: they report the same machine, so the fewest cores any
+         * of them sees (a narrower cpuset, a lease) is what they share.
+         *
+         * @throws IllegalArgumentException when no worker reported
+         */
+        public static WorkerHost sharedBy(Collection<Integer> reportedCores)
+        {
+            requireNonNull(reportedCores, "reportedCores is null");
+            int cores = reportedCores.stream().mapToInt(Integer::intValue).min()
+                    .orElseThrow(() -> new IllegalArgumentException("no worker of the host reported its cores"));
+            return new WorkerHost(cores, reportedCores.size());
+        }
+
         int coresPerWorker()
         {
             return Math.max(1, cores / workers);
         }
     }
 
+    /**
+     * A fitted {@code task_concurrency} and why: the value as a number, for the plugin's session defaults and the
+     * skew hint, and as the setting {@code chiplet advise} prints.
+     */
+    public record TaskConcurrency(int value, String reason)
+    {
+        public TaskConcurrency
+        {
+            if (value < 1) {
+                throw new IllegalArgumentException("task concurrency must be positive: " + value);
+            }
+            requireNonNull(reason, "reason is null");
+        }
+
+        public Advice.Setting setting()
+        {
+            return new Advice.Setting(TASK_CONCURRENCY, Integer.toString(value), reason);
+        }
+    }
+
     /** {@code task_concurrency} for {@code workersPerHost} workers sharing the physical cores of {@code topology}'s usable chiplets. */
-    public static Advice.Setting taskConcurrency(Topology topology, CpuSet allowed, int workersPerHost)
+    public static TaskConcurrency taskConcurrency(Topology topology, CpuSet allowed, int workersPerHost)
     {
         if (workersPerHost < 1) {
             throw new IllegalArgumentException("workers per host must be positive: " + workersPerHost);
@@ -67,14 +101,14 @@ public final class TrinoSessionSettings
      * it is fitted to the worker with the fewest cores: a larger worker runs fewer drivers per task than it could but
      * takes more tasks at once, while a value above a small worker's cores would make its drivers contend.
      */
-    public static Advice.Setting taskConcurrency(Collection<WorkerHost> hosts)
+    public static TaskConcurrency taskConcurrency(Collection<WorkerHost> hosts)
     {
         requireNonNull(hosts, "hosts is null");
         int coresPerWorker = hosts.stream().mapToInt(WorkerHost::coresPerWorker).min()
                 .orElseThrow(() -> new IllegalArgumentException("no worker host to fit task_concurrency to"));
-        long concurrency = taskConcurrency(coresPerWorker);
+        int concurrency = taskConcurrency(coresPerWorker);
         boolean mixed = hosts.stream().mapToInt(WorkerHost::coresPerWorker).distinct().count() > 1;
-        return new Advice.Setting(TASK_CONCURRENCY, Long.toString(concurrency),
+        return new TaskConcurrency(concurrency,
                 "the largest power of two (Trino requires one) not above the " + Advice.count(coresPerWorker, "physical core") + " per worker"
                         + (mixed ? " on the smallest of the differing workers" : "")
                         + (concurrency < coresPerWorker && concurrency == MAX_TASK_CONCURRENCY ? " and Trino's useful maximum " + MAX_TASK_CONCURRENCY : ""));
@@ -127,10 +161,14 @@ public final class TrinoSessionSettings
             }
         }
 
+        /** The counts for {@code workers} workers of the whole cluster: the numbers {@link #hashPartitions} prints with their reasons. */
         public static HashPartitions of(int workers)
         {
-            List<Advice.Setting> settings = hashPartitions(workers);
-            return new HashPartitions(Integer.parseInt(settings.get(0).value()), Long.parseLong(settings.get(1).value()), workers);
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be positive: " + workers);
+            }
+            return new HashPartitions(Math.min(workers, TRINO_MIN_HASH_PARTITION_COUNT),
+                    PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers), workers);
         }
     }
 
@@ -167,11 +205,9 @@ public final class TrinoSessionSettings
     /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers of the whole cluster taking part. */
     public static List<Advice.Setting> hashPartitions(int workers)
     {
-        if (workers < 1) {
-            throw new IllegalArgumentException("workers must be positive: " + workers);
-        }
-        int min = Math.min(workers, TRINO_MIN_HASH_PARTITION_COUNT);
-        long max = PartitionSizing.roundUpToMultiple(Math.max(TRINO_DEFAULT_MAX_HASH_PARTITIONS, workers), workers);
+        HashPartitions counts = HashPartitions.of(workers);
+        int min = counts.min();
+        long max = counts.max();
         String minReason = workers < TRINO_MIN_HASH_PARTITION_COUNT
                 ? "one hash partition per worker (" + Advice.count(workers, "worker") + "), below Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT
                         + "), so a user's lower max_hash_partition_count never fails a query"

@@ -102,7 +102,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
 
     /**
      * The adaptive loop's step (CHARM): the workers placed again for {@code spreads} (how many chiplets each worker's
-     * data should span; clamped to {@code 1..chiplets}), each pinned to the whole chiplet the locator books it on,
+     * data should span; clamped to {@code 1..}{@link NodeShare#maxSpread()}), each pinned to the whole chiplet the locator books it on,
      * within this share. The adaptive controller decides the spreads; this turns them into targets.
      *
      * @param spreads one spread per worker

@@ -5,6 +5,9 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.util.Optional;
+import java.util.OptionalInt;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,6 +52,19 @@ class HostSharesTest
         NodeShare oneChiplet = NodeShare.of(FOUR, CpuSet.parseList("0-3"));
         assertThat(HostShares.fitsOneChiplet(oneChiplet, 3)).isTrue();
         assertThat(HostShares.fitsOneChiplet(oneChiplet, 4)).isFalse();
+    }
+
+    @Test
+    void aRequestedChipletCountIsCappedAtTheShareAndSaysSo()
+    {
+        assertThat(HostShares.chipletsRequested(HOST, OptionalInt.empty())).isEqualTo(new HostShares.LeaseCount(4, Optional.empty()));
+        assertThat(HostShares.chipletsRequested(HOST, OptionalInt.of(1))).isEqualTo(new HostShares.LeaseCount(1, Optional.empty()));
+        assertThat(HostShares.chipletsRequested(HOST, OptionalInt.of(4))).isEqualTo(new HostShares.LeaseCount(4, Optional.empty()));
+        assertThat(HostShares.chipletsRequested(HOST, OptionalInt.of(9)))
+                .isEqualTo(new HostShares.LeaseCount(4, Optional.of("asked for 9 chiplets but this process may use 4: leasing 4")));
+        // Within a narrower share the cap is that share's.
+        assertThat(HostShares.chipletsRequested(HostShares.bySequenceNumber(HOST, 2, "1"), OptionalInt.of(3)).chiplets()).isEqualTo(2);
+        assertThatThrownBy(() -> HostShares.chipletsRequested(HOST, OptionalInt.of(0))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

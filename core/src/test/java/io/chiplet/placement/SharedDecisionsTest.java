@@ -91,7 +91,7 @@ class SharedDecisionsTest
     {
         assertThat(TrinoSessionSettings.hashPartitions(3)).extracting(Advice.Setting::value).containsExactly("3", "102");
         assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(Advice.Setting::value).containsExactly("4", "112");
-        assertThat(TrinoSessionSettings.taskConcurrency(FOUR, FOUR.allowed(), 2).value()).isEqualTo("8");
+        assertThat(TrinoSessionSettings.taskConcurrency(FOUR, FOUR.allowed(), 2).value()).isEqualTo(8);
         List<Advice.Setting> advice = Advice.advise(Advice.Engine.TRINO, FOUR, FOUR.allowed(), OptionalInt.empty(), OptionalLong.empty(), OptionalInt.of(1));
         assertThat(advice).extracting(Advice.Setting::key).containsSubsequence(
                 TrinoSessionSettings.TASK_CONCURRENCY, TrinoSessionSettings.MIN_HASH_PARTITION_COUNT, TrinoSessionSettings.MAX_HASH_PARTITION_COUNT);

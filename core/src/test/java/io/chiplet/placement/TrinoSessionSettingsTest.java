@@ -11,18 +11,37 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TrinoSessionSettingsTest
 {
     @Test
+    void hashPartitionCountsAreNumbersThatTheAdviceRowsPrint()
+    {
+        assertThat(TrinoSessionSettings.HashPartitions.of(3)).isEqualTo(new TrinoSessionSettings.HashPartitions(3, 102, 3));
+        assertThat(TrinoSessionSettings.HashPartitions.of(16)).isEqualTo(new TrinoSessionSettings.HashPartitions(4, 112, 16));
+        assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(Advice.Setting::value).containsExactly("4", "112");
+    }
+
+    @Test
+    void theAdvisedWorkersPerHostAreAsGivenOrOnePerChiplet()
+    {
+        // One package, four chiplets of 4 cores.
+        io.chiplet.topology.Topology four = SyntheticTopologies.uniform("test", 1, 4, 4, 1, 32L << 20, 1);
+        assertThat(Advice.workersPerHost(four, four.allowed(), java.util.OptionalInt.empty())).isEqualTo(4);
+        assertThat(Advice.workersPerHost(four, io.chiplet.topology.CpuSet.parseList("0-5"), java.util.OptionalInt.empty())).isEqualTo(2);
+        assertThat(Advice.workersPerHost(four, four.allowed(), java.util.OptionalInt.of(3))).isEqualTo(3);
+    }
+
+    @Test
     void workersSharingAHostShareItsCores()
     {
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 1))).value()).isEqualTo("2");
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 2))).value()).isEqualTo("1");
-        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(48, 2))).value()).isEqualTo("16");
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 1))).value()).isEqualTo(2);
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(2, 2))).value()).isEqualTo(1);
+        assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(48, 2))).value()).isEqualTo(16);
     }
 
     @Test
     void differingWorkersGetTheSmallestWorkersFigure()
     {
-        Advice.Setting mixed = TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(64, 1), new TrinoSessionSettings.WorkerHost(8, 1)));
-        assertThat(mixed.value()).isEqualTo("8");
+        TrinoSessionSettings.TaskConcurrency mixed = TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(64, 1), new TrinoSessionSettings.WorkerHost(8, 1)));
+        assertThat(mixed.value()).isEqualTo(8);
+        assertThat(mixed.setting()).isEqualTo(new Advice.Setting("task_concurrency", "8", mixed.reason()));
         assertThat(mixed.reason()).contains("smallest of the differing workers");
         assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(8, 1), new TrinoSessionSettings.WorkerHost(8, 1))).reason())
                 .doesNotContain("differing");

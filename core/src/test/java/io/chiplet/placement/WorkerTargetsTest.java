@@ -196,6 +196,17 @@ class WorkerTargetsTest
         assertThat(cpus(PlacementPlanner.targets(share, Policy.WICP_LOCAL, 2, MemoryBinding.off(none)))).containsExactly("0-1", "0-1");
         assertThat(cpus(PlacementPlanner.targets(share, Policy.WIC, 2, MemoryBinding.off(none)))).containsExactly("0", "1");
         assertThat(cpus(PlacementPlanner.targets(share, Policy.ADAPTIVE, 1, MemoryBinding.off(none)).withSpreads(new int[] {1}))).containsExactly("0-1");
+        // One unit: a spread grows to 1 at most.
+        assertThat(share.maxSpread()).isEqualTo(1);
+    }
+
+    /** The widest spread is the share's chiplets: all 16 CCDs of the host, one of a lease. */
+    @Test
+    void theWidestSpreadIsTheSharesChiplets()
+    {
+        assertThat(SHARE.maxSpread()).isEqualTo(16);
+        assertThat(SHARE.leased(List.of(EPYC.chiplet(3).orElseThrow())).maxSpread()).isEqualTo(1);
+        assertThat(HostShares.bySequenceNumber(SHARE, 2, "3").maxSpread()).isEqualTo(2);
     }
 
     @Test

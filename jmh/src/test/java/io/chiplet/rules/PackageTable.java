@@ -48,7 +48,7 @@ final class PackageTable
             entry("io.chiplet.trino.session", "io.chiplet.trino.guard", "io.chiplet.trino.skew", "io.chiplet.trino.cluster", "io.chiplet.discovery", "io.chiplet.placement", "io.chiplet.topology", "io.chiplet.settings"),
             entry("io.chiplet.trino.connector", "io.chiplet.trino.guard", "io.chiplet.trino.placement", "io.chiplet.trino.skew", "io.chiplet.trino.cluster", "io.chiplet.trino.measure", "io.chiplet.affinity", "io.chiplet.discovery", "io.chiplet.measure", "io.chiplet.placement", "io.chiplet.settings", "io.chiplet.topology", "io.chiplet.binding"),
             entry("io.chiplet.trino", "io.chiplet.trino..", "io.chiplet.nativeio", "io.chiplet.topology", "io.chiplet.affinity", "io.chiplet.perf", "io.chiplet.placement", "io.chiplet.adaptive", "io.chiplet.settings", "io.chiplet.discovery", "io.chiplet.measure", "io.chiplet.tpch"),
-            entry("io.chiplet.jmh.workload", "io.chiplet.affinity", "io.chiplet.discovery", "io.chiplet.placement", "io.chiplet.topology", "io.chiplet.binding"),
+            entry("io.chiplet.jmh.workload", "io.chiplet.affinity", "io.chiplet.discovery", "io.chiplet.placement", "io.chiplet.topology", "io.chiplet.binding", "io.chiplet.settings"),
             entry("io.chiplet.jmh.report", "io.chiplet.jmh.workload", "io.chiplet.discovery", "io.chiplet.topology"),
             entry("io.chiplet.jmh.tpch", "io.chiplet.jmh.report", "io.chiplet.measure"),
             entry("io.chiplet.jmh.spark", "io.chiplet.jmh.tpch", "io.chiplet.jmh.report", "io.chiplet.measure", "io.chiplet.placement", "io.chiplet.tpch", "io.chiplet.spark", "io.chiplet.spark.tpch"),

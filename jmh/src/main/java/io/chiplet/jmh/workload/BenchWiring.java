@@ -8,6 +8,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTarget;
+import io.chiplet.settings.PluginSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 
@@ -21,9 +22,9 @@ import java.util.TreeSet;
  */
 public final class BenchWiring
 {
-    /** The plugins' default ({@code memory.bind=true}, {@code memory.kind=dram}) and {@code chiplet plan}'s. */
-    private static final boolean BIND_MEMORY = true;
-    private static final MemoryKind MEMORY_KIND = MemoryKind.DRAM;
+    /** The plugins' declared defaults ({@code memory.bind}, {@code memory.kind}), which {@code chiplet plan} uses too. */
+    static final boolean BIND_MEMORY = PluginSettings.MEMORY_BIND.defaultParsed().orElseThrow();
+    static final MemoryKind MEMORY_KIND = PluginSettings.MEMORY_KIND.defaultParsed().orElseThrow();
 
     private BenchWiring() {}
 

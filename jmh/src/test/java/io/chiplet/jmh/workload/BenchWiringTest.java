@@ -18,6 +18,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class BenchWiringTest
 {
     @Test
+    void theHarnessPlacesWithThePluginsDeclaredMemoryDefaults()
+    {
+        // memory.bind=true and memory.kind=dram, as PluginSettings declares them and both plugins read them.
+        assertThat(BenchWiring.BIND_MEMORY).isTrue();
+        assertThat(BenchWiring.MEMORY_KIND).isEqualTo(io.chiplet.topology.MemoryKind.DRAM);
+    }
+
+    @Test
     void theBinderBindsTheCallingThreadABindAgainMovesItAndAnUnboundTargetLeavesIt()
             throws Exception
     {

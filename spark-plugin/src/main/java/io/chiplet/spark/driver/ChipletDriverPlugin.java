@@ -285,16 +285,11 @@ public final class ChipletDriverPlugin
         }
     }
 
-    /** Hints for the running stages, no wider than the largest executor's chiplets. */
+    /** Hints for the running stages, judged by core's basis over the executors' reports. */
     private SpreadHints hints()
     {
-        int maxChiplets = 1;
-        long l3 = Long.MAX_VALUE;
-        for (TopologyReport report : reports.values()) {
-            maxChiplets = Math.max(maxChiplets, report.summary().chiplets());
-            l3 = Math.min(l3, report.summary().chipletL3Bytes());
-        }
-        return skew.hints(maxChiplets, l3 == Long.MAX_VALUE ? 0 : l3);
+        PartitionBasis.SkewHintBasis basis = PartitionBasis.forSkewHints(reports.values().stream().map(TopologyReport::summary).toList());
+        return skew.hints(basis.widestChiplets(), basis.chipletL3Bytes());
     }
 
     private void resize()

@@ -162,7 +162,7 @@ final class AdaptiveController
     /** How many chiplets a spread may cover: those of the share the targets were planned on (one without chiplets). */
     private static int chiplets(WorkerTargets targets)
     {
-        return Math.max(1, targets.share().chiplets().size());
+        return targets.share().maxSpread();
     }
 
     /** The spread the controller holds for {@code slot}, hints aside. */

@@ -5,6 +5,7 @@ import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
@@ -163,11 +164,20 @@ public final class NodeRuntime
         return new NodeRuntime(catalog, node, config, topology, Optional.empty(), Optional.of(cause));
     }
 
-    private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
+    /**
+     * What a node places its query threads on before it leases: the share (the topology's usable chiplets within
+     * {@code processCpus}), core's memory rule for the settings and how many chiplets to lease (core's
+     * {@link HostShares#chipletsRequested}). The node runtime leases that many and places on the leased share with
+     * {@link NodeSetup#placement}; {@code chiplet plan} is compared with exactly this. Pure.
+     *
+     * @param processCpus the CPUs the kernel lets this process use: a snapshot may describe another machine
+     * @throws IllegalStateException when no chiplet of the topology holds one of {@code processCpus}
+     */
+    public static NodeSetup setupFor(ChipletConfig config, Topology topology, CpuSet processCpus)
     {
-        ThreadBinder binder = ThreadBinder.live("ffm");
-        // A snapshot may describe another machine: only CPUs the kernel lets this process use are ever handed out.
-        CpuSet processCpus = AllowedCpusTracker.readLive();
+        requireNonNull(config, "config is null");
+        requireNonNull(topology, "topology is null");
+        requireNonNull(processCpus, "processCpus is null");
         NodeShare share;
         try {
             share = NodeShare.of(topology, topology.allowed().intersect(processCpus));
@@ -177,8 +187,42 @@ public final class NodeRuntime
                     + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
-        int count = Math.min(config.chipletsPerNode().orElse(share.chiplets().size()), share.chiplets().size());
-        ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, count, memory);
+        return new NodeSetup(share, memory, HostShares.chipletsRequested(share, config.chipletsPerNode()), config.policy());
+    }
+
+    /**
+     * A node's placement before leasing ({@link #setupFor}).
+     *
+     * @param share the chiplets and CPUs this process may use, before the lease narrows them
+     * @param memory core's memory rule for the settings
+     * @param leases how many chiplets to lease
+     */
+    public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseCount leases, Policy policy)
+    {
+        public NodeSetup
+        {
+            requireNonNull(share, "share is null");
+            requireNonNull(memory, "memory is null");
+            requireNonNull(leases, "leases is null");
+            requireNonNull(policy, "policy is null");
+        }
+
+        /** The thread placement on {@code leased}: the share narrowed to the chiplets this node leased. */
+        public ThreadPlacement placement(NodeShare leased)
+        {
+            return new ThreadPlacement(leased, policy, memory);
+        }
+    }
+
+    private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
+    {
+        ThreadBinder binder = ThreadBinder.live("ffm");
+        NodeSetup setup = setupFor(config, topology, AllowedCpusTracker.readLive());
+        NodeShare share = setup.share();
+        MemoryBinding memory = setup.memory();
+        // Warned once: the agent starts once per JVM.
+        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, ChipletConfig.CHIPLETS_PER_NODE, why));
+        ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, setup.leases().chiplets(), memory);
         try {
             for (ChipletLease lease : lock.leases()) {
                 if (lease.shared()) {
@@ -186,7 +230,7 @@ public final class NodeRuntime
                     log.warn("Chiplet placement on node {}: {}", node, lease.describe());
                 }
             }
-            ThreadPlacement placement = new ThreadPlacement(lock.share(), config.policy(), memory);
+            ThreadPlacement placement = setup.placement(lock.share());
             log.info("Chiplet placement on node {}: {}", node, share.alignment().describe());
             PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveQueryThreadBinder(binder), RemoteAccessSignals.live(),
                     config.adaptiveInterval(), config.remoteAccessThreshold(), List.of(lock));

@@ -414,7 +414,7 @@ public final class QueryMeasurements
         int needed = state.measurement.plan().minUnitsPerArm();
         // One figure per share the shape was drawn at; the one with the most queries speaks for it.
         return state.measurement.estimate().figures().stream()
-                .filter(figure -> shapeOf(figure.stratum()).equals(shape) && figure.placed() >= needed && figure.control() >= needed)
+                .filter(figure -> shapeOf(figure.stratum()).equals(shape) && figure.enough(needed))
                 .max(java.util.Comparator.comparingInt(figure -> figure.placed() + figure.control()));
     }
 
@@ -427,15 +427,13 @@ public final class QueryMeasurements
 
     private String shapeLine(StratumFigure figure)
     {
-        double low = 1 / figure.high();
-        double high = 1 / figure.low();
-        String verdict = low > 1 ? "placed faster" : high < 1 ? "placed slower" : "noise explains it";
+        String verdict = figure.verdict(state.measurement.plan().minUnitsPerArm());
         PluginCost cost = cost();
         String shape = shapeOf(figure.stratum());
         String drawn = figure.stratum().length() > shape.length() + 2 ? figure.stratum().substring(shape.length() + 2) : "";
         return String.format(Locale.ROOT, "Chiplet placement measured in place for query shape %s (%s): speed-up %.3fx (95%% CI %.3f-%.3f, %s) from %d placed "
                         + "and %d control windows (drawn %s), mean CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
-                shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), low, high, verdict, figure.placed(),
+                shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), figure.speedUpLow(), figure.speedUpHigh(), verdict, figure.placed(),
                 figure.control(), drawn, figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
                 cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown",
                 state.measurement.guard().mode().configName(),
@@ -498,12 +496,10 @@ public final class QueryMeasurements
                 report.directive().controlShare(), report.guard().placing(), report.cost().share().isPresent() ? Optional.of(report.cost().share().getAsDouble()) : Optional.empty()));
         int needed = state.measurement.plan().minUnitsPerArm();
         for (StratumFigure figure : estimate.figures()) {
-            boolean enough = figure.placed() >= needed && figure.control() >= needed;
-            double low = 1 / figure.high();
-            double high = 1 / figure.low();
+            boolean enough = figure.enough(needed);
             rows.add(new ShapeRow(figure.stratum(), state.texts.getOrDefault(shapeOf(figure.stratum()), ""), figure.placed(), figure.control(),
-                    enough ? Optional.of(figure.speedUp()) : Optional.empty(), enough ? Optional.of(low) : Optional.empty(), enough ? Optional.of(high) : Optional.empty(),
-                    !enough ? "not enough evidence yet" : low > 1 ? "placed faster" : high < 1 ? "placed slower" : "noise explains it", 0,
+                    enough ? Optional.of(figure.speedUp()) : Optional.empty(), enough ? Optional.of(figure.speedUpLow()) : Optional.empty(),
+                    enough ? Optional.of(figure.speedUpHigh()) : Optional.empty(), figure.verdict(needed), 0,
                     report.directive().controlShare(), report.guard().placing(), Optional.empty()));
         }
         return rows;

@@ -81,6 +81,7 @@ public final class PlacementAgent
     private ScheduledExecutorService executor;
     private boolean stopped;
     private boolean closed;
+    private boolean released;
 
     private volatile AgentSnapshot snapshot;
 
@@ -323,7 +324,10 @@ public final class PlacementAgent
         return rows;
     }
 
-    /** Stops placing with the one warning an operator sees, and gives every thread its mask back. */
+    /**
+     * Stops placing with the one warning an operator sees, gives every thread its mask back and releases the leases:
+     * a node that places nothing must not keep chiplets from the other JVMs of its host.
+     */
     private void stop(String cause)
     {
         stopped = true;
@@ -332,6 +336,26 @@ public final class PlacementAgent
         snapshot = new AgentSnapshot(List.of(), List.of(), Optional.of(cause + restoreFailure));
         if (executor != null) {
             executor.shutdown();
+        }
+        releaseOwned();
+    }
+
+    /** Releases what the agent owns (its leases), once: on a stop or on close, whichever comes first. */
+    private void releaseOwned()
+    {
+        synchronized (this) {
+            if (released) {
+                return;
+            }
+            released = true;
+        }
+        for (AutoCloseable resource : owned) {
+            try {
+                resource.close();
+            }
+            catch (Exception e) {
+                log.warn("Chiplet placement on {} could not release {}: {}", name, resource, e.toString());
+            }
         }
     }
 
@@ -383,14 +407,7 @@ public final class PlacementAgent
             }
             snapshot = new AgentSnapshot(List.of(), List.of(), Optional.of("closed"));
         }
-        for (AutoCloseable resource : owned) {
-            try {
-                resource.close();
-            }
-            catch (Exception e) {
-                log.warn("Chiplet placement on {} could not release {}: {}", name, resource, e.toString());
-            }
-        }
+        releaseOwned();
     }
 
     private record Pin(QueryThreadBinder.Binding binding, OptionalInt chiplet, CpuSet cpus) {}

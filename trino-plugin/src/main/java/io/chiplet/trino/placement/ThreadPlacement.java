@@ -84,7 +84,7 @@ public final class ThreadPlacement
     /** How many chiplets the share holds: the widest an adaptive spread can grow. */
     public int usableChiplets()
     {
-        return Math.max(1, share.chiplets().size());
+        return share.maxSpread();
     }
 
     /**

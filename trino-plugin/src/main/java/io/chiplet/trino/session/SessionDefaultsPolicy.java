@@ -1,6 +1,5 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.placement.Advice;
 import io.chiplet.placement.SkewHint;
 import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
@@ -63,13 +62,9 @@ public final class SessionDefaultsPolicy
         }
         Map<String, List<WorkerReport>> byHost = reports.stream().collect(Collectors.groupingBy(WorkerReport::host, TreeMap::new, Collectors.toList()));
         List<TrinoSessionSettings.WorkerHost> hosts = new ArrayList<>();
-        byHost.values().forEach(workers -> {
-            // Workers of one host report the same machine; the fewest cores any of them sees is what they share.
-            int cores = workers.stream().mapToInt(WorkerReport::cores).min().orElseThrow();
-            hosts.add(new TrinoSessionSettings.WorkerHost(cores, workers.size()));
-        });
-        Advice.Setting concurrency = TrinoSessionSettings.taskConcurrency(hosts);
-        return new SessionDefaultsPolicy(OptionalInt.of(Integer.parseInt(concurrency.value())), concurrency.reason(), OptionalInt.of(reports.size()), enabled);
+        byHost.values().forEach(workers -> hosts.add(TrinoSessionSettings.WorkerHost.sharedBy(workers.stream().map(WorkerReport::cores).toList())));
+        TrinoSessionSettings.TaskConcurrency concurrency = TrinoSessionSettings.taskConcurrency(hosts);
+        return new SessionDefaultsPolicy(OptionalInt.of(concurrency.value()), concurrency.reason(), OptionalInt.of(reports.size()), enabled);
     }
 
     private static void checkEnabled(Set<String> enabled)
@@ -89,8 +84,8 @@ public final class SessionDefaultsPolicy
     {
         requireNonNull(workerTopology, "workerTopology is null");
         checkEnabled(enabled);
-        Advice.Setting concurrency = TrinoSessionSettings.taskConcurrency(workerTopology, workerTopology.allowed(), workersPerHost);
-        return new SessionDefaultsPolicy(OptionalInt.of(Integer.parseInt(concurrency.value())), concurrency.reason(), OptionalInt.empty(), enabled);
+        TrinoSessionSettings.TaskConcurrency concurrency = TrinoSessionSettings.taskConcurrency(workerTopology, workerTopology.allowed(), workersPerHost);
+        return new SessionDefaultsPolicy(OptionalInt.of(concurrency.value()), concurrency.reason(), OptionalInt.empty(), enabled);
     }
 
     /** Empty where no worker topology is known: Trino's own {@code task_concurrency} applies. */

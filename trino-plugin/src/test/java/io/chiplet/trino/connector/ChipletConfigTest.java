@@ -1,6 +1,5 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.settings.PluginSettings;
@@ -28,7 +27,7 @@ class ChipletConfigTest
         assertThat(config.memoryBind()).isTrue();
         assertThat(config.memoryKind()).isEqualTo(MemoryKind.DRAM);
         assertThat(config.virtualChipletCores()).isZero();
-        assertThat(config.leaseDirectory()).isEqualTo(ChipletLeases.defaultDirectory());
+        assertThat(config.leaseDirectory()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases"));
         assertThat(config.chipletsPerNode()).isEmpty();
         assertThat(config.rescanInterval()).isEqualTo(Duration.ofSeconds(1));
     }

@@ -21,7 +21,6 @@ class NodeRuntimeTest
             String expected = "chiplet.rescan-interval=often is not usable: expected a duration such as 500ms, 2s or 1m (a bare number is milliseconds), at least 10ms";
             assertThat(runtime.problem()).contains(expected);
             assertThat(runtime.governingCatalog()).isEmpty();
-            assertThat(runtime.placement().threads()).isEmpty();
             assertThat(log.warnings()).containsExactly("Chiplet catalog chiplet on node node-1: no thread placement, Trino runs as without it: " + expected);
         }
     }
@@ -86,5 +85,37 @@ class NodeRuntimeTest
             assertThat(log.warnings()).isEmpty();
             assertThat(log.messages()).contains("Chiplet catalog chiplet on node coordinator: " + why);
         }
+    }
+
+    @Test
+    void tooManyChipletsPerNodeAreCappedWithOneWarningNamingTheSetting(@TempDir Path temp)
+    {
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString(),
+                ChipletConfig.CHIPLETS_PER_NODE, "5");
+        try (LogCapture log = LogCapture.of("io.chiplet.trino");
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties, TaskRole.WORKER)) {
+            assertThat(runtime.problem()).isEmpty();
+            assertThat(log.warnings()).containsExactly(
+                    "Chiplet placement on node node-1: chiplet.chiplets-per-node: asked for 5 chiplets but this process may use 2: leasing 2");
+        }
+    }
+
+    @Test
+    void theSetupLeasesWhatChipletsPerNodeAsksForWithinTheShare(@TempDir Path temp)
+    {
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
+        io.chiplet.topology.Topology topology = io.chiplet.discovery.TopologyDiscovery.discover(io.chiplet.topology.DiscoveryOptions.fsRoot(snapshot));
+        ChipletConfig one = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.CHIPLETS_PER_NODE, "1"))).config();
+        NodeRuntime.NodeSetup setup = NodeRuntime.setupFor(one, topology, io.chiplet.topology.CpuSet.range(0, 1));
+        assertThat(setup.leases().chiplets()).isEqualTo(1);
+        assertThat(setup.leases().capped()).isEmpty();
+        assertThat(setup.share().ids()).containsExactly(0, 1);
+        // Trino's defaults: memory.bind on, dram; this machine has one node, so core's rule binds nothing.
+        assertThat(setup.memory().binds()).isFalse();
+        // Only the CPUs the process may use: CPU 1 alone leaves chiplet 1.
+        ChipletConfig all = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of())).config();
+        assertThat(NodeRuntime.setupFor(all, topology, io.chiplet.topology.CpuSet.of(1)).share().ids()).containsExactly(1);
+        assertThat(NodeRuntime.setupFor(all, topology, io.chiplet.topology.CpuSet.of(1)).leases().chiplets()).isEqualTo(1);
     }
 }

@@ -109,6 +109,22 @@ class PlacementAgentTest
     }
 
     @Test
+    void aStopReleasesWhatTheAgentOwnsOnce()
+    {
+        FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0");
+        threads.refuse(11);
+        java.util.concurrent.atomic.AtomicInteger releases = new java.util.concurrent.atomic.AtomicInteger();
+        PlacementAgent agent = new PlacementAgent("test", TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed()), threads, threads,
+                Duration.ofMillis(500), 300, List.of(releases::incrementAndGet));
+        agent.pass();
+        assertThat(agent.snapshot().stopped()).hasValueSatisfying(cause -> assertThat(cause).contains("cannot bind thread 11: not permitted"));
+        // The leases go with the stop, not at Trino's shutdown: the host's other JVMs may take the chiplets.
+        assertThat(releases).hasValue(1);
+        agent.close();
+        assertThat(releases).hasValue(1);
+    }
+
+    @Test
     void adaptiveSpreadsAThreadWhoseRemoteAccessesStayHigh()
     {
         FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");

@@ -2,6 +2,7 @@ package io.chiplet.trino.placement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chiplet.binding.ChipletLock;
 import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
@@ -11,6 +12,8 @@ import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
+import io.chiplet.trino.connector.ChipletConfig;
+import io.chiplet.trino.connector.NodeRuntime;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,7 +122,7 @@ class PlanMatchesTrinoThreadPlacementTest
                 FakeQueryThreadBinder binder = new FakeQueryThreadBinder();
                 List<Integer> tids = IntStream.range(0, threads).map(i -> 1000 + 3 * i).boxed().toList();
                 tids.forEach(tid -> binder.start(tid, "SplitRunner-" + tid));
-                ThreadPlacement placement = new ThreadPlacement(share, policy, MemoryBinding.of(machine.topology(), true, MemoryKind.DRAM));
+                ThreadPlacement placement = nodePlacement(machine, policy);
                 try (PlacementAgent agent = new PlacementAgent("test", placement, binder, binder, Duration.ofMillis(500), 300, List.of())) {
                     agent.pass();
                     assertThat(agent.snapshot().stopped()).as("%s %s %d", machine, policy, threads).isEmpty();
@@ -155,7 +158,7 @@ class PlanMatchesTrinoThreadPlacementTest
             NodeShare share = each.share();
             int threads = 2 * Math.max(1, share.chiplets().size()) + 1;
             List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
-            List<ThreadTarget> targets = targets(new ThreadPlacement(share, policy, MemoryBinding.of(machine.topology(), true, MemoryKind.DRAM)), threads);
+            List<ThreadTarget> targets = targets(nodePlacement(machine, policy), threads);
             if (policy == Policy.WIM) {
                 assertThat(targets).isEmpty();
                 assertThat(planned).allSatisfy(worker -> assertThat(worker.memoryNode()).isEmpty());
@@ -203,6 +206,21 @@ class PlanMatchesTrinoThreadPlacementTest
         }
         // The HBM/CXL snapshots and the multi-node machines name nodes.
         assertThat(named).isGreaterThan(0);
+    }
+
+    /**
+     * The placement Trino's node runtime starts with: its own setup ({@link NodeRuntime#setupFor}) from the catalog's
+     * defaults (memory.bind on, dram, every chiplet) for {@code policy}, leased host-wide as the runtime leases.
+     */
+    private static ThreadPlacement nodePlacement(Machine machine, Policy policy)
+    {
+        Path leases = unpacked.resolve("leases");
+        ChipletConfig config = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.POLICY, policy.cliName(),
+                ChipletConfig.LEASE_DIR, leases.toString()))).config();
+        NodeRuntime.NodeSetup setup = NodeRuntime.setupFor(config, machine.topology(), machine.topology().allowed());
+        try (ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), setup.share(), setup.leases().chiplets(), setup.memory())) {
+            return setup.placement(lock.share());
+        }
     }
 
     private static List<ThreadTarget> targets(ThreadPlacement placement, int threads)
