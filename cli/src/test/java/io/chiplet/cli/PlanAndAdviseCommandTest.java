@@ -189,6 +189,24 @@ class PlanAndAdviseCommandTest
         assertThat(seen).hasSize(3);
     }
 
+    /** Advice for a split machine holds only with the plugin split alike, so advise says the setting. */
+    @Test
+    void adviseOnVirtualChipletsTellsThePluginToSplitAlike(@TempDir Path temp)
+    {
+        Path root = Snapshots.unpack("cpuless-hbm-cxl", temp);
+        assertThat(run(new AdviseCommand(), "--engine", "spark", "--fs-root", root.toString(), "--virtual-chiplet-cores", "4")).as(err.toString()).isZero();
+        // Two sockets of 56 cores: 14 virtual chiplets of 4 cores each.
+        assertThat(out.toString()).contains("executors per host=28", "spark.executor.cores=4", "spark.chiplet.virtualChipletCores=4");
+
+        out.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(), "--engine", "trino", "--fs-root", root.toString(), "--virtual-chiplet-cores", "4")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("chiplet.virtual-chiplet-cores=4");
+
+        out.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(), "--engine", "spark", "--fs-root", root.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("executors per host=2").doesNotContain("virtualChipletCores");
+    }
+
     @Test
     void badInputIsOneClearLineNotAStackTrace()
     {
