@@ -34,9 +34,9 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -171,21 +171,15 @@ public final class ExecCommand
         if (target.cpus != null) {
             // An explicit CPU list is bound as given, with its CPUs' nodes under --membind, as numactl does.
             CpuSet cpus = parseCpus(target.cpus);
-            return launch(binder, cpus, membind ? cpuNodes(cpus) : new TreeSet<>(), List.of());
+            return launch(binder, cpus, MemoryEnforcement.BOUND.policyFor(membind ? cpuNodes(cpus) : new TreeSet<>()), List.of());
         }
         Topology topology = topology();
         MemoryBinding memory = MemoryBinding.of(topology, membind, parseMemoryKind());
         if (target.chiplets != null) {
-            CpuSet cpus = CpuSet.empty();
-            SortedSet<Integer> nodes = new TreeSet<>();
-            for (int id : target.chiplets) {
-                Chiplet chiplet = topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException(
-                        "--chiplet " + id + ": no such chiplet (this machine has " + describe(topology.chiplets()) + ")"));
-                cpus = cpus.union(chiplet.cpus());
-                warnShortfall(memory, id);
-                memory.nodeFor(id, chiplet.numaNode()).ifPresent(nodes::add);
-            }
-            return launch(binder, cpus, nodes, List.of());
+            // The named chiplets' allowed CPUs and memory nodes, as a lease of them would bind (core's share and rule).
+            NodeShare chosen = chosenChiplets(topology, binder);
+            warnShortfall(memory);
+            return launch(binder, chosen.shareCpus(), MemoryEnforcement.BOUND.policyFor(chosen.memoryNodesToBind(memory)), List.of());
         }
         Policy policy;
         try {
@@ -202,30 +196,46 @@ public final class ExecCommand
     }
 
     /**
-     * Where the command may be placed: the usable chiplets (any allowed CPU on them) of the CPUs both the topology and
-     * this process allow. A snapshot ({@code --fs-root}) may name CPUs this machine does not let us use.
+     * Where the command may be placed: core's share of this process ({@link NodeShare#ofProcess}); a snapshot
+     * ({@code --fs-root}) may name CPUs this machine does not let us use.
+     *
+     * @throws io.chiplet.placement.NoUsableChipletException when no chiplet holds a CPU this process may use
      */
     private static NodeShare share(Topology topology, ThreadBinder binder)
     {
-        CpuSet allowed = topology.allowed().intersect(binder.allowed().allowed());
-        try {
-            return NodeShare.of(topology, allowed);
+        return NodeShare.ofProcess(topology, binder.allowed().allowed());
+    }
+
+    /** The share narrowed to the {@code --chiplet} ids, each checked to exist and to hold a CPU this process may use. */
+    private NodeShare chosenChiplets(Topology topology, ThreadBinder binder)
+    {
+        List<Chiplet> chosen = new ArrayList<>();
+        for (int id : target.chiplets) {
+            chosen.add(topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException(
+                    "--chiplet " + id + ": no such chiplet (this machine has " + describe(topology.chiplets()) + ")")));
         }
-        catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("no chiplet holds a CPU allowed here (" + binder.allowed().allowed().toList() + ")", e);
+        NodeShare share = share(topology, binder);
+        for (Chiplet chiplet : chosen) {
+            if (!share.ids().contains(chiplet.id())) {
+                throw new IllegalArgumentException("--chiplet " + chiplet.id() + ": none of its CPUs (" + chiplet.cpus().toList()
+                        + ") is one this process may use (" + share.shareCpus().toList() + ")");
+            }
         }
+        return share.leased(chosen);
     }
 
     /** Any other policy places the command as {@code chiplet plan} places its first worker (win: one node, wic: one core, ...). */
     private int launchPlanned(ThreadBinder binder, NodeShare share, Policy policy, MemoryBinding memory)
     {
         WorkerTarget worker = PlacementPlanner.targets(share, policy, 1, memory).target(0);
-        worker.chiplet().ifPresent(id -> warnShortfall(memory, id));
+        if (worker.chiplet().isPresent()) {
+            warnShortfall(memory);
+        }
         if (worker.cpusToBind().isEmpty()) {
             // wim: nothing to bind; the command runs as it would without chiplet exec.
             return replace(List.of());
         }
-        return launch(binder, worker.cpusToBind().get(), nodes(worker.memoryNodeToBind()), List.of());
+        return launch(binder, worker.cpusToBind().get(), MemoryEnforcement.BOUND.policyFor(worker.memoryNodeToBind()), List.of());
     }
 
     /**
@@ -240,20 +250,17 @@ public final class ExecCommand
             if (lease.shared()) {
                 err.println("chiplet exec: " + lease.describe());
             }
-            warnShortfall(memory, lease.chiplet().id());
+            warnShortfall(memory);
             // Never restored on success: this thread becomes the command, which keeps its binding across execve.
             lock.bindCurrentThread(binder, MemoryEnforcement.BOUND);
             return replace(lock.lockFiles());
         }
     }
 
-    private void warnShortfall(MemoryBinding memory, int chipletId)
+    /** Core's word on what {@code --memory-kind} cannot honour on this machine, as the plugins log it. */
+    private void warnShortfall(MemoryBinding memory)
     {
-        if (memory.binds() && !memory.hasNodeOfKind(chipletId)) {
-            String kind = memory.kind().jsonName();
-            err.println("chiplet exec: --memory-kind " + kind + ": no " + kind + " NUMA node of known locality is local to chiplet " + chipletId
-                    + "; its memory stays on its own node");
-        }
+        memory.shortfall().ifPresent(problem -> err.println("chiplet exec: --memory-kind " + memory.kind().jsonName() + ": " + problem));
     }
 
     private SortedSet<Integer> cpuNodes(CpuSet cpus)
@@ -262,13 +269,6 @@ public final class ExecCommand
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("--membind: no NUMA node holds CPUs " + cpus.toList());
         }
-        return nodes;
-    }
-
-    private static SortedSet<Integer> nodes(OptionalInt node)
-    {
-        SortedSet<Integer> nodes = new TreeSet<>();
-        node.ifPresent(nodes::add);
         return nodes;
     }
 
@@ -282,10 +282,9 @@ public final class ExecCommand
         }
     }
 
-    /** Binds this thread to {@code cpus} and {@code memoryNodes} (none: memory left alone), then replaces the process with the command. */
-    private int launch(ThreadBinder binder, CpuSet cpus, SortedSet<Integer> memoryNodes, List<Path> keepOpen)
+    /** Binds this thread to {@code cpus} and {@code memory} (none: memory left alone), then replaces the process with the command. */
+    private int launch(ThreadBinder binder, CpuSet cpus, Optional<MemoryPolicy> memory, List<Path> keepOpen)
     {
-        Optional<MemoryPolicy> memory = MemoryEnforcement.BOUND.policyFor(memoryNodes);
         // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
         binder.bindCurrentThread(binder.target(cpus, memory));
         return replace(keepOpen);

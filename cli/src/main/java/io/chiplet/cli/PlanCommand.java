@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
@@ -8,6 +9,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTargets;
+import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.DiscoveryOptions;
@@ -20,9 +22,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -54,6 +63,11 @@ public final class PlanCommand
     @Option(names = "--memory-kind", paramLabel = "dram|hbm|cxl-pmem", defaultValue = "dram",
             description = "The kind of memory a chiplet's node is (the plugins' memory.kind, exec's --memory-kind; default: ${DEFAULT-VALUE}).")
     String memoryKind;
+
+    @Option(names = "--chiplets", paramLabel = "N|all", defaultValue = "all",
+            description = "Plan on the chiplets one JVM leases on an otherwise idle host when it takes N of them: Trino's chiplets-per-node, "
+                    + "or a Spark executor sharing its host (the chiplets its cores need). Default: ${DEFAULT-VALUE}, every usable chiplet.")
+    String chiplets;
 
     @Mixin
     ReportOptions report = new ReportOptions();
@@ -87,16 +101,64 @@ public final class PlanCommand
         catch (UnusableValueException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--memory-kind " + memoryKind + ": expected " + e.getMessage());
         }
+        OptionalInt chipletCount;
+        try {
+            chipletCount = PluginSettings.CHIPLETS_PER_NODE.parse(chiplets.strip());
+        }
+        catch (UnusableValueException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--chiplets " + chiplets + ": expected " + e.getMessage());
+        }
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
             Topology topology = report.topology(discovery);
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
+            MemoryBinding memory = MemoryBinding.of(topology, membind, kind);
             // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.
             NodeShare share = NodeShare.of(topology);
-            WorkerTargets targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()),
-                    MemoryBinding.of(topology, membind, kind));
+            if (chipletCount.isPresent()) {
+                // As Trino's node runtime: at most every chiplet of the share.
+                share = leasedOnIdleHost(share, Math.min(chipletCount.getAsInt(), share.chiplets().size()), memory);
+            }
+            WorkerTargets targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()), memory);
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(targets) : PlanFormatter.text(targets));
             spec.commandLine().getOut().flush();
         });
+    }
+
+    /**
+     * The share narrowed to the {@code count} chiplets the first JVM on an idle host leases: core's lease itself
+     * ({@link ChipletLock}), taken in a lease directory of its own and released at once, so the order is the plugins'.
+     */
+    private static NodeShare leasedOnIdleHost(NodeShare share, int count, MemoryBinding memory)
+    {
+        if (share.chiplets().isEmpty()) {
+            // No chiplets (no cache information): the machine is one unit, leased whole.
+            return share;
+        }
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("chiplet-plan-");
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("--chiplets: cannot create a lease directory of its own: " + e.getMessage(), e);
+        }
+        try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), share, count, memory)) {
+            return lock.share();
+        }
+        finally {
+            deleteTree(directory);
+        }
+    }
+
+    private static void deleteTree(Path directory)
+    {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (IOException e) {
+            // Only empty lock files in the temporary folder are left behind.
+        }
     }
 }

@@ -10,7 +10,8 @@ import java.util.function.Function;
 
 /**
  * The options of the commands that report on one machine in text or JSON ({@code chiplet plan}, {@code chiplet advise}):
- * where the topology comes from ({@code --fs-root | --hwloc-xml}, neither for the live machine) and {@code --format}.
+ * where the topology comes from ({@code --fs-root | --hwloc-xml}, neither for the live machine), how its chiplets are split
+ * ({@code --virtual-chiplet-cores}, as the plugins split them) and {@code --format}.
  * A picocli mixin, so that both commands take them with the same names, help and checks.
  */
 final class ReportOptions
@@ -22,6 +23,11 @@ final class ReportOptions
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
+    @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0", converter = VirtualChipletCoresConverter.class,
+            description = "Split every chiplet into virtual chiplets of N cores, as the plugins' virtual-chiplet-cores setting does "
+                    + "(default: ${DEFAULT-VALUE}, real chiplets).")
+    int virtualChipletCores;
+
     /** The format asked for, checked to be text or JSON. */
     OutputFormat format(CommandSpec spec)
     {
@@ -32,6 +38,6 @@ final class ReportOptions
     Topology topology(Function<DiscoveryOptions, Topology> discovery)
     {
         TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
-        return discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), 0));
+        return discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), virtualChipletCores));
     }
 }

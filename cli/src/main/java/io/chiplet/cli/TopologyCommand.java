@@ -42,7 +42,7 @@ public final class TopologyCommand
             description = "text (a chiplet map), json (the chiplet.topology/v1 document) or svg (a picture). Default: ${DEFAULT-VALUE}.")
     private OutputFormat format;
 
-    @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--virtual-chiplet-cores", paramLabel = "N", defaultValue = "0", converter = VirtualChipletCoresConverter.class,
             description = "Split every chiplet into virtual chiplets of N cores, for large monolithic L3 parts "
                     + "(Graviton 3, Sapphire Rapids without SNC; the chiplet OLAP study used 4). Default: 0 (off).")
     private int virtualChipletCores;
@@ -82,9 +82,6 @@ public final class TopologyCommand
 
     private DiscoveryOptions options()
     {
-        if (virtualChipletCores < 0) {
-            throw usageError("--virtual-chiplet-cores must be 0 (off) or a positive number of cores but was " + virtualChipletCores);
-        }
         Optional<Path> fsRoot = Optional.ofNullable(source).flatMap(TopologySourceOptions::fsRoot);
         Optional<Path> hwlocXml = Optional.ofNullable(source).flatMap(TopologySourceOptions::hwlocXml);
         if (fsRoot.isPresent() && !Files.isDirectory(fsRoot.get())) {

@@ -7,6 +7,7 @@ import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
+import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
@@ -378,6 +379,32 @@ class ExecCommandTest
             Thread.sleep(20);
         }
         throw new AssertionError("process " + pid + " did not become " + command);
+    }
+
+    /**
+     * {@code --chiplet} places inside core's share of this process, as the plugins do: on a snapshot of a larger machine
+     * (two chiplets of 56 cores, CPUs 0-55,112-167 and 56-111,168-223) the named chiplet's CPUs this process may use,
+     * and a chiplet with none of them is one clear line.
+     */
+    @Test
+    void chipletsAreBoundWithinTheCpusThisProcessMayUse()
+            throws Exception
+    {
+        Path large = Snapshots.unpack("cpuless-hbm-cxl", Files.createDirectory(directory.resolve("large")));
+        CpuSet allowed = AllowedCpus.live().allowed();
+        for (int id : List.of(0, 1)) {
+            CpuSet chiplet = id == 0 ? CpuSet.parseList("0-55,112-167") : CpuSet.parseList("56-111,168-223");
+            Run run = exec("--fs-root", large.toString(), "--chiplet", Integer.toString(id), "--", "grep", "Cpus_allowed_list", "/proc/self/status");
+            if (chiplet.intersects(allowed)) {
+                assertThat(run.status()).as(run.err()).isZero();
+                assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t" + chiplet.intersect(allowed).toList() + "\n");
+            }
+            else {
+                assertThat(run.status()).isEqualTo(125);
+                assertThat(run.err()).isEqualTo("chiplet exec: --chiplet " + id + ": none of its CPUs (" + chiplet.toList()
+                        + ") is one this process may use (" + allowed.intersect(CpuSet.parseList("0-223")).toList() + ")\n");
+            }
+        }
     }
 
     @Test

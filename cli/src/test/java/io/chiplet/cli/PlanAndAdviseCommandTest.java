@@ -139,6 +139,74 @@ class PlanAndAdviseCommandTest
         assertThat(out.toString()).startsWith("policy: wicp-local (requested auto)").contains("16 MiB");
     }
 
+    /** Trino's chiplets-per-node: a node leases chiplet 0, then the others of its package, before any of the next. */
+    @Test
+    void planOnALeasedSubsetTakesTheChipletsAnIdleHostsFirstLeaseTakes()
+    {
+        // Cascade Lake SNC2: chiplet k is NUMA node k, packages alternate (chiplets 0 and 2 on package 0, 1 and 3 on 1).
+        int status = run(new PlanCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--policy", "wicp-mixed", "--workers", "3", "--chiplets", "2");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).endsWith("""
+                worker  chiplet  node  cpus
+                0       0        0     0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76
+                1       2        2     2,6,10,14,18,22,26,30,34,38,42,46,50,54,58,62,66,70,74,78
+                2       0        0     0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76
+                """);
+
+        // More than there are: every chiplet, as Trino's node runtime caps chiplets-per-node.
+        out.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--policy", "wicp-mixed", "--workers", "4", "--chiplets", "9")).isZero();
+        String all = out.toString();
+        out.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--policy", "wicp-mixed", "--workers", "4")).isZero();
+        assertThat(all).isEqualTo(out.toString());
+
+        err.getBuffer().setLength(0);
+        assertThat(run(new PlanCommand(fixed(TestTopologies.cascadeLakeSnc2())), "--policy", "wicp-mixed", "--workers", "1", "--chiplets", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--chiplets 0: expected all, or a whole number of chiplets, at least 1").doesNotContain("\tat ");
+    }
+
+    @Test
+    void planAndAdviseSplitVirtualChipletsAsThePluginsDo()
+    {
+        List<DiscoveryOptions> seen = new ArrayList<>();
+        Function<DiscoveryOptions, Topology> discovery = options -> {
+            seen.add(options);
+            return TestTopologies.dualEpyc7763();
+        };
+        assertThat(run(new PlanCommand(discovery), "--policy", "wic", "--workers", "1", "--virtual-chiplet-cores", "4", "--fs-root", "/snap")).as(err.toString()).isZero();
+        assertThat(run(new AdviseCommand(discovery), "--engine", "trino", "--virtual-chiplet-cores", "2")).as(err.toString()).isZero();
+        assertThat(run(new AdviseCommand(discovery), "--engine", "spark")).as(err.toString()).isZero();
+        assertThat(seen).containsExactly(new DiscoveryOptions(Optional.of(Path.of("/snap")), Optional.empty(), 4),
+                new DiscoveryOptions(Optional.empty(), Optional.empty(), 2), new DiscoveryOptions(Optional.empty(), Optional.empty(), 0));
+
+        // The plugins' bounds and wording (PluginSettings.VIRTUAL_CHIPLET_CORES), before any topology is read.
+        for (String bad : List.of("-1", "four")) {
+            err.getBuffer().setLength(0);
+            assertThat(run(new PlanCommand(discovery), "--policy", "wic", "--workers", "1", "--virtual-chiplet-cores", bad)).isEqualTo(2);
+            assertThat(err.toString()).contains("Invalid value for option '--virtual-chiplet-cores': expected a whole number of cores, 0 (real chiplets) or more but found '" + bad + "'");
+        }
+        assertThat(seen).hasSize(3);
+    }
+
+    /** Advice for a split machine holds only with the plugin split alike, so advise says the setting. */
+    @Test
+    void adviseOnVirtualChipletsTellsThePluginToSplitAlike(@TempDir Path temp)
+    {
+        Path root = Snapshots.unpack("cpuless-hbm-cxl", temp);
+        assertThat(run(new AdviseCommand(), "--engine", "spark", "--fs-root", root.toString(), "--virtual-chiplet-cores", "4")).as(err.toString()).isZero();
+        // Two sockets of 56 cores: 14 virtual chiplets of 4 cores each.
+        assertThat(out.toString()).contains("executors per host=28", "spark.executor.cores=4", "spark.chiplet.virtualChipletCores=4");
+
+        out.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(), "--engine", "trino", "--fs-root", root.toString(), "--virtual-chiplet-cores", "4")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("chiplet.virtual-chiplet-cores=4");
+
+        out.getBuffer().setLength(0);
+        assertThat(run(new AdviseCommand(), "--engine", "spark", "--fs-root", root.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("executors per host=2").doesNotContain("virtualChipletCores");
+    }
+
     @Test
     void badInputIsOneClearLineNotAStackTrace()
     {

@@ -7,8 +7,6 @@ import io.chiplet.topology.CpuSet;
 
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -53,7 +51,7 @@ final class LiveProcessBinder
             try {
                 MemoryPolicy previous = MemoryPolicy.ofCurrentThread();
                 // Core's plugin enforcement: MPOL_PREFERRED, so a full node spills instead of invoking the OOM killer.
-                MemoryEnforcement.PREFERRED.policyFor(new TreeSet<>(Set.of(memoryNode.getAsInt()))).ifPresent(MemoryPolicy::applyToCurrentThread);
+                MemoryEnforcement.PREFERRED.policyFor(memoryNode).ifPresent(MemoryPolicy::applyToCurrentThread);
                 previousPolicy = Optional.of(previous);
             }
             catch (RuntimeException e) {

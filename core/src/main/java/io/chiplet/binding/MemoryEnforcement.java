@@ -3,7 +3,9 @@ package io.chiplet.binding;
 import io.chiplet.affinity.MemoryPolicy;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SortedSet;
+import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,6 +24,18 @@ public enum MemoryEnforcement
     PREFERRED,
     /** {@code MPOL_BIND}: only these nodes, as {@code numactl --membind}; {@code chiplet exec --membind}, which the user asked for by name. */
     BOUND;
+
+    /**
+     * The policy for one worker's memory node ({@code WorkerTarget.memoryNodeToBind()}); empty when it has none. The one
+     * step from a worker's node to a kernel policy, for every runner that binds worker threads.
+     */
+    public Optional<MemoryPolicy> policyFor(OptionalInt node)
+    {
+        requireNonNull(node, "node is null");
+        SortedSet<Integer> nodes = new TreeSet<>();
+        node.ifPresent(nodes::add);
+        return policyFor(nodes);
+    }
 
     /** The policy for {@code nodes}; empty when memory is left alone (no nodes, or {@link #PREFERRED} with several). */
     public Optional<MemoryPolicy> policyFor(SortedSet<Integer> nodes)

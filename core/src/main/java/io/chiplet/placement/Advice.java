@@ -1,5 +1,6 @@
 package io.chiplet.placement;
 
+import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
@@ -105,6 +106,7 @@ public final class Advice
                             + "which it leases host-wide and pins its task threads within"
                     : "more executors (" + workers + ") than chiplets (" + chiplets + "): executors share chiplets, each pinning its task threads within its lease"));
             settings.add(new Setting("spark.chiplet.policy", policy.cliName(), policyReason));
+            virtualChipletCores(topology).ifPresent(split -> settings.add(new Setting("spark.chiplet.virtualChipletCores", Integer.toString(split), VIRTUAL_REASON)));
             int executorChiplets = onePerChiplet ? 1 : Math.max(1, chiplets / workers);
             settings.add(new Setting("skew hint spread", executorChiplets >= 2 ? "up to " + count(executorChiplets, "chiplet") + " per task" : "no wider spread",
                     executorChiplets >= 2
@@ -125,6 +127,7 @@ public final class Advice
                         + "from the active workers; --hosts N prints them for N hosts like this one"));
             }
             settings.add(new Setting("chiplet.policy", policy.cliName(), policyReason));
+            virtualChipletCores(topology).ifPresent(split -> settings.add(new Setting("chiplet.virtual-chiplet-cores", Integer.toString(split), VIRTUAL_REASON)));
             // What the coordinator's session defaults make of those values for a query shape with a skew hint.
             settings.addAll(TrinoSessionSettings.skewHintSettings(taskConcurrency.value(),
                     hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
@@ -140,6 +143,36 @@ public final class Advice
     {
         requireNonNull(workersPerHost, "workersPerHost is null");
         return workersPerHost.orElseGet(() -> UsableTopology.of(topology, allowed).localOrder().size());
+    }
+
+    private static final String VIRTUAL_REASON = "these chiplets are virtual ones of this many cores: the plugin must split the machine alike";
+
+    /**
+     * The split that gives {@code topology}'s virtual chiplets, for the plugin to be set to; empty for real chiplets.
+     * The largest virtual chiplet's physical cores: every domain is cut into groups of that many, the last one smaller,
+     * so splitting again by it gives the same chiplets.
+     */
+    static OptionalInt virtualChipletCores(Topology topology)
+    {
+        return topology.chiplets().stream()
+                .filter(chiplet -> chiplet.basis() == ChipletBasis.VIRTUAL)
+                .mapToInt(chiplet -> physicalCores(topology, chiplet.cpus()))
+                .max()
+                .stream().filter(cores -> cores > 0).findFirst();
+    }
+
+    /** The cores on {@code cpus}, a CPU no core lists counting as one, as the split counts them. */
+    private static int physicalCores(Topology topology, CpuSet cpus)
+    {
+        CpuSet covered = CpuSet.empty();
+        int cores = 0;
+        for (var core : topology.cores()) {
+            if (core.cpus().intersects(cpus)) {
+                cores++;
+                covered = covered.union(core.cpus());
+            }
+        }
+        return cores + cpus.minus(covered).size();
     }
 
     /** {@code 1 chiplet}, {@code 2 chiplets}: a count with its noun, singular for one. */

@@ -45,6 +45,28 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
     }
 
     /**
+     * The share of a process that may use {@code processCpus} on {@code topology}: the usable chiplets of the CPUs both
+     * allow. The one place "usable ∩ this process's CPUs" is made, for every runner: the topology may describe another
+     * machine (a snapshot, {@code --fs-root}) or be narrower than the process (its affinity mask), so only CPUs both
+     * name are handed out.
+     *
+     * @param processCpus the CPUs this process may use (live: {@code AllowedCpusTracker.readLive()} or the binder's
+     *        {@code AllowedCpus})
+     * @throws NoUsableChipletException naming the topology's source and both CPU sets when no chiplet holds one of them
+     */
+    public static NodeShare ofProcess(Topology topology, CpuSet processCpus)
+    {
+        requireNonNull(topology, "topology is null");
+        requireNonNull(processCpus, "processCpus is null");
+        try {
+            return of(topology, topology.allowed().intersect(processCpus));
+        }
+        catch (IllegalArgumentException e) {
+            throw new NoUsableChipletException(topology, processCpus, e);
+        }
+    }
+
+    /**
      * The usable chiplets of {@code allowedCpus} and, of those CPUs, the online ones on them.
      *
      * @param allowedCpus the CPUs this process may use (e.g. {@code AllowedCpus.allowed()} intersected with the topology's)

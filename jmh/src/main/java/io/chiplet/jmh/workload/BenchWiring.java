@@ -7,13 +7,11 @@ import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTarget;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * The two seams every workload benchmark goes through, chosen in one place: core's planner finishes each worker's
@@ -37,7 +35,7 @@ public final class BenchWiring
             if (!target.bindsAnything()) {
                 return; // wim: the thread keeps the mask and memory policy it has
             }
-            Optional<MemoryPolicy> memory = MemoryEnforcement.PREFERRED.policyFor(nodes(target));
+            Optional<MemoryPolicy> memory = MemoryEnforcement.PREFERRED.policyFor(target.memoryNodeToBind());
             CpuSet cpus = target.cpusToBind().orElseGet(binder::currentMask);
             ThreadBinder.BoundThread thread = binder.currentThread();
             thread.restore();
@@ -55,12 +53,5 @@ public final class BenchWiring
     public static boolean pinsThreads()
     {
         return true;
-    }
-
-    private static TreeSet<Integer> nodes(WorkerTarget target)
-    {
-        TreeSet<Integer> nodes = new TreeSet<>();
-        target.memoryNodeToBind().ifPresent(nodes::add);
-        return nodes;
     }
 }

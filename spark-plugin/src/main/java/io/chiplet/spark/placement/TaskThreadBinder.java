@@ -41,7 +41,7 @@ interface TaskThreadBinder
     static Optional<MemoryPolicy> preferred(OptionalInt memoryNode)
     {
         // Core's plugin enforcement: MPOL_PREFERRED, never MPOL_BIND (a task must spill, not OOM the executor).
-        return memoryNode.isPresent() ? MemoryEnforcement.PREFERRED.policyFor(new java.util.TreeSet<>(java.util.Set.of(memoryNode.getAsInt()))) : Optional.empty();
+        return MemoryEnforcement.PREFERRED.policyFor(memoryNode);
     }
 
     interface Binding

@@ -2,6 +2,7 @@ package io.chiplet.spark.topology;
 
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -57,17 +58,17 @@ public final class DiscoveredTopologySource
      * The snapshot's topology limited to {@code live}: its allowed CPUs intersected, chiplets without any of them
      * dropped.
      *
-     * @throws IllegalStateException naming the snapshot when no chiplet keeps a CPU
+     * @throws IllegalStateException naming the snapshot's setting and core's {@link NoUsableChipletException} message when no chiplet keeps a CPU
      */
     public static Topology restrictTo(Topology topology, CpuSet live, Path fsRoot)
     {
         NodeShare share;
         try {
-            share = NodeShare.of(topology, topology.allowed().intersect(live));
+            share = NodeShare.ofProcess(topology, live);
         }
-        catch (IllegalArgumentException e) {
-            throw new IllegalStateException("%s = %s: none of the snapshot's CPUs (%s) is one this process may use here (%s), so there is nothing to pin to"
-                    .formatted(ChipletSettings.FS_ROOT, fsRoot, topology.allowed().toList(), live.toList()), e);
+        catch (NoUsableChipletException e) {
+            // Core's one message, prefixed with the setting that named the snapshot.
+            throw new IllegalStateException(ChipletSettings.FS_ROOT + " = " + fsRoot + ": " + e.getMessage(), e);
         }
         CpuSet allowed = share.shareCpus();
         List<Chiplet> kept = share.chiplets();

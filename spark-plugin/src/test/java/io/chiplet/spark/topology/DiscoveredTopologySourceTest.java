@@ -2,6 +2,7 @@ package io.chiplet.spark.topology;
 
 import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ThreadId;
+import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -51,9 +52,9 @@ class DiscoveredTopologySourceTest
     {
         assertThatThrownBy(() -> DiscoveredTopologySource.restrictTo(SNAPSHOT, CpuSet.of(12, 13), ROOT))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("spark.chiplet.fsRoot = /snapshots/epyc")
-                .hasMessageContaining("0-11")
-                .hasMessageContaining("12-13");
+                .hasCauseInstanceOf(NoUsableChipletException.class)
+                .hasMessage("spark.chiplet.fsRoot = /snapshots/epyc: no chiplet of " + SNAPSHOT.source()
+                        + " holds a CPU this process may use (allowed: 12-13); the topology allows CPUs 0-11");
     }
 
     @Test
