@@ -76,21 +76,11 @@ public final class ExecutorProcessPlacement
         requireNonNull(topology, "topology is null");
         requireNonNull(binder, "binder is null");
         // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
-        CpuSet runnable = topology.allowed().intersect(binder.allowed());
-        if (runnable.isEmpty()) {
-            throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")");
-        }
-        NodeShare share;
-        try {
-            share = NodeShare.of(topology, runnable);
-        }
-        catch (IllegalArgumentException e) {
-            throw new IllegalStateException("no chiplet of " + topology.source() + " holds a CPU this process may use (allowed: " + binder.allowed().toList() + ")", e);
-        }
+        NodeShare share = NodeShare.ofProcess(topology, binder.allowed());
         MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
         // Core decides what a whole process gets under the policy; one that binds nothing leases nothing either.
         if (!HostShares.processTarget(share, settings.policy(), memory).bindsAnything()) {
-            log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostShares.processRule(settings.policy()), runnable.toList());
+            log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostShares.processRule(settings.policy()), share.shareCpus().toList());
             return new ExecutorProcessPlacement(Optional.empty(), Optional.empty(), () -> {});
         }
         // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.

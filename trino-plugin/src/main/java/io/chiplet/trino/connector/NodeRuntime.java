@@ -7,6 +7,7 @@ import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
@@ -180,10 +181,10 @@ public final class NodeRuntime
         requireNonNull(processCpus, "processCpus is null");
         NodeShare share;
         try {
-            share = NodeShare.of(topology, topology.allowed().intersect(processCpus));
+            share = NodeShare.ofProcess(topology, processCpus);
         }
-        catch (IllegalArgumentException e) {
-            throw new IllegalStateException(e.getMessage() + ", the CPUs this process may use (" + processCpus + ")"
+        catch (NoUsableChipletException e) {
+            throw new IllegalStateException(e.getMessage()
                     + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
