@@ -3,7 +3,11 @@ package io.chiplet.placement;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -70,6 +74,58 @@ public record PartitionBasis(int chiplets, int cores, long coreL3Bytes, long chi
             chipletL3 = smallestKnown(chipletL3, part.chipletL3Bytes);
         }
         return new PartitionBasis(chiplets, cores, coreL3, chipletL3);
+    }
+
+    /**
+     * The chiplets a whole cluster's executors work on, as partition sizing counts them: an executor that holds chiplets
+     * of its own (a leased chiplet, a share of its host) counts them, however many others run on its host; executors
+     * that work on their host's chiplets with no chiplet of their own (one owning the host, or one that leased nothing
+     * under {@code wim}) count that host once, however many of them run there. Where such executors of one host
+     * report different chiplets (different allowed CPUs), the widest report stands for the host (most chiplets, then
+     * most cores): each of them runs on at least that much of it.
+     *
+     * @throws IllegalArgumentException when {@code executors} is empty
+     */
+    public static PartitionBasis ofCluster(Collection<ExecutorBasis> executors)
+    {
+        requireNonNull(executors, "executors is null");
+        Map<String, PartitionBasis> hosts = new TreeMap<>();
+        List<PartitionBasis> parts = new ArrayList<>();
+        for (ExecutorBasis executor : executors) {
+            if (executor.ownChiplets()) {
+                parts.add(executor.basis());
+            }
+            else {
+                hosts.merge(executor.host(), executor.basis(), PartitionBasis::wider);
+            }
+        }
+        parts.addAll(hosts.values());
+        return combine(parts);
+    }
+
+    /**
+     * One executor's chiplets as {@link #ofCluster} counts them.
+     *
+     * @param host the host it runs on, as the engine names it
+     * @param ownChiplets whether it holds chiplets no other executor of its host works on (a leased chiplet, a share
+     *         of the host); false when it works on its host's chiplets with every other such executor there
+     * @param basis the chiplets it works on
+     */
+    public record ExecutorBasis(String host, boolean ownChiplets, PartitionBasis basis)
+    {
+        public ExecutorBasis
+        {
+            requireNonNull(host, "host is null");
+            requireNonNull(basis, "basis is null");
+        }
+    }
+
+    private static PartitionBasis wider(PartitionBasis a, PartitionBasis b)
+    {
+        if (a.chiplets != b.chiplets) {
+            return a.chiplets > b.chiplets ? a : b;
+        }
+        return b.cores > a.cores ? b : a;
     }
 
     /**

@@ -23,6 +23,57 @@ class ClusterAggregationTest
     }
 
     @Test
+    void executorsWorkingOnTheirHostsChipletsCountEachHostOnce()
+    {
+        PartitionBasis host = new PartitionBasis(8, 64, 4L << 20, 32L << 20);
+        // Task mode, one executor owning each host; two of them on node-1 (one after the other, or both at once).
+        assertThat(PartitionBasis.ofCluster(List.of(
+                new PartitionBasis.ExecutorBasis("node-1", false, host),
+                new PartitionBasis.ExecutorBasis("node-1", false, host),
+                new PartitionBasis.ExecutorBasis("node-2", false, host))))
+                .isEqualTo(new PartitionBasis(16, 128, 4L << 20, 32L << 20));
+        // Executor mode under wim: nothing leased, two executors each on all 4 chiplets of one host.
+        PartitionBasis unleased = new PartitionBasis(4, 16, 2L << 20, 8L << 20);
+        assertThat(PartitionBasis.ofCluster(List.of(
+                new PartitionBasis.ExecutorBasis("node-1", false, unleased),
+                new PartitionBasis.ExecutorBasis("node-1", false, unleased))))
+                .isEqualTo(new PartitionBasis(4, 16, 2L << 20, 8L << 20));
+    }
+
+    @Test
+    void executorsHoldingChipletsOfTheirOwnCountThemEach()
+    {
+        PartitionBasis leased = new PartitionBasis(1, 4, 2L << 20, 8L << 20);
+        // Executor mode (one leased chiplet each) or host shares: two on node-1, one on node-2.
+        assertThat(PartitionBasis.ofCluster(List.of(
+                new PartitionBasis.ExecutorBasis("node-1", true, leased),
+                new PartitionBasis.ExecutorBasis("node-1", true, leased),
+                new PartitionBasis.ExecutorBasis("node-2", true, new PartitionBasis(2, 8, 1L << 20, 8L << 20)))))
+                .isEqualTo(new PartitionBasis(4, 16, 1L << 20, 8L << 20));
+        // One executor leased a chiplet of node-1 while two others there (control executors, say) leased nothing:
+        // the lease, plus the host once.
+        assertThat(PartitionBasis.ofCluster(List.of(
+                new PartitionBasis.ExecutorBasis("node-1", true, leased),
+                new PartitionBasis.ExecutorBasis("node-1", false, new PartitionBasis(4, 16, 2L << 20, 8L << 20)),
+                new PartitionBasis.ExecutorBasis("node-1", false, new PartitionBasis(4, 16, 2L << 20, 8L << 20)))))
+                .isEqualTo(new PartitionBasis(5, 20, 2L << 20, 8L << 20));
+    }
+
+    @Test
+    void aHostReportedDifferentlyCountsAsItsWidestReportInAnyOrder()
+    {
+        PartitionBasis narrow = new PartitionBasis(2, 8, 1L << 20, 4L << 20);
+        PartitionBasis wide = new PartitionBasis(4, 16, 2L << 20, 8L << 20);
+        PartitionBasis moreCores = new PartitionBasis(4, 20, 2L << 20, 8L << 20);
+        for (List<PartitionBasis> reports : List.of(List.of(narrow, wide, moreCores), List.of(moreCores, wide, narrow), List.of(wide, moreCores, narrow))) {
+            assertThat(PartitionBasis.ofCluster(reports.stream().map(basis -> new PartitionBasis.ExecutorBasis("node-1", false, basis)).toList()))
+                    .as("%s", reports)
+                    .isEqualTo(new PartitionBasis(4, 20, 2L << 20, 8L << 20));
+        }
+        assertThatThrownBy(() -> PartitionBasis.ofCluster(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void trinoWorkersOfOneHostShareTheFewestCoresAnyReports()
     {
         assertThat(TrinoSessionSettings.WorkerHost.sharedBy(List.of(16, 12, 16))).isEqualTo(new TrinoSessionSettings.WorkerHost(12, 3));

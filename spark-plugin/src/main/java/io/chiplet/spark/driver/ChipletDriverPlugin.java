@@ -19,13 +19,11 @@ import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
-import io.chiplet.spark.topology.HostShare;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -35,7 +33,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -342,24 +339,12 @@ public final class ChipletDriverPlugin
         }
     }
 
-    /**
-     * All executors' chiplets as one: executors in task mode that own their host count the host once; in
-     * executor mode, or with a {@link HostShare share} of the host, each holds its own chiplets.
-     */
+    /** All executors' chiplets as one, counted by core's rule ({@link PartitionBasis#ofCluster}). */
     static PartitionBasis cluster(Iterable<TopologyReport> reports)
     {
-        Map<String, PartitionBasis> perHost = new HashMap<>();
-        List<PartitionBasis> summaries = new ArrayList<>();
-        for (TopologyReport report : reports) {
-            if (report.mode() == PlacementMode.TASK && !report.sharesHost()) {
-                perHost.put(report.host(), report.summary());
-            }
-            else {
-                summaries.add(report.summary());
-            }
-        }
-        summaries.addAll(perHost.values());
-        return PartitionBasis.combine(summaries);
+        List<PartitionBasis.ExecutorBasis> executors = new ArrayList<>();
+        reports.forEach(report -> executors.add(report.basis()));
+        return PartitionBasis.ofCluster(executors);
     }
 
     @Override

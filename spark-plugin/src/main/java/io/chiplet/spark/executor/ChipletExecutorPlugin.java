@@ -202,7 +202,9 @@ public final class ChipletExecutorPlugin
             python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
                     Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
         }
-        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, !share.ownsHost()));
+        // Its own chiplets: a share of the host (task mode) or a leased chiplet (executor mode); none under wim or as a control executor.
+        boolean ownChiplets = !share.ownsHost() || placement.holdsOwnChiplets();
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, ownChiplets));
         ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-placement-counts");
             thread.setDaemon(true);

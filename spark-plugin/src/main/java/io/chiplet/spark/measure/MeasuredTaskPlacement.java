@@ -100,6 +100,12 @@ public final class MeasuredTaskPlacement
     }
 
     @Override
+    public boolean holdsOwnChiplets()
+    {
+        return placement.holdsOwnChiplets();
+    }
+
+    @Override
     public void allowedCpusChanged(CpuSet nowAllowed)
     {
         placement.allowedCpusChanged(nowAllowed);

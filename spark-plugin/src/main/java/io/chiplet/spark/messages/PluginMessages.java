@@ -27,6 +27,9 @@ public final class PluginMessages
     private static final String HINT_REQUEST = "hint-request";
     private static final String HINTS = "hints";
     private static final String COUNTS = "counts";
+    // Whether a reporting executor holds chiplets of its own or works on its host's (TopologyReport#ownChiplets).
+    private static final String OWN_CHIPLETS = "own-chiplets";
+    private static final String HOST_CHIPLETS = "host-chiplets";
 
     private PluginMessages() {}
 
@@ -38,7 +41,7 @@ public final class PluginMessages
         PartitionBasis summary = report.summary();
         return String.join("\t", VERSION, REPORT, text(report.executorId()), text(report.host()), report.mode().configName(),
                 Integer.toString(summary.chiplets()), Integer.toString(summary.cores()), Long.toString(summary.coreL3Bytes()), Long.toString(summary.chipletL3Bytes()),
-                report.sharesHost() ? "shares-host" : "owns-host");
+                report.ownChiplets() ? OWN_CHIPLETS : HOST_CHIPLETS);
     }
 
     public static String encode(SpreadHintRequest request)
@@ -78,7 +81,7 @@ public final class PluginMessages
                     PlacementMode mode = PlacementMode.fromConfigName(fields[4]).orElseThrow(() -> new IllegalArgumentException("unknown mode " + fields[4]));
                     return new TopologyReport(untext(fields[2]), untext(fields[3]), mode,
                             new PartitionBasis(Integer.parseInt(fields[5]), Integer.parseInt(fields[6]), Long.parseLong(fields[7]), Long.parseLong(fields[8])),
-                            fields[9].equals("shares-host"));
+                            ownChiplets(fields[9]));
                 case HINT_REQUEST:
                     expect(fields, 3, text);
                     return new SpreadHintRequest(untext(fields[2]));
@@ -111,6 +114,15 @@ public final class PluginMessages
         catch (IllegalArgumentException e) {
             return new Unreadable("malformed " + fields[1] + " (" + e.getMessage() + "): " + abbreviate(text));
         }
+    }
+
+    private static boolean ownChiplets(String field)
+    {
+        return switch (field) {
+            case OWN_CHIPLETS -> true;
+            case HOST_CHIPLETS -> false;
+            default -> throw new IllegalArgumentException("expected " + OWN_CHIPLETS + " or " + HOST_CHIPLETS + " but was " + field);
+        };
     }
 
     private static void expect(String[] fields, int count, String text)

@@ -11,13 +11,15 @@ import static java.util.Objects.requireNonNull;
  * An executor's machine, sent once at executor start (as a {@link PluginMessages} string); the driver replies with
  * {@link SpreadHints}.
  *
- * @param host the executor's host: in {@link PlacementMode#TASK} mode executors on one host share its chiplets
+ * @param host the executor's host: executors working on its chiplets with none of their own share them
  * @param mode the mode the executor places in ({@link PlacementMode#AUTO} resolved)
  * @param summary the chiplets it works on, as partition sizing counts them
- * @param sharesHost whether the executor took only its share of the host's chiplets ({@link HostShare}): the
- *         driver then counts its chiplets on their own, not once per host
+ * @param ownChiplets whether the executor holds chiplets of its own: a leased chiplet (executor mode) or its
+ *         {@link HostShare share} of the host (task mode). False for one owning its host (task mode) and for one that
+ *         leased nothing (executor mode under {@code wim}, or a control executor when measuring): those count their
+ *         host once ({@link PartitionBasis#ofCluster})
  */
-public record TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean sharesHost)
+public record TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean ownChiplets)
 {
     public TopologyReport
     {
@@ -27,9 +29,21 @@ public record TopologyReport(String executorId, String host, PlacementMode mode,
         requireNonNull(summary, "summary is null");
     }
 
-    /** An executor owning its host (task mode) or its leased chiplet (executor mode). */
+    /** An executor holding what its mode usually gives it: its whole host in task mode, a leased chiplet in executor mode. */
     public TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary)
     {
-        this(executorId, host, mode, summary, false);
+        this(executorId, host, mode, summary, mode == PlacementMode.EXECUTOR);
+    }
+
+    /** Whether it took only its share of the host in task mode (the driver's {@code cluster.executors.sharingHost}). */
+    public boolean sharesHost()
+    {
+        return mode == PlacementMode.TASK && ownChiplets;
+    }
+
+    /** This executor as core's partition sizing counts it. */
+    public PartitionBasis.ExecutorBasis basis()
+    {
+        return new PartitionBasis.ExecutorBasis(host, ownChiplets, summary);
     }
 }

@@ -134,6 +134,13 @@ public final class ExecutorProcessPlacement
         return lease.map(held -> List.of(held.chiplet().id())).orElse(usable);
     }
 
+    /** Its leased chiplet; unbound ({@code wim}): none, so the driver counts its host once however many such executors run there. */
+    @Override
+    public boolean holdsOwnChiplets()
+    {
+        return lease.isPresent();
+    }
+
     /** The chiplet this executor leased; empty when its policy binds nothing ({@code wim}). */
     public Optional<ChipletLease> lease()
     {

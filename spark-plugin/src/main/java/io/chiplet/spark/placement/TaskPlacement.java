@@ -29,6 +29,15 @@ public interface TaskPlacement
     }
 
     /**
+     * Whether this placement holds chiplets of its own for the executor (a leased chiplet), which the driver counts
+     * on their own rather than once per host. Placements within the executor's share of the host hold none themselves.
+     */
+    default boolean holdsOwnChiplets()
+    {
+        return false;
+    }
+
+    /**
      * The process's allowed CPUs changed (the kubelet narrowed the container's cpuset, a {@code taskset} of the whole
      * process): plan anew within {@code nowAllowed} and move running tasks' threads there. Called on the executor's
      * cpuset watcher thread, never a task's. Placements that pin nothing have nothing to do.

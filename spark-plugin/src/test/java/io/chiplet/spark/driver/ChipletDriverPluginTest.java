@@ -98,6 +98,25 @@ class ChipletDriverPluginTest
     }
 
     @Test
+    void executorModeUnderWimLeasesNothingSoItsExecutorsCountTheirHostOnce()
+    {
+        // Two wim executors on node-1, each reporting the host's 4 chiplets, nothing leased; one on node-2.
+        PartitionBasis host = new PartitionBasis(4, 16, 2 * MIB, 8 * MIB);
+        PartitionBasis cluster = ChipletDriverPlugin.cluster(List.of(
+                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, host, false),
+                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, host, false),
+                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, host, false)));
+        assertThat(cluster).isEqualTo(new PartitionBasis(8, 32, 2 * MIB, 8 * MIB));
+
+        // wicp-local: each leased one chiplet of node-1 and counts it.
+        PartitionBasis leased = new PartitionBasis(1, 4, 2 * MIB, 8 * MIB);
+        assertThat(ChipletDriverPlugin.cluster(List.of(
+                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, leased, true),
+                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, leased, true))))
+                .isEqualTo(new PartitionBasis(2, 8, 2 * MIB, 8 * MIB));
+    }
+
+    @Test
     void badSettingSwitchesExecutorsOffAndLeavesSparkAlone()
     {
         FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.adaptive.intervalMs", "-5"), message -> null);

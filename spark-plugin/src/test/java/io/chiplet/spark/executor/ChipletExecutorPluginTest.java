@@ -123,6 +123,39 @@ class ChipletExecutorPluginTest
     }
 
     @Test
+    void inExecutorModeTheReportSaysWhetherTheExecutorLeasedAChipletOfItsOwn()
+    {
+        for (boolean leased : List.of(true, false)) {
+            // As ExecutorProcessPlacement: a leased chiplet under wicp-local, nothing under wim.
+            TaskPlacement process = new TaskPlacement()
+            {
+                @Override
+                public Handle onTaskStart(TaskIdentity task)
+                {
+                    return Handle.UNPLACED;
+                }
+
+                @Override
+                public void onTaskEnd(Handle handle) {}
+
+                @Override
+                public boolean holdsOwnChiplets()
+                {
+                    return leased;
+                }
+            };
+            FakePluginContext context = new FakePluginContext(Map.of("spark.chiplet.mode", "executor", "spark.chiplet.measure.enabled", "false"), message -> SpreadHints.NONE);
+            ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, ignored -> process, currentTask::get);
+            plugin.init(context, Map.of());
+            plugin.shutdown();
+
+            // The report is the first message (counts follow at shutdown).
+            assertThat(context.asked().getFirst()).as("leased %s", leased)
+                    .isEqualTo(new TopologyReport("7", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB), leased));
+        }
+    }
+
+    @Test
     void anExecutorOwningOneChipletByDesignCountsOnlyThatChiplet()
     {
         // As executor mode: every task on the leased chiplet 1.

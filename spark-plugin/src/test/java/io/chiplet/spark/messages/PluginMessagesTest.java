@@ -26,6 +26,8 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(counts))).isEqualTo(counts);
         TopologyReport share = new TopologyReport("2", "h", PlacementMode.TASK, new PartitionBasis(1, 1, 0, 0), true);
         assertThat(PluginMessages.decode(PluginMessages.encode(share))).isEqualTo(share);
+        TopologyReport unleased = new TopologyReport("3", "h", PlacementMode.EXECUTOR, new PartitionBasis(4, 16, 0, 0), false);
+        assertThat(PluginMessages.decode(PluginMessages.encode(unleased))).isEqualTo(unleased);
     }
 
     @Test
@@ -37,6 +39,8 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode("chiplet/2\treport")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\tshout\tx")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\tx\t0\t1\towns-host")).isInstanceOf(PluginMessages.Unreadable.class);
+        // The last field says whether the executor holds chiplets of its own; anything else is unreadable.
+        assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3:0")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3")).isInstanceOf(PluginMessages.Unreadable.class);
     }

@@ -80,6 +80,8 @@ class ExecutorProcessPlacementTest
             // Its metrics and the driver's sizing see every chiplet it may run on.
             assertThat(placement.chipletIds(List.of(0, 1, 2, 3))).containsExactly(0, 1, 2, 3);
             assertThat(placement.summary(FOUR_CHIPLETS).chiplets()).isEqualTo(4);
+            // No chiplet of its own: the driver counts the host once for all such executors on it.
+            assertThat(placement.holdsOwnChiplets()).isFalse();
         }
         assertThat(binder.open).isZero();
     }
@@ -91,6 +93,7 @@ class ExecutorProcessPlacementTest
             FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
             try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, policy)), FOUR_CHIPLETS, binder)) {
                 assertThat(placement.lease().orElseThrow().chiplet().id()).as(policy).isZero();
+                assertThat(placement.holdsOwnChiplets()).as(policy).isTrue();
                 // wic's one core (CPU 0 alone) would leave a multi-core executor one CPU: the whole chiplet instead.
                 assertThat(binder.bound).as(policy).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
             }
