@@ -6,6 +6,7 @@ import io.chiplet.placement.ClusterAdvice;
 import io.chiplet.placement.PlanFormatter;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +50,9 @@ public final class AdviseCommand
     @Option(names = "--cluster-manager", paramLabel = "MANAGER", description = "kubernetes, yarn or standalone: the settings that make it hand "
             + "out chiplet-aligned CPUs (kubelet, pod resources, yarn-site), with fragments to paste.")
     String clusterManager;
+
+    @ArgGroup(exclusive = true)
+    TopologySourceOptions source = new TopologySourceOptions();
 
     @Mixin
     ReportOptions report = new ReportOptions();
@@ -117,7 +121,7 @@ public final class AdviseCommand
     {
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
-            Topology topology = report.topology(discovery);
+            Topology topology = report.topology(source, discovery);
             if (clusterManager != null) {
                 ClusterAdvice.ClusterManager manager;
                 try {

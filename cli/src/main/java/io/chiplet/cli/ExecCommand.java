@@ -102,7 +102,7 @@ public final class ExecCommand
     Target target;
 
     @Option(names = "--membind", description = "also bind the command's memory: with --cpus to the NUMA nodes of those CPUs; with --chiplet or --policy "
-            + "to each chiplet's node (as the plugins' memory.bind), only where this machine has more than one node")
+            + "to each chiplet's node (as the plugins' memory.bind), only where this process may allocate from more than one node")
     boolean membind;
 
     @Option(names = "--memory-kind", paramLabel = "dram|hbm|cxl-pmem", defaultValue = "dram",

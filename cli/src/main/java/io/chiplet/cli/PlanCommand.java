@@ -15,6 +15,7 @@ import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,7 +57,7 @@ public final class PlanCommand
     Long workingSet;
 
     @Option(names = "--membind", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Bind each worker's memory to its chiplet's node, where the machine has more than one node: the plugins' memory.bind "
+            description = "Bind each worker's memory to its chiplet's node, where this process may allocate from more than one node: the plugins' memory.bind "
                     + "(default: ${DEFAULT-VALUE}); chiplet exec binds memory only with --membind.")
     boolean membind;
 
@@ -68,6 +69,9 @@ public final class PlanCommand
             description = "Plan on the chiplets one JVM leases on an otherwise idle host when it takes N of them: Trino's chiplets-per-node, "
                     + "or a Spark executor sharing its host (the chiplets its cores need). Default: ${DEFAULT-VALUE}, every usable chiplet.")
     String chiplets;
+
+    @ArgGroup(exclusive = true)
+    TopologySourceOptions source = new TopologySourceOptions();
 
     @Mixin
     ReportOptions report = new ReportOptions();
@@ -110,7 +114,7 @@ public final class PlanCommand
         }
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
-            Topology topology = report.topology(discovery);
+            Topology topology = report.topology(source, discovery);
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
             MemoryBinding memory = MemoryBinding.of(topology, membind, kind);
             // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.

@@ -2,7 +2,6 @@ package io.chiplet.cli;
 
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -10,15 +9,12 @@ import java.util.function.Function;
 
 /**
  * The options of the commands that report on one machine in text or JSON ({@code chiplet plan}, {@code chiplet advise}):
- * where the topology comes from ({@code --fs-root | --hwloc-xml}, neither for the live machine), how its chiplets are split
+ * how the chiplets of the topology (each command's {@code --fs-root | --hwloc-xml}, neither for the live machine) are split
  * ({@code --virtual-chiplet-cores}, as the plugins split them) and {@code --format}.
  * A picocli mixin, so that both commands take them with the same names, help and checks.
  */
 final class ReportOptions
 {
-    @ArgGroup(exclusive = true)
-    TopologySourceOptions source = new TopologySourceOptions();
-
     @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", converter = OutputFormat.TextOrJsonConverter.class,
             description = "text or json (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
@@ -34,8 +30,11 @@ final class ReportOptions
         return OutputFormat.textOrJson(format, spec);
     }
 
-    /** The topology of the chosen source, through {@code discovery}: the live machine where none is chosen. */
-    Topology topology(Function<DiscoveryOptions, Topology> discovery)
+    /**
+     * The topology of the chosen source, through {@code discovery}: the live machine where none is chosen. The source
+     * group stays in each command: picocli lists an argument group inside a mixin twice in the usage help.
+     */
+    Topology topology(TopologySourceOptions source, Function<DiscoveryOptions, Topology> discovery)
     {
         TopologySourceOptions from = source == null ? new TopologySourceOptions() : source;
         return discovery.apply(new DiscoveryOptions(from.fsRoot(), from.hwlocXml(), virtualChipletCores));

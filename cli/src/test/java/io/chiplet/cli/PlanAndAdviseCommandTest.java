@@ -234,6 +234,19 @@ class PlanAndAdviseCommandTest
     }
 
     @Test
+    void eachTopologySourceOptionIsListedOnceInTheHelpAndTheyExcludeEachOther()
+    {
+        for (Object command : List.of(new PlanCommand(), new AdviseCommand())) {
+            String help = new CommandLine(command).getUsageMessage(CommandLine.Help.Ansi.OFF);
+            // picocli lists an argument group inside a mixin twice: the source group sits in each command.
+            assertThat(help.split("--fs-root=DIR  ", -1)).hasSize(2);
+            assertThat(help.split("--hwloc-xml=FILE  ", -1)).hasSize(2);
+        }
+        assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--fs-root", "/a", "--hwloc-xml", "/b", "--policy", "wim", "--workers", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--fs-root=DIR, --hwloc-xml=FILE are mutually exclusive");
+    }
+
+    @Test
     void svgIsAFormatOnlyTheTopologyWrites()
     {
         assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "1", "--format", "svg")).isEqualTo(2);
