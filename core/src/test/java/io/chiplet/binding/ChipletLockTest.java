@@ -75,29 +75,14 @@ class ChipletLockTest
     {
         Topology topology = TestTopologies.dualEpyc7763();
         Path leases = directory.resolve("leases");
-        List<String> events = new ArrayList<>();
-        ProcessBinder binder = new ProcessBinder()
-        {
-            @Override
-            public CpuSet allowed()
-            {
-                return topology.allowed();
-            }
-
-            @Override
-            public Binding bind(CpuSet cpus, OptionalInt memoryNode)
-            {
-                events.add("bind " + cpus.toList() + " node " + memoryNode);
-                return new RecordedBinding(events);
-            }
-        };
+        RecordingProcessBinder binder = new RecordingProcessBinder(topology.allowed());
         ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.of(topology, true, MemoryKind.DRAM));
         try (lock) {
             lock.bindProcess(binder);
-            assertThat(events).containsExactly("bind 0-7,128-135 node OptionalInt[0]");
+            assertThat(binder.events()).containsExactly("bind 0-7,128-135 node OptionalInt[0]");
             assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("bound a thread already");
         }
-        assertThat(events).containsExactly("bind 0-7,128-135 node OptionalInt[0]", "unbind");
+        assertThat(binder.events()).containsExactly("bind 0-7,128-135 node OptionalInt[0]", "unbind");
         assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("closed");
         // A given target (core's HostShares.processTarget) must bind CPUs, all on the leased chiplets.
         try (ChipletLock again = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.off(topology))) {
@@ -106,26 +91,9 @@ class ChipletLockTest
                     .hasMessageContaining("not all on the leased chiplets (0-7,128-135)");
             again.bindProcess(binder, new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.parseList("0-3")), OptionalInt.empty()));
         }
-        assertThat(events).endsWith("bind 0-3 node OptionalInt.empty", "unbind");
+        assertThat(binder.events()).endsWith("bind 0-3 node OptionalInt.empty", "unbind");
         try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
             assertThat(after.holders(0)).isZero();
-        }
-    }
-
-    /** A process binding that only says it was closed. */
-    private record RecordedBinding(List<String> events)
-            implements ProcessBinder.Binding
-    {
-        @Override
-        public Optional<String> memoryProblem()
-        {
-            return Optional.empty();
-        }
-
-        @Override
-        public void close()
-        {
-            events.add("unbind");
         }
     }
 

@@ -4,6 +4,7 @@ import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.binding.ProcessBinder;
+import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
@@ -51,30 +52,30 @@ class ExecutorProcessPlacementTest
     @Test
     void leasesTheFirstFreeChipletAndBindsTheProcessAndItsMemoryToIt()
     {
-        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
             assertThat(placement.lease().orElseThrow().chiplet().id()).isZero();
             assertThat(placement.lease().orElseThrow().shared()).isFalse();
-            assertThat(binder.bound).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
+            assertThat(binder.bound()).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
 
             // Every task reports the leased chiplet and the end does nothing to undo.
             TaskPlacement.Handle handle = placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 2, 3));
             assertThat(handle.chiplet()).hasValue(0);
             placement.onTaskEnd(handle);
-            assertThat(binder.open).isOne();
+            assertThat(binder.open()).isOne();
         }
-        assertThat(binder.open).isZero();
+        assertThat(binder.open()).isZero();
         assertThat(holders(0)).isZero();
     }
 
     @Test
     void underWimTheExecutorLeasesNothingAndBindsNothing()
     {
-        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, "wim")), FOUR_CHIPLETS, binder)) {
             assertThat(placement.lease()).isEmpty();
             assertThat(placement.cpus()).isEmpty();
-            assertThat(binder.bound).isEmpty();
+            assertThat(binder.bound()).isEmpty();
             assertThat(List.of(holders(0), holders(1), holders(2), holders(3))).containsOnly(0);
             assertThat(placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 2, 3)).chiplet()).isEmpty();
             // Its metrics and the driver's sizing see every chiplet it may run on.
@@ -83,19 +84,19 @@ class ExecutorProcessPlacementTest
             // No chiplet of its own: the driver counts the host once for all such executors on it.
             assertThat(placement.holdsOwnChiplets()).isFalse();
         }
-        assertThat(binder.open).isZero();
+        assertThat(binder.open()).isZero();
     }
 
     @Test
     void winAndWicBindTheWholeLeasedChipletAndItsNodeLikeTheChipletPolicies()
     {
         for (String policy : List.of("win", "wic", "wicp-local", "wicp-mixed", "auto", "adaptive")) {
-            FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+            RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
             try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, policy)), FOUR_CHIPLETS, binder)) {
                 assertThat(placement.lease().orElseThrow().chiplet().id()).as(policy).isZero();
                 assertThat(placement.holdsOwnChiplets()).as(policy).isTrue();
                 // wic's one core (CPU 0 alone) would leave a multi-core executor one CPU: the whole chiplet instead.
-                assertThat(binder.bound).as(policy).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
+                assertThat(binder.bound()).as(policy).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.of(0)));
             }
             assertThat(holders(0)).as(policy).isZero();
         }
@@ -104,9 +105,9 @@ class ExecutorProcessPlacementTest
     @Test
     void memoryStaysUnboundWhenSwitchedOff()
     {
-        FakeBinder binder = new FakeBinder(CpuSet.range(0, 7));
+        RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
         try (ExecutorProcessPlacement _ = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.MEMORY_BIND, "false")), FOUR_CHIPLETS, binder)) {
-            assertThat(binder.bound).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.empty()));
+            assertThat(binder.bound()).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.empty()));
         }
     }
 
@@ -114,7 +115,7 @@ class ExecutorProcessPlacementTest
     void leasesOnlyChipletsWithCpusThisProcessMayUseAndBindsOnlyThoseCpus()
     {
         // A snapshot of a bigger machine than the one we run on, or a cgroup cpuset holding CPUs 3-4.
-        FakeBinder binder = new FakeBinder(CpuSet.range(3, 4));
+        RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(3, 4));
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, binder)) {
             assertThat(placement.lease().orElseThrow().chiplet().id()).isEqualTo(1);
             assertThat(placement.cpus().orElseThrow()).isEqualTo(CpuSet.of(3));
@@ -124,7 +125,7 @@ class ExecutorProcessPlacementTest
             assertThat(summary.cores()).isOne();
             assertThat(summary.chipletL3Bytes()).isEqualTo(placement.lease().orElseThrow().chiplet().l3Bytes());
         }
-        FakeBinder none = new FakeBinder(CpuSet.range(16, 17));
+        RecordingProcessBinder none = new RecordingProcessBinder(CpuSet.range(16, 17));
         assertThatThrownBy(() -> ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, none))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no chiplet of test holds a CPU this process may use (allowed: 16-17)");
@@ -135,7 +136,7 @@ class ExecutorProcessPlacementTest
             throws Exception
     {
         Topology twoChiplets = topology(CpuSet.range(0, 1), List.of(chiplet(0, 0, CpuSet.of(0)), chiplet(1, 0, CpuSet.of(1))));
-        FakeBinder binder = new FakeBinder(CpuSet.range(0, 1));
+        RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 1));
         try (LeaseHolder _ = LeaseHolder.start(leaseDir, 2, 1)) {
             // The other executor holds chiplet 0.
             try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), twoChiplets, binder)) {
@@ -157,7 +158,7 @@ class ExecutorProcessPlacementTest
     @Test
     void refusedBindingReleasesTheLease()
     {
-        ProcessBinder refusing = new FakeBinder(CpuSet.range(0, 7))
+        ProcessBinder refusing = new RecordingProcessBinder(CpuSet.range(0, 7))
         {
             @Override
             public Binding bind(CpuSet cpus, OptionalInt memoryNode)
@@ -169,7 +170,7 @@ class ExecutorProcessPlacementTest
                 .hasMessage("cannot pin thread 42: not permitted");
         // Released, and the directory is closed in this JVM: a retry can open it and take chiplet 0.
         assertThat(holders(0)).isZero();
-        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, new FakeBinder(CpuSet.range(0, 7)))) {
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of()), FOUR_CHIPLETS, new RecordingProcessBinder(CpuSet.range(0, 7)))) {
             assertThat(placement.lease().orElseThrow().chiplet().id()).isZero();
         }
     }
@@ -247,46 +248,5 @@ class ExecutorProcessPlacementTest
     private static Chiplet chiplet(int id, int numaNode, CpuSet cpus)
     {
         return new Chiplet(id, 0, numaNode, cpus, 32L << 20, ChipletBasis.L3);
-    }
-
-    /** Records what it was asked to bind; binds nothing. */
-    private static class FakeBinder
-            implements ProcessBinder
-    {
-        private final CpuSet allowed;
-        final List<Map.Entry<CpuSet, OptionalInt>> bound = new ArrayList<>();
-        int open;
-
-        FakeBinder(CpuSet allowed)
-        {
-            this.allowed = allowed;
-        }
-
-        @Override
-        public CpuSet allowed()
-        {
-            return allowed;
-        }
-
-        @Override
-        public Binding bind(CpuSet cpus, OptionalInt memoryNode)
-        {
-            bound.add(Map.entry(cpus, memoryNode));
-            open++;
-            return new Binding()
-            {
-                @Override
-                public Optional<String> memoryProblem()
-                {
-                    return Optional.empty();
-                }
-
-                @Override
-                public void close()
-                {
-                    open--;
-                }
-            };
-        }
     }
 }

@@ -1,6 +1,6 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.binding.ProcessBinder;
+import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
@@ -109,36 +109,12 @@ class SlotsMatchChipletPlanTest
     {
         ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName(),
                 ChipletSettings.MODE, "executor", ChipletSettings.LEASE_DIR, leaseDir.toString()))).settings();
-        List<Worker> bound = new ArrayList<>();
-        ProcessBinder binder = new ProcessBinder()
-        {
-            @Override
-            public CpuSet allowed()
-            {
-                return topology.allowed();
-            }
-
-            @Override
-            public Binding bind(CpuSet cpus, OptionalInt memoryNode)
-            {
-                bound.add(new Worker(Optional.of(cpus), OptionalInt.empty(), memoryNode));
-                return new Binding()
-                {
-                    @Override
-                    public Optional<String> memoryProblem()
-                    {
-                        return Optional.empty();
-                    }
-
-                    @Override
-                    public void close() {}
-                };
-            }
-        };
+        RecordingProcessBinder binder = new RecordingProcessBinder(topology.allowed());
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings, topology, binder)) {
             OptionalInt chiplet = placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet();
+            List<Map.Entry<CpuSet, OptionalInt>> bound = binder.bound();
             assertThat(bound).hasSizeLessThanOrEqualTo(1);
-            return bound.isEmpty() ? new Worker(Optional.empty(), chiplet, OptionalInt.empty()) : new Worker(bound.getFirst().cpus(), chiplet, bound.getFirst().memoryNode());
+            return bound.isEmpty() ? new Worker(Optional.empty(), chiplet, OptionalInt.empty()) : new Worker(Optional.of(bound.getFirst().getKey()), chiplet, bound.getFirst().getValue());
         }
     }
 
