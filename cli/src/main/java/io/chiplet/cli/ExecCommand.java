@@ -117,7 +117,7 @@ public final class ExecCommand
     String backend;
 
     @Option(names = "--lease-dir", paramLabel = "DIR", description = "chiplet lease directory for --policy wicp-local, shared by every user of the host "
-            + "(default: java.io.tmpdir/chiplet-leases, created mode 1777)")
+            + "(default: /tmp/chiplet-leases, created mode 1777)")
     Path leaseDirectory;
 
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "the command and its arguments, after --")

@@ -2,6 +2,9 @@ package io.chiplet.binding;
 
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.LeaseCoordinator;
+import io.chiplet.affinity.LeaseScope;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.MemoryBinding;
@@ -15,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -36,16 +41,18 @@ public final class ChipletLock
     private final ChipletLeases.LeaseSet leaseSet;
     private final NodeShare share;
     private final MemoryBinding memory;
+    private final LeaseVerdict verdict;
     // What this lock bound (the calling thread, or the whole process) and how to give it back: one binding per lock.
     private Optional<Runnable> unbind = Optional.empty();
     private boolean closed;
 
-    private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, NodeShare share, MemoryBinding memory)
+    private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, NodeShare share, MemoryBinding memory, LeaseVerdict verdict)
     {
         this.leases = leases;
         this.leaseSet = leaseSet;
         this.share = share;
         this.memory = memory;
+        this.verdict = verdict;
     }
 
     /**
@@ -68,12 +75,64 @@ public final class ChipletLock
         ChipletLeases leases = ChipletLeases.open(leaseDirectory, share.chiplets(), share.topology());
         try {
             ChipletLeases.LeaseSet set = leases.acquire(count);
-            return new ChipletLock(leases, set, share.leased(set.chiplets()), memory);
+            return new ChipletLock(leases, set, share.leased(set.chiplets()), memory, LeaseVerdict.SHARED_DIRECTORY);
         }
         catch (RuntimeException | Error e) {
             leases.close();
             throw e;
         }
+    }
+
+    /**
+     * Leases as {@link #acquire(Path, NodeShare, int, MemoryBinding)} does, then tells the application's
+     * {@code coordinator} what it took ({@link LeaseCoordinator#claim}). Where processes of the application on this host
+     * hold some of those chiplets in a lease directory this one cannot see (a container's private {@code /tmp}), it
+     * leases again without them, so the application never double-books a chiplet however its containers are set up;
+     * only when they hold every chiplet does it keep what it has, and {@link #verdict()} says so for the caller to warn.
+     */
+    public static ChipletLock acquire(Path leaseDirectory, NodeShare share, int count, MemoryBinding memory, LeaseCoordinator coordinator)
+    {
+        requireNonNull(coordinator, "coordinator is null");
+        ChipletLock lock = acquire(leaseDirectory, share, count, memory);
+        try {
+            Optional<LeaseScope> scope = LeaseScope.of(lock.directory());
+            if (scope.isEmpty()) {
+                return lock;
+            }
+            LeaseVerdict verdict = coordinator.claim(scope.get(), lock.chipletIds());
+            // Each retry avoids every chiplet the coordinator named so far; a few suffice unless processes keep starting.
+            for (int attempt = 0; verdict.collidesWith(lock.chipletIds()) && attempt < MAX_COORDINATED_ATTEMPTS; attempt++) {
+                Optional<NodeShare> rest = share.excluding(verdict.unseenChiplets());
+                if (rest.isEmpty()) {
+                    break;
+                }
+                lock.close();
+                lock = acquire(leaseDirectory, rest.get(), Math.min(count, rest.get().chiplets().size()), memory);
+                verdict = coordinator.claim(scope.get(), lock.chipletIds());
+            }
+            return new ChipletLock(lock.leases, lock.leaseSet, lock.share, lock.memory, verdict);
+        }
+        catch (RuntimeException | Error e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static final int MAX_COORDINATED_ATTEMPTS = 3;
+
+    private SortedSet<Integer> chipletIds()
+    {
+        return leaseSet.chiplets().stream().map(Chiplet::id).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * What the application's coordinator said of this lease ({@link LeaseVerdict#SHARED_DIRECTORY} without one): whether
+     * the lease directory is the one every process of the application on this host uses, and, where not, which
+     * chiplets those processes hold; {@link LeaseVerdict#collidesWith} this lock's chiplets only when they hold all.
+     */
+    public LeaseVerdict verdict()
+    {
+        return verdict;
     }
 
     /** The leased chiplets, each saying whether it is shared with other holders (for the caller to log). */

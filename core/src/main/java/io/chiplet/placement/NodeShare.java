@@ -6,6 +6,7 @@ import io.chiplet.topology.Topology;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -91,6 +92,18 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
         requireNonNull(leased, "leased is null");
         CpuSet cpus = leased.stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
         return of(topology, shareCpus.intersect(cpus));
+    }
+
+    /**
+     * This share without the chiplets {@code ids} (held by processes whose leases this one cannot see); empty when
+     * nothing would be left.
+     */
+    public Optional<NodeShare> excluding(Collection<Integer> ids)
+    {
+        requireNonNull(ids, "ids is null");
+        CpuSet excluded = chiplets.stream().filter(chiplet -> ids.contains(chiplet.id())).map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
+        CpuSet rest = shareCpus.minus(excluded);
+        return rest.isEmpty() ? Optional.empty() : Optional.of(of(topology, rest));
     }
 
     /**
