@@ -89,6 +89,8 @@ public final class ChipletCli
                 commandLine.addSubcommand(subcommand.getKey(), subcommand.getValue());
             }
         }
+        // Every subcommand's --help lists --version: it prints the one version, not nothing.
+        commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
         commandLine.setParameterExceptionHandler(ChipletCli::usageError);
         commandLine.setExecutionExceptionHandler(ChipletCli::runtimeError);
         return commandLine;
