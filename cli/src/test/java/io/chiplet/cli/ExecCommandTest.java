@@ -226,12 +226,12 @@ class ExecCommandTest
     void memoryKindIsCheckedAndOnOneNodeBindsNothing()
             throws Exception
     {
-        // This snapshot has one node and no HBM: with nothing to choose, memory is left alone and nothing is said
-        // (the node choice per kind is MemoryBindingTest's, on machines with several nodes).
+        // This snapshot has one node and no HBM: with nothing to choose, memory is left alone, and the asked-for kind
+        // that cannot apply is said (the node choice per kind is MemoryBindingTest's, on machines with several nodes).
         Run run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "hbm", "--", "sh", "-c", REPORT));
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
-        assertThat(run.err()).isEmpty();
+        assertThat(run.err()).isEqualTo("chiplet exec: --memory-kind hbm: has no effect: memory is not bound here (1 NUMA node this process may use, no choice to make)\n");
 
         run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "gpu", "--", "true"));
         assertThat(run.status()).isEqualTo(125);
