@@ -119,6 +119,9 @@ public final class AdviseCommand
     @Override
     public Integer call()
     {
+        if (hosts != null && hosts < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--hosts " + hosts + ": expected a positive number of hosts");
+        }
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
             Topology topology = report.topology(source, discovery);

@@ -89,6 +89,8 @@ public final class ChipletCli
                 commandLine.addSubcommand(subcommand.getKey(), subcommand.getValue());
             }
         }
+        // Every subcommand's --help lists --version: it prints the one version, not nothing.
+        commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
         commandLine.setParameterExceptionHandler(ChipletCli::usageError);
         commandLine.setExecutionExceptionHandler(ChipletCli::runtimeError);
         return commandLine;
@@ -115,7 +117,13 @@ public final class ChipletCli
     {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
-        err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()) + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
+        // picocli's "Unmatched argument at index 5: 'x'" counts words the user never numbered.
+        // An unknown option keeps picocli's "Unknown option: '--x'" (with its suggestion).
+        String message = e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+                && unmatched.getUnmatched().stream().noneMatch(argument -> argument.startsWith("-"))
+                ? "unexpected argument" + (unmatched.getUnmatched().size() == 1 ? " '" : "s '") + String.join("', '", unmatched.getUnmatched()) + "'"
+                : oneLine(e.getMessage());
+        err.println(command.getCommandSpec().qualifiedName() + ": " + message + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return isExec(command) ? ExecCommand.EXEC_FAILED : USAGE_ERROR;
     }

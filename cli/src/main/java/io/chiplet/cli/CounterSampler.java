@@ -39,7 +39,11 @@ final class CounterSampler
         RemoteAccessRate.Choice choice = RemoteAccessRate.open(target, platform, catalog);
         try (RemoteAccessSignal signal = choice.signal();
                 PerfCounterGroup group = PerfCounterGroup.open(target, software, platform.kernelCountingAllowed())) {
+            // The signal's intervals start with the group's, so its column counts what the group's does: a first sample
+            // (its classes load, faulting pages in) before the group counts, a second to start from the group's start.
+            signal.sample();
             group.enable();
+            signal.sample();
             long[] previous = new long[software.size()];
             long previousNanos = System.nanoTime();
             for (int i = 0; i < count; i++) {

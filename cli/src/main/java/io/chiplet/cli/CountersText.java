@@ -3,10 +3,12 @@ package io.chiplet.cli;
 import io.chiplet.cli.AvailabilityListing.EventStatus;
 import io.chiplet.cli.CounterSampler.Interval;
 import io.chiplet.perf.Availability;
+import io.chiplet.perf.PerfEvent;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -28,12 +30,18 @@ final class CountersText
         out.println();
         int width = report.statuses().stream().mapToInt(status -> status.event().name().length()).max().orElse(10);
         String currentGroup = "";
+        String previous = "";
         for (EventStatus status : report.statuses()) {
             if (!status.group().equals(currentGroup)) {
                 currentGroup = status.group();
+                previous = "";
                 out.println(currentGroup + " events:");
             }
-            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), describe(status.availability(), report.probed()));
+            String described = describe(status.availability(), report.probed());
+            // A long reason shared by a run of events (no PMU: every hardware event) is said once.
+            boolean repeated = described.equals(previous) && !status.availability().isAvailable();
+            out.printf(Locale.ROOT, "  %-" + width + "s  %s%n", status.event().name(), repeated ? "unavailable: the same reason" : described);
+            previous = described;
         }
         if (report.catalog().fillSources().isEmpty()) {
             out.println("fill-source events: none, " + report.catalog().fillSourcesUnknownReason().orElseThrow());
@@ -47,16 +55,19 @@ final class CountersText
         }
         out.println();
         List<String> names = List.copyOf(report.intervals().get(0).counts().keySet());
+        Set<String> clocks = report.statuses().stream().map(EventStatus::event).filter(PerfEvent::countsNanoseconds).map(PerfEvent::name).collect(Collectors.toSet());
+        out.println("per second of wall time: the clocks in ms of CPU time, the other events in occurrences; remote-access: the signal in use");
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%10s", "interval"));
         for (String name : names) {
-            header.append(String.format(Locale.ROOT, "  %16s", name + "/s"));
+            header.append(String.format(Locale.ROOT, "  %16s", name + (clocks.contains(name) ? " ms/s" : "/s")));
         }
-        header.append(String.format(Locale.ROOT, "  %16s", "signal/s"));
+        header.append(String.format(Locale.ROOT, "  %16s", "remote-access/s"));
         out.println(header);
         for (Interval interval : report.intervals()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%8.1fms", interval.intervalNanos() / 1e6));
             for (String name : names) {
-                line.append(String.format(Locale.ROOT, "  %16.1f", perSecond(interval.counts().get(name), interval.intervalNanos())));
+                double rate = perSecond(interval.counts().get(name), interval.intervalNanos());
+                line.append(String.format(Locale.ROOT, "  %16.1f", clocks.contains(name) ? rate / 1e6 : rate));
             }
             line.append(String.format(Locale.ROOT, "  %16.1f", interval.signal().perSecond()));
             out.println(line);

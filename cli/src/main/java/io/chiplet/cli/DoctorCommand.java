@@ -10,6 +10,7 @@ import io.chiplet.perf.CounterTarget;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.PerfEvent;
 import io.chiplet.perf.PerfPlatform;
+import io.chiplet.placement.Advice;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
@@ -131,8 +132,11 @@ public final class DoctorCommand
         checks.add(probe("memory binding", path, () -> memoryBinding(topology, options)));
         checks.add(probe("counters", path, DoctorCommand::counters));
         if (options.fsRoot().isPresent() || options.hwlocXml().isPresent()) {
-            checks.add(new Check("sources", Outcome.OK, "topology from " + options.fsRoot().map(root -> "the snapshot " + root)
-                    .orElseGet(() -> "the hwloc XML " + options.hwlocXml().orElseThrow()) + "; pinning, memory binding and counters probed live on this machine"));
+            String source = options.fsRoot().map(root -> "the snapshot " + root).orElseGet(() -> "the hwloc XML " + options.hwlocXml().orElseThrow());
+            // Not "ok" beside a topology that could not be read from that very source.
+            checks.add(topology.isPresent()
+                    ? new Check("sources", Outcome.OK, "topology from " + source + "; pinning, memory binding and counters probed live on this machine")
+                    : new Check("sources", Outcome.FAILED, "no topology from " + source + " (above); pinning, memory binding and counters probed live on this machine"));
         }
         return List.copyOf(checks);
     }
@@ -141,7 +145,7 @@ public final class DoctorCommand
     {
         try {
             Topology machine = TopologyDiscovery.discover(options);
-            checks.add(new Check("topology", Outcome.OK, machine.chiplets().size() + " chiplets, " + machine.cores().size() + " cores, CPUs "
+            checks.add(new Check("topology", Outcome.OK, Advice.count(machine.chiplets().size(), "chiplet") + ", " + Advice.count(machine.cores().size(), "core") + ", CPUs "
                     + machine.allowed().toList() + " allowed (" + machine.source() + ")"
                     + (machine.unknowns().isEmpty() ? "" : "; unknown: " + String.join("; ", machine.unknowns()))));
             return Optional.of(machine);
@@ -207,7 +211,7 @@ public final class DoctorCommand
         finally {
             before.applyToCurrentThread();
         }
-        return "preferred node " + node + " set, read back and restored (was " + before + ")";
+        return "preferred node " + node + " set, read back and restored (was " + before.describe() + ")";
     }
 
     /** Whether this thread can count a software event and the cache-fill events the adaptive policy wants. */

@@ -1,6 +1,7 @@
 package io.chiplet.cli;
 
 import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.ProcessAffinityMask;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.CpuNodes;
 import io.chiplet.affinity.MemoryPolicy;
@@ -164,7 +165,9 @@ public final class ExecCommand
                 throw new IllegalArgumentException("--fs-root " + fsRoot + ": " + e.getMessage(), e);
             }
         }
-        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
+        // The CPUs this process started with bound the command too: under taskset -c 1 nothing runs on CPU 0.
+        AllowedCpus live = AllowedCpus.live();
+        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), new ProcessAffinityMask().affinityMask().map(live::withinMask).orElse(live));
         if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {
             throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
         }

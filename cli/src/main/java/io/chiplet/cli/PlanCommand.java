@@ -4,6 +4,7 @@ import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlanFormatter;
@@ -112,6 +113,9 @@ public final class PlanCommand
         catch (UnusableValueException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--chiplets " + chiplets + ": expected " + e.getMessage());
         }
+        if (workers < 1 || workers > PlacementRequest.MAX_WORKERS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--workers " + workers + ": expected 1 to " + PlacementRequest.MAX_WORKERS);
+        }
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
             Topology topology = report.topology(source, discovery);
@@ -119,14 +123,24 @@ public final class PlanCommand
             MemoryBinding memory = MemoryBinding.of(topology, membind, kind);
             // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.
             NodeShare share = NodeShare.of(topology);
+            // A setting that cannot apply here is said, as the plugins log it, not passed over.
+            memory.shortfall().ifPresent(problem -> warn("--memory-kind " + memory.kind().jsonName() + ": " + problem));
             if (chipletCount.isPresent()) {
-                // As Trino's node runtime: at most every chiplet of the share.
-                share = leasedOnIdleHost(share, Math.min(chipletCount.getAsInt(), share.chiplets().size()), memory);
+                // As Trino's node runtime: at most every chiplet of the share, and the same warning beyond it.
+                HostShares.LeaseCount count = HostShares.chipletsRequested(share, chipletCount);
+                count.capped().ifPresent(warning -> warn("--chiplets " + chiplets.strip() + ": " + warning));
+                share = leasedOnIdleHost(share, count.chiplets(), memory);
             }
             WorkerTargets targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()), memory);
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(targets) : PlanFormatter.text(targets));
             spec.commandLine().getOut().flush();
         });
+    }
+
+    private void warn(String message)
+    {
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": " + message);
+        spec.commandLine().getErr().flush();
     }
 
     /**

@@ -46,8 +46,19 @@ class DoctorCommandTest
     void withASnapshotItSaysWhichFactsAreLive(@org.junit.jupiter.api.io.TempDir Path empty)
     {
         List<DoctorCommand.Check> checks = DoctorCommand.checks(new DiscoveryOptions(Optional.of(empty), Optional.empty(), 0));
-        assertThat(check(checks, "sources").detail()).isEqualTo("topology from the snapshot " + empty
-                + "; pinning, memory binding and counters probed live on this machine");
+        // An empty folder is no snapshot: "sources" must not say ok right after "topology" failed.
+        assertThat(check(checks, "sources").outcome()).isEqualTo(FAILED);
+        assertThat(check(checks, "sources").detail()).isEqualTo("no topology from the snapshot " + empty
+                + " (above); pinning, memory binding and counters probed live on this machine");
+    }
+
+    @Test
+    void wordsNotRecordsAndPluralsThatAgree()
+    {
+        assumeTrue(NativeAccess.isLinux(), "the checks need Linux");
+        List<DoctorCommand.Check> checks = DoctorCommand.checks(new DiscoveryOptions(Optional.empty(), Optional.empty(), 0));
+        assertThat(check(checks, "topology").detail()).matches("(1 chiplet|[0-9]+ chiplets), (1 core|[0-9]+ cores), CPUs .*");
+        assertThat(check(checks, "memory binding").detail()).doesNotContain("MemoryPolicy[").contains("(was default (the kernel's");
     }
 
     @Test

@@ -74,7 +74,15 @@ class ExecCommandTest
     private Process start(List<String> jvmOptions, String... args)
             throws IOException
     {
-        List<String> line = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED"));
+        return start(List.of(), jvmOptions, args);
+    }
+
+    /** {@code launcher} runs the JVM, e.g. {@code taskset -c 1}, as a user's shell would. */
+    private Process start(List<String> launcher, List<String> jvmOptions, String... args)
+            throws IOException
+    {
+        List<String> line = new ArrayList<>(launcher);
+        line.addAll(List.of(ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED"));
         line.addAll(jvmOptions);
         line.addAll(List.of("-cp", System.getProperty("java.class.path"), ChipletCli.class.getName(), "exec"));
         line.addAll(List.of(args));
@@ -115,6 +123,24 @@ class ExecCommandTest
         Run run = exec("--cpus", "1", "--", "sh", "-c", REPORT);
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
+    }
+
+    /** Started under {@code taskset -c 1}, the command may not be widened to CPU 0: {@code chiplet topology} marks it not allowed. */
+    @Test
+    void cpusOutsideTheMaskTheLauncherStartedWithAreRefused()
+            throws Exception
+    {
+        Process process = start(List.of("taskset", "-c", "1"), List.of(), "--cpus", "0", "--", "sh", "-c", REPORT);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        String err = Files.readString(directory.resolve("err-" + (started.size() - 1) + ".txt"));
+        assertThat(out).isEmpty();
+        assertThat(process.exitValue()).as(err).isEqualTo(125);
+        assertThat(err).isEqualTo("chiplet exec: CPU 0 is not allowed for this process (allowed: 1); it is outside this process's cgroup cpuset or affinity mask\n");
+        Process inside = start(List.of("taskset", "-c", "1"), List.of(), "--cpus", "1", "--", "sh", "-c", REPORT);
+        assertThat(new String(inside.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
+        assertThat(inside.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(inside.exitValue()).isZero();
     }
 
     @Test
@@ -200,12 +226,12 @@ class ExecCommandTest
     void memoryKindIsCheckedAndOnOneNodeBindsNothing()
             throws Exception
     {
-        // This snapshot has one node and no HBM: with nothing to choose, memory is left alone and nothing is said
-        // (the node choice per kind is MemoryBindingTest's, on machines with several nodes).
+        // This snapshot has one node and no HBM: with nothing to choose, memory is left alone, and the asked-for kind
+        // that cannot apply is said (the node choice per kind is MemoryBindingTest's, on machines with several nodes).
         Run run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "hbm", "--", "sh", "-c", REPORT));
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("Cpus_allowed_list:\t1\ndefault\n");
-        assertThat(run.err()).isEmpty();
+        assertThat(run.err()).isEqualTo("chiplet exec: --memory-kind hbm: has no effect: memory is not bound here (1 NUMA node this process may use, no choice to make)\n");
 
         run = exec(withSnapshot("--chiplet", "1", "--membind", "--memory-kind", "gpu", "--", "true"));
         assertThat(run.status()).isEqualTo(125);

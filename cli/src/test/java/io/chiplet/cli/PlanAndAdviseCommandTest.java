@@ -125,6 +125,48 @@ class PlanAndAdviseCommandTest
                 """);
     }
 
+    /** Settings that cannot apply here are said on stderr, as the plugins log them, and bad numbers name their option. */
+    @Test
+    void settingsThatCannotApplyAreSaidAndBadNumbersNameTheirOption()
+    {
+        Topology two = TestTopologies.twoChiplets();
+        assertThat(cli(two, "plan", "--policy", "wicp-local", "--workers", "1", "--chiplets", "5")).isZero();
+        assertThat(err.toString()).isEqualTo("chiplet plan: --chiplets 5: asked for 5 chiplets but this process may use 2: leasing 2\n");
+        assertThat(cli(two, "plan", "--policy", "wicp-local", "--workers", "1", "--membind", "--memory-kind", "hbm")).isZero();
+        assertThat(err.toString()).isEqualTo("chiplet plan: --memory-kind hbm: has no effect: memory is not bound here (1 NUMA node this process may use, no choice to make)\n");
+        assertThat(cli(two, "plan", "--policy", "wicp-local", "--workers", "0")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("chiplet plan: --workers 0: expected 1 to 1048576 (see 'chiplet plan --help')\n");
+        assertThat(cli(two, "plan", "--policy", "wicp-local", "--workers", "1", "extra")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("chiplet plan: unexpected argument 'extra' (see 'chiplet plan --help')\n");
+        assertThat(cli(two, "advise", "--engine", "spark", "--hosts", "0")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("chiplet advise: --hosts 0: expected a positive number of hosts (see 'chiplet advise --help')\n");
+    }
+
+    /** {@code chiplet ARGS} through the launcher's command line (its error handlers), on {@code topology}. */
+    private int cli(Topology topology, String... args)
+    {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        CommandLine commandLine = ChipletCli.commandLine(new CommandLine.IFactory()
+        {
+            @Override
+            public <K> K create(Class<K> type)
+                    throws Exception
+            {
+                if (type == PlanCommand.class) {
+                    return type.cast(new PlanCommand(fixed(topology)));
+                }
+                if (type == AdviseCommand.class) {
+                    return type.cast(new AdviseCommand(fixed(topology)));
+                }
+                return CommandLine.defaultFactory().create(type);
+            }
+        });
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        return commandLine.execute(args);
+    }
+
     @Test
     void planPassesTheSourceOptionsAndParsesByteSizes()
     {
@@ -219,7 +261,7 @@ class PlanAndAdviseCommandTest
 
         err.getBuffer().setLength(0);
         assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "0")).isEqualTo(2);
-        assertThat(err.toString()).contains("workers must be between 1");
+        assertThat(err.toString()).contains("--workers 0: expected 1 to 1048576");
 
         err.getBuffer().setLength(0);
         assertThat(run(new PlanCommand(fixed(TestTopologies.twoChiplets())), "--policy", "wic", "--workers", "1", "--fs-root", "a", "--hwloc-xml", "b")).isEqualTo(2);

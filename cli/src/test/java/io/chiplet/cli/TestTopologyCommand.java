@@ -138,6 +138,14 @@ class TestTopologyCommand
             assertThat(result.exitCode).as(name).isZero();
             assertThat(result.out).as(name).contains("Usage: chiplet " + name + " ");
         }
+        // --version, which every --help lists, prints the one version everywhere (it printed nothing after a command).
+        String version = run(options -> dualEpycMilan(), "--version").out;
+        assertThat(version).startsWith("chiplet ").hasLineCount(1);
+        for (String name : names) {
+            if (!name.equals("help")) {
+                assertThat(run(options -> dualEpycMilan(), name, "--version").out).as(name).isEqualTo(version);
+            }
+        }
         Result topology = run(options -> dualEpycMilan(), "topology", "--help");
         assertThat(topology.out).contains("--fs-root=DIR", "--hwloc-xml=FILE", "--format=FORMAT", "--virtual-chiplet-cores=N");
         String usage = run(options -> dualEpycMilan(), "--help").out;

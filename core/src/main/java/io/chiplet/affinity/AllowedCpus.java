@@ -47,6 +47,18 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
     }
 
     /**
+     * This process's CPUs as a launcher started under {@code taskset} or {@code numactl} must honour them: the cpuset's
+     * online CPUs within the affinity mask the process started with. The kernel would let a thread widen its mask
+     * again up to the cpuset, but a user who narrowed the launcher meant the command to stay inside (as
+     * {@code chiplet topology} marks the other CPUs not allowed).
+     */
+    public AllowedCpus withinMask(CpuSet mask)
+    {
+        requireNonNull(mask, "mask is null");
+        return new AllowedCpus(present, online, allowed.intersect(mask));
+    }
+
+    /**
      * Throws unless every CPU of {@code cpus} is allowed, naming the first one that is not and why.
      *
      * @throws IllegalArgumentException e.g. "CPU 7 is not allowed for this process (allowed: 0-1)"
@@ -70,7 +82,7 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
             why = "; it is offline";
         }
         else {
-            why = "; it is outside this process's cgroup cpuset";
+            why = "; it is outside this process's cgroup cpuset or affinity mask";
         }
         String subject = refused.size() == 1 ? "CPU " + cpu + " is" : "CPUs " + refused.toList() + " are";
         throw new IllegalArgumentException(subject + " not allowed for this process (allowed: " + allowed.toList() + ")" + why);

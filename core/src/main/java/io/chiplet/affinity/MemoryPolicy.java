@@ -57,6 +57,22 @@ public record MemoryPolicy(Mode mode, SortedSet<Integer> nodes)
         }
     }
 
+    /** In words, as numactl's {@code --show} would say it: "default (the kernel's: the node of the CPU that allocates)", "preferred node 1", "bound to nodes 0-1". */
+    public String describe()
+    {
+        String list = CpuSet.of(nodes.stream().mapToInt(Integer::intValue).toArray()).toList();
+        String on = (nodes.size() == 1 ? "node " : "nodes ") + list;
+        return switch (mode) {
+            case DEFAULT -> "default (the kernel's: the node of the CPU that allocates)";
+            case LOCAL -> "local (the node of the CPU that allocates)";
+            case PREFERRED -> "preferred " + on;
+            case PREFERRED_MANY -> "preferred " + on + " (several)";
+            case BIND -> "bound to " + on;
+            case INTERLEAVE -> "interleaved over " + on;
+            case WEIGHTED_INTERLEAVE -> "weighted-interleaved over " + on;
+        };
+    }
+
     public MemoryPolicy
     {
         requireNonNull(mode, "mode is null");

@@ -22,6 +22,13 @@ public record PerfEvent(String name, int type, long config, long config1, String
         }
     }
 
+    /** Whether the event counts nanoseconds (the clocks: {@code task-clock}, {@code cpu-clock}) rather than occurrences. */
+    public boolean countsNanoseconds()
+    {
+        return type == PerfEventSyscalls.PERF_TYPE_SOFTWARE
+                && (config == PerfEventSyscalls.PERF_COUNT_SW_TASK_CLOCK || config == PerfEventSyscalls.PERF_COUNT_SW_CPU_CLOCK);
+    }
+
     public static PerfEvent software(String name, long config, String description)
     {
         return new PerfEvent(name, PerfEventSyscalls.PERF_TYPE_SOFTWARE, config, 0, description);

@@ -95,9 +95,21 @@ public record MemoryBinding(boolean requested, ChipletMemory memory, SortedSet<I
         return memory.describe();
     }
 
-    /** What the asked-for kind could not honour, for one warning: the chiplets that keep their own node. */
+    /**
+     * What the asked-for kind could not honour, for one warning: the chiplets that keep their own node, or, for a kind
+     * other than DRAM where memory is not bound at all, that the kind changes nothing (a setting that cannot apply is
+     * said, not passed over).
+     */
     public Optional<String> shortfall()
     {
-        return binds() ? memory.shortfall() : Optional.empty();
+        if (binds()) {
+            return memory.shortfall();
+        }
+        if (memory.kind() == MemoryKind.DRAM) {
+            return Optional.empty();
+        }
+        return Optional.of("has no effect: memory is not bound here (" + (requested
+                ? allowedNodes.size() + " NUMA node" + (allowedNodes.size() == 1 ? "" : "s") + " this process may use, no choice to make"
+                : "memory binding is off") + ")");
     }
 }

@@ -44,7 +44,7 @@ class AllowedCpusTest
         assertThat(allowed.online()).isEqualTo(CpuSet.range(0, 5));
         allowed.check(CpuSet.of(2, 5));
         assertThatThrownBy(() -> allowed.check(CpuSet.of(1)))
-                .hasMessage("CPU 1 is not allowed for this process (allowed: 2-3,5); it is outside this process's cgroup cpuset");
+                .hasMessage("CPU 1 is not allowed for this process (allowed: 2-3,5); it is outside this process's cgroup cpuset or affinity mask");
         assertThatThrownBy(() -> allowed.check(CpuSet.of(3, 7)))
                 .hasMessage("CPU 7 is not allowed for this process (allowed: 2-3,5); it is offline");
         assertThatThrownBy(() -> allowed.check(CpuSet.of(9, 12)))

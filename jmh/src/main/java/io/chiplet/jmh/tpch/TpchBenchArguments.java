@@ -68,6 +68,8 @@ public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List
         requireNonNull(args, "args is null");
         requireNonNull(scaleFlag, "scaleFlag is null");
         double scaleFactor = 1;
+        String scaleName = scaleFlag;
+        String scaleText = "1";
         int rounds = 3;
         int forks = 1;
         List<Integer> queries = allQueries();
@@ -93,14 +95,41 @@ public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List
                     case "--forks" -> forks = Integer.parseInt(value);
                     case "--queries" -> queries = Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
                     case "--root" -> root = Path.of(value);
-                    default -> scaleFactor = Double.parseDouble(value);
+                    default -> {
+                        scaleName = flag;
+                        scaleText = value;
+                        scaleFactor = Double.parseDouble(value);
+                    }
                 }
             }
             catch (NumberFormatException e) {
                 throw new IllegalArgumentException(flag + ": not a number: '" + value + "'");
             }
         }
+        if (!(scaleFactor > 0) || scaleFactor > MAX_SCALE_FACTOR) {
+            // Named as the user wrote it (bench --tpch-sf 0), not as the constructor knows it.
+            throw new IllegalArgumentException(scaleName + " " + scaleText + ": expected a positive number up to " + (int) MAX_SCALE_FACTOR);
+        }
         return new TpchBenchArguments(scaleFactor, rounds, forks, queries, root, report);
+    }
+
+    /**
+     * Checks a command line before anything is built: {@code bin/chiplet bench} runs this file with the JDK's source
+     * launcher ({@code java TpchBenchArguments.java --tpch-sf ARGS...}), so a bad value costs a second, not the
+     * benchmarks' build, and the one parser here judges it. Exit 0 when {@code parse} accepts the arguments, 2 with one
+     * line on stderr when not.
+     *
+     * @param args the launcher's name for the scale factor, then the arguments
+     */
+    public static void main(String[] args)
+    {
+        try {
+            parse(Arrays.copyOfRange(args, 1, args.length), args[0]);
+        }
+        catch (IllegalArgumentException e) {
+            System.err.println("chiplet bench: " + e.getMessage());
+            System.exit(2);
+        }
     }
 
     /** The scale factor as TPC-H writes it: {@code 1}, {@code 0.01}. */

@@ -35,9 +35,10 @@ class TpchBenchArgumentsTest
     @Test
     void rejectsBadValuesNamingTheOption()
     {
-        assertThatThrownBy(() -> parse("--tpch-sf", "0")).hasMessage("--scale-factor: expected a positive number up to 100, got 0.0");
-        assertThatThrownBy(() -> parse("--tpch-sf", "NaN")).hasMessageContaining("--scale-factor: expected a positive number");
-        assertThatThrownBy(() -> parse("--tpch-sf", "101")).hasMessageContaining("up to 100, got 101.0");
+        // named as the user wrote it, value as typed
+        assertThatThrownBy(() -> parse("--tpch-sf", "0")).hasMessage("--tpch-sf 0: expected a positive number up to 100");
+        assertThatThrownBy(() -> parse("--tpch-sf", "NaN")).hasMessage("--tpch-sf NaN: expected a positive number up to 100");
+        assertThatThrownBy(() -> parse("--scale-factor", "101")).hasMessage("--scale-factor 101: expected a positive number up to 100");
         assertThatThrownBy(() -> parse("--queries", "1,23")).hasMessage("--queries: expected query numbers 1 to 22, got 23");
         assertThatThrownBy(() -> parse("--queries", "0")).hasMessageContaining("1 to 22, got 0");
         assertThatThrownBy(() -> parse("--queries", "3,3")).hasMessage("--queries: expected each query once, got [3, 3]");
@@ -49,6 +50,22 @@ class TpchBenchArgumentsTest
         assertThatThrownBy(() -> parse("--forks", "two")).hasMessage("--forks: not a number: 'two'");
         assertThat(parse("--forks", "2", "--rounds", "1")).extracting(TpchBenchArguments::forks, TpchBenchArguments::rounds).containsExactly(2, 1);
         assertThatThrownBy(() -> parse("--quick")).hasMessageStartingWith("unknown option --quick; expected --tpch-sf SF");
+    }
+
+    /** bin/chiplet bench checks its arguments with this file alone, through the JDK's source launcher, before it builds anything. */
+    @Test
+    void theLauncherChecksArgumentsFromTheSourceBeforeBuilding()
+            throws Exception
+    {
+        Path source = Path.of("src/main/java/io/chiplet/jmh/tpch/TpchBenchArguments.java");
+        String launcher = ProcessHandle.current().info().command().orElseThrow();
+        Process bad = new ProcessBuilder(launcher, source.toString(), "--tpch-sf", "--tpch-sf", "0").redirectErrorStream(true).start();
+        assertThat(new String(bad.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("chiplet bench: --tpch-sf 0: expected a positive number up to 100\n");
+        assertThat(bad.waitFor()).isEqualTo(2);
+        Process good = new ProcessBuilder(launcher, source.toString(), "--trino-tpch-sf", "--trino-tpch-sf", "0.01", "--rounds", "1").redirectErrorStream(true).start();
+        assertThat(good.getInputStream().readAllBytes()).isEmpty();
+        assertThat(good.waitFor()).isZero();
     }
 
     private static TpchBenchArguments parse(String... args)
