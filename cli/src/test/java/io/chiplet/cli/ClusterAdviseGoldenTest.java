@@ -146,6 +146,10 @@ class ClusterAdviseGoldenTest
         Output trino = AdviseRun.run("--engine", "trino", "--cluster-manager", "kubernetes", "--fs-root", root.toString());
         assertThat(trino.status()).as(trino.err()).isZero();
         assertGolden("advise-kubernetes-trino-spr8480-snc4.txt", trino.out());
+        // The plugin binds a task thread to its chiplet under the default policy, never to one core: the advice says so.
+        assertThat(List.of(trino.out(), AdviseRun.run("--engine", "spark", "--cluster-manager", "kubernetes", "--fs-root", root.toString()).out(),
+                AdviseRun.run("--engine", "spark", "--cluster-manager", "yarn", "--fs-root", root.toString()).out()))
+                .allSatisfy(advice -> assertThat(advice).doesNotContain("to a core").doesNotContain("to cores"));
     }
 
     @Test

@@ -311,8 +311,8 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                         "the rest, so that Spark's pod memory (request = limit) is exactly " + kubernetesBytes(podMemory.getAsLong())));
             }
             settings.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS,
-                    "pins task threads to cores inside the pod's cpuset, reports whether the cpuset is one chiplet, and follows it when the kubelet narrows it"));
-            settings.add(new Advice.Setting("spark.chiplet.mode", "task", "the pod already is one chiplet: pin each task thread to a core of it"));
+                    "binds task threads to the chiplet of the pod's cpuset, reports whether the cpuset is one chiplet, and follows it when the kubelet narrows it"));
+            settings.add(new Advice.Setting("spark.chiplet.mode", "task", "the pod already is one chiplet: each task thread is bound to it (its allowed CPUs) while it runs, as the plugin does on any host"));
             StringBuilder properties = new StringBuilder()
                     .append("spark.executor.cores=").append(podCores).append('\n')
                     .append("spark.kubernetes.executor.request.cores=").append(podCpus).append('\n')
@@ -413,7 +413,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                 + "executors of one node see the same one"));
         spark.add(new Advice.Setting("spark.chiplet.mode", several ? "executor" : "task",
                 several ? "each executor leases one chiplet of its node (host-wide leases, shared by every user) and binds itself there"
-                        : "the container already is one chiplet: pin each task thread to a core of it"));
+                        : "the container already is one chiplet: each task thread is bound to it (its allowed CPUs) while it runs, as the plugin does on any host"));
         settings.addAll(spark);
         StringBuilder xml = new StringBuilder();
         for (Advice.Setting setting : yarnSite) {
