@@ -1,0 +1,186 @@
+package io.chiplet.it;
+
+import io.chiplet.topology.Snapshots;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Dynamic allocation on a real YARN ({@link YarnCluster}, client deploy mode, the pip-installed pyspark, one-core
+ * executors on NodeManager 0, from none up to two, {@code yarn_dynamic.py}): executors are added for a backlog, one
+ * of them is killed with {@code kill -9} mid-job (as YARN's preemption kills a container), the rest are removed when
+ * idle, and they are added again. What the kernel's lock table says at each step: the killed executor's lease is free
+ * at once and its replacement leases the freed chiplet; with no executor left no chiplet is held (probed as
+ * ChipletLeases takes a lease); every executor, first or replacement, leased a chiplet of its own. The job's answers
+ * stay right, and the driver's partition figure follows the executors that reported.
+ */
+@ExtendWith(YarnCluster.Resolver.class)
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class YarnDynamicAllocationTest
+{
+    private static final Pattern EXECUTOR_LINE = Pattern.compile("Chiplet plugin on executor (\\d+): task mode.*? on chiplets \\[(\\d+)]");
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    @Test
+    void executorsAddedKilledAndRemovedReleaseTheirLeasesAtOnce(YarnCluster yarn, @TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
+        Path leaseDir = temp.resolve("leases");
+        Path control = Files.createDirectories(temp.resolve("control"));
+        Path run = Files.createDirectories(temp.resolve("run"));
+        Path script = run.resolve("yarn_dynamic.py");
+        try (var in = YarnDynamicAllocationTest.class.getResourceAsStream("/yarn_dynamic.py")) {
+            Files.copy(in, script);
+        }
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("spark.plugins", Spark.PLUGIN);
+        conf.put("spark.chiplet.fsRoot", snapshot.toString());
+        conf.put("spark.chiplet.measure.enabled", "false");
+        // A directory of this test's own: the test probes its lock files while no executor leases.
+        conf.put("spark.chiplet.leaseDir", leaseDir.toString());
+        conf.put("spark.executor.cores", "1");
+        conf.put("spark.dynamicAllocation.enabled", "true");
+        conf.put("spark.dynamicAllocation.shuffleTracking.enabled", "true");
+        conf.put("spark.dynamicAllocation.minExecutors", "0");
+        conf.put("spark.dynamicAllocation.maxExecutors", "2");
+        conf.put("spark.dynamicAllocation.executorIdleTimeout", "2s");
+        conf.put("spark.dynamicAllocation.schedulerBacklogTimeout", "1s");
+        conf.put("spark.dynamicAllocation.shuffleTracking.timeout", "2s");
+        SparkSubmit submit = SparkSubmit.of(YarnSparkTest.CELL, run);
+        yarn.prepare(submit, PipSpark.install(YarnSparkTest.CELL.pyspark()), run.resolve("staging"))
+                .option("--deploy-mode", "client")
+                .conf(YarnCluster.ON_EXECUTOR_NODE)
+                .conf(conf)
+                .jars(ProbeJar.pluginJar())
+                .timeout(Duration.ofMinutes(6));
+        long start = System.nanoTime();
+        String application;
+        SparkSubmit.Result result;
+        try (SparkSubmit.Running driver = submit.startPython(script, control.toString())) {
+            // 1. Two executors for the backlog, each owning a chiplet.
+            application = awaitApplication(run);
+            Map<Integer, Long> holders = await(() -> ProcFiles.ownerSlotHolders(leaseDir), found -> found.size() == 2, "two executors owning the two chiplets", driver);
+            List<Long> first = YarnCluster.processes(application, "YarnCoarseGrainedExecutorBackend");
+            assertThat(new HashSet<>(holders.values())).as("owners of the chiplets").isEqualTo(new HashSet<>(first));
+
+            // 2. kill -9 of one: its lease is free as soon as it is gone, and its replacement leases the freed chiplet.
+            int freed = holders.keySet().iterator().next();
+            long victim = holders.get(freed);
+            ProcessHandle handle = ProcessHandle.of(victim).orElseThrow();
+            assertThat(handle.destroyForcibly()).isTrue();
+            handle.onExit().get(30, TimeUnit.SECONDS);
+            assertThat(ProcFiles.leaseLockHolders(leaseDir)).as("holders of lease locks right after kill -9 of %d", victim).doesNotContain(victim);
+            Map<Integer, Long> afterKill = ProcFiles.ownerSlotHolders(leaseDir);
+            assertThat(afterKill).as("owners of the chiplets right after the kill of %d", victim).doesNotContainValue(victim);
+            Map<Integer, Long> replaced = await(() -> ProcFiles.ownerSlotHolders(leaseDir),
+                    found -> found.size() == 2 && !first.contains(found.get(freed)), "a replacement executor owning chiplet " + freed, driver);
+            assertThat(YarnCluster.processes(application, "YarnCoarseGrainedExecutorBackend")).contains(replaced.get(freed));
+            Files.writeString(control.resolve("released"), "");
+
+            // 3. Idle: every executor removed, every chiplet free (no JVM leases now, so probing the locks disturbs nothing).
+            assertThat(driver.awaitLine("CHIPLET-PROBE idle")).as(PipStandalone.tail(run.resolve("driver.err"))).hasValue(
+                    "CHIPLET-PROBE idle executors=0 partitions=" + StandaloneSessionSizingTest.expectedSettings(1).get("spark.sql.shuffle.partitions"));
+            await(() -> YarnCluster.processes(application, "YarnCoarseGrainedExecutorBackend"), List::isEmpty, "no executor process left", driver);
+            assertThat(ProcFiles.leaseLockHolders(leaseDir)).as("lease lock holders with no executor").isEmpty();
+            assertThat(ProcFiles.ownerSlotFree(leaseDir, 0)).isTrue();
+            assertThat(ProcFiles.ownerSlotFree(leaseDir, 1)).isTrue();
+            Files.writeString(control.resolve("idle-checked"), "");
+
+            // 4. Executors again.
+            result = driver.finish();
+        }
+        System.err.printf("chiplet-it: YARN dynamic allocation run took %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+        assertThat(result.succeeded()).as(result.describe()).isTrue();
+        result.stdout().lines().filter(line -> line.startsWith("CHIPLET-PROBE")).forEach(System.err::println);
+        long total = 0;
+        for (int i = 0; i < 800; i++) {
+            total += i;
+        }
+        List<Map<String, String>> busy = result.probeLines("busy");
+        assertThat(busy).hasSize(2);
+        for (Map<String, String> round : busy) {
+            assertThat(round).containsEntry("total", Long.toString(total));
+            if (round.get("executors").equals("2")) {
+                assertThat(round).containsEntry("partitions", StandaloneSessionSizingTest.expectedSettings(2).get("spark.sql.shuffle.partitions"));
+            }
+        }
+        assertThat(busy.get(1)).containsEntry("counted", "2000");
+        assertThat(result.driverLog()).contains("removed: the partition figure no longer counts it", "how many to expect is unknown: dynamic allocation");
+
+        // Every executor, first, replacement or later, leased one chiplet of its own.
+        Map<String, Path> logs = yarn.containerLogs(application, "stderr");
+        List<String> executorLogs = new ArrayList<>();
+        for (Path log : logs.values()) {
+            String text = Files.readString(log);
+            if (text.contains("YarnCoarseGrainedExecutorBackend") || EXECUTOR_LINE.matcher(text).find()) {
+                executorLogs.add(text);
+            }
+        }
+        Set<String> placed = new HashSet<>();
+        for (String log : executorLogs) {
+            Matcher matcher = EXECUTOR_LINE.matcher(log);
+            if (matcher.find()) {
+                placed.add(matcher.group(1));
+                assertThat(log).contains(": exclusive").doesNotContain("shared with");
+            }
+        }
+        assertThat(placed).as("executors that leased a chiplet").hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    private static String awaitApplication(Path run)
+            throws Exception
+    {
+        Pattern submitted = Pattern.compile("Submitted application (application_\\d+_\\d+)");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Path err = run.resolve("driver.err");
+            if (Files.exists(err)) {
+                Matcher matcher = submitted.matcher(Files.readString(err));
+                if (matcher.find()) {
+                    return matcher.group(1);
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no application submitted within " + WAIT + ":\n" + PipStandalone.tail(run.resolve("driver.err")));
+    }
+
+    private interface Probe<T>
+    {
+        T read()
+                throws Exception;
+    }
+
+    private static <T> T await(Probe<T> probe, java.util.function.Predicate<T> done, String what, SparkSubmit.Running driver)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        T seen = probe.read();
+        while (!done.test(seen)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + WAIT + ": " + what + "; last seen " + seen + "\n" + driver.finish().describe());
+            }
+            Thread.sleep(100);
+            seen = probe.read();
+        }
+        return seen;
+    }
+}
