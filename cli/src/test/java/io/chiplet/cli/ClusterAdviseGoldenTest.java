@@ -158,6 +158,8 @@ class ClusterAdviseGoldenTest
         // A NUMA node is a chiplet here: YARN's numactl binding is already aligned, tasks are pinned inside it.
         assertThat(snc.out()).contains("<name>yarn.nodemanager.numa-awareness.enabled</name>\n  <value>true</value>")
                 .contains("executors per NUMA node=1\n").contains("spark.chiplet.mode=task\n")
+                // Executors of a node lease in one directory, not in each container's own java.io.tmpdir.
+                .contains("\nspark.chiplet.leaseDir=/tmp/chiplet-leases\n")
                 // What the LinuxContainerExecutor needs besides its class name.
                 .contains("<name>yarn.nodemanager.linux-container-executor.group</name>\n  <value>hadoop</value>")
                 .contains("\nyarn.nodemanager.linux-container-executor.group=hadoop\n")

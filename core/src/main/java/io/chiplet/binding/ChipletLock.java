@@ -120,6 +120,15 @@ public final class ChipletLock
 
     private static final int MAX_COORDINATED_ATTEMPTS = 3;
 
+    /**
+     * Whether this lock holds chiplets that processes of the application on this host also hold, in a lease directory
+     * this one cannot see: they held every chiplet, so it shares one with them (the caller warns).
+     */
+    public boolean sharedWithUnseenProcesses()
+    {
+        return verdict.collidesWith(chipletIds());
+    }
+
     private SortedSet<Integer> chipletIds()
     {
         return leaseSet.chiplets().stream().map(Chiplet::id).collect(Collectors.toCollection(TreeSet::new));

@@ -408,6 +408,9 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
             spark.add(new Advice.Setting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
         }
         spark.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
+        spark.add(new Advice.Setting("spark.chiplet.leaseDir", HostShares.DEFAULT_LEASE_DIRECTORY, "one directory for every container of the node "
+                + "(YARN gives each container a java.io.tmpdir of its own, where leases would see no other executor); the driver checks that "
+                + "executors of one node see the same one"));
         spark.add(new Advice.Setting("spark.chiplet.mode", several ? "executor" : "task",
                 several ? "each executor leases one chiplet of its node (host-wide leases, shared by every user) and binds itself there"
                         : "the container already is one chiplet: pin each task thread to a core of it"));

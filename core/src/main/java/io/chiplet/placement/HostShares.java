@@ -18,6 +18,13 @@ public final class HostShares
 {
     private HostShares() {}
 
+    /**
+     * Where the JVMs of a host lease chiplets unless told otherwise: a fixed host path, not {@code java.io.tmpdir}, which
+     * YARN (and Spark on Kubernetes) make private to each container, so that leases under it coordinated nothing and
+     * every executor of a node leased chiplet 0. {@code /tmp} itself is one directory for every container YARN starts.
+     */
+    public static final String DEFAULT_LEASE_DIRECTORY = "/tmp/chiplet-leases";
+
     /** Whether a JVM with {@code cores} cores uses all of {@code share}: its cores cover every CPU of it, or it has one chiplet. */
     public static boolean ownsHost(NodeShare share, int cores)
     {

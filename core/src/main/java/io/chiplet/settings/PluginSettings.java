@@ -3,6 +3,7 @@ package io.chiplet.settings;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SkewAnalysis;
 import io.chiplet.placement.SkewEvidence;
@@ -65,13 +66,8 @@ public final class PluginSettings
     public static final Setting<Integer> VIRTUAL_CHIPLET_CORES = Setting.of("virtual-chiplet-cores", Integer.class, "cores", "0",
             "a whole number of cores, 0 (real chiplets) or more", "split every chiplet into virtual ones of this many cores",
             value -> SettingValues.parseInt(value, 0, "a count"));
-    /**
-     * The default lease directory is a fixed host path, not {@code java.io.tmpdir}: YARN (and Spark on Kubernetes) hand
-     * each container a temporary directory of its own, so leases under it coordinated nothing and every executor of a
-     * node leased chiplet 0. {@code /tmp} itself is one directory for every process of the host that YARN starts.
-     */
-    public static final String DEFAULT_LEASE_DIR = "/tmp/chiplet-leases";
-    public static final Setting<Path> LEASE_DIR = Setting.of("lease-dir", Path.class, "", DEFAULT_LEASE_DIR,
+    /** A fixed host path by default: a container's own temporary directory coordinates nothing ({@link HostShares#DEFAULT_LEASE_DIRECTORY}). */
+    public static final Setting<Path> LEASE_DIR = Setting.of("lease-dir", Path.class, "", HostShares.DEFAULT_LEASE_DIRECTORY,
             "a file system path", "where the JVMs of one host record the chiplets they lease", SettingValues::parsePath);
 
     /** Spark only: how the plugin places work ({@code task}, {@code executor}, {@code auto}). */

@@ -22,8 +22,16 @@ public final class FakePluginContext
     private final List<Object> asked = new CopyOnWriteArrayList<>();
     private final List<Object> measureMessages = new CopyOnWriteArrayList<>();
 
+    private final String executorId;
+
     public FakePluginContext(Map<String, String> conf, Function<Object, Object> driver)
     {
+        this("7", conf, driver);
+    }
+
+    public FakePluginContext(String executorId, Map<String, String> conf, Function<Object, Object> driver)
+    {
+        this.executorId = executorId;
         this.conf = new SparkConf(false);
         conf.forEach(this.conf::set);
         this.driver = driver;
@@ -44,7 +52,7 @@ public final class FakePluginContext
     @Override
     public String executorID()
     {
-        return "7";
+        return executorId;
     }
 
     @Override

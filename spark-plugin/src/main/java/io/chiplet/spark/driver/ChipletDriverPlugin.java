@@ -2,6 +2,9 @@ package io.chiplet.spark.driver;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.chiplet.affinity.LeaseClaim;
+import io.chiplet.affinity.LeaseLedger;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
@@ -78,6 +81,8 @@ public final class ChipletDriverPlugin
     private volatile SparkExecutorExpectation expectation = new SparkExecutorExpectation(OptionalInt.empty(), "not started");
     private List<Advice.Setting> figure = List.of();
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
+    // The executors' chiplet leases, to keep executors of one host apart where their lease directories differ.
+    private final LeaseLedger leases = new LeaseLedger();
     private volatile MeasuringListener measuring;
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
@@ -192,6 +197,9 @@ public final class ChipletDriverPlugin
     /** Spark removed an executor: its chiplets stop counting, and the figure follows. */
     void forget(String executorId)
     {
+        synchronized (leases) {
+            leases.release(executorId);
+        }
         if (reports.remove(executorId) != null) {
             // Its task counts stay: the cluster.tasks gauges count every task the application ran.
             log.info("Executor {} removed: the partition figure no longer counts it", executorId);
@@ -217,10 +225,34 @@ public final class ChipletDriverPlugin
                 return listener == null ? null : listener.receive(request);
             }
             Object decoded = PluginMessages.decode(message);
+            if (decoded instanceof LeaseClaim claim) {
+                return PluginMessages.encode(leaseVerdict(claim));
+            }
             SpreadHints reply = answer(decoded);
             // Counts come one-way (send): Spark warns about any reply to a one-way message, so they get none.
             return decoded instanceof PlacementCounts ? null : PluginMessages.encode(reply);
         }, PluginMessages.encode(SpreadHints.NONE));
+    }
+
+    /**
+     * An executor's lease, checked against those of the application's other executors on its host (same kernel): where
+     * their lease directories are not one directory, the executor learns which chiplets the others hold and leases
+     * again without them (core's {@code ChipletLock}), and the driver says once per host what it found.
+     */
+    private LeaseVerdict leaseVerdict(LeaseClaim claim)
+    {
+        LeaseVerdict verdict;
+        synchronized (leases) {
+            verdict = leases.claim(claim);
+        }
+        if (verdict.firstOnKernel()) {
+            log.warn("Chiplet plugin: executors {} and {} run on one host but do not share a lease directory ({} is another directory for each: "
+                    + "a container with a private temporary directory); the driver keeps this application's executors on different chiplets, "
+                    + "but other applications on that host do not see their leases. Set {} to a directory every executor container of the host "
+                    + "shares (YARN: a path on the NodeManager host; Kubernetes: a hostPath volume)",
+                    verdict.unseenHolders(), claim.holder(), claim.scope().path(), ChipletSettings.LEASE_DIR);
+        }
+        return verdict;
     }
 
     private SpreadHints answer(Object message)

@@ -1,6 +1,7 @@
 package io.chiplet.spark.executor;
 
 import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
@@ -169,8 +170,10 @@ public final class ChipletExecutorPlugin
         PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
         ChipletSettings resolved = settings.withMode(mode);
         // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
+        // Leases are checked with the driver: executors of one host whose containers see different lease directories are kept apart there.
+        LeaseCoordinator leaseCoordinator = new DriverLeaseCoordinator(context.executorID(), message -> askDriver(context, message));
         HostShare share = mode == PlacementMode.TASK
-                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir())
+                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir(), leaseCoordinator)
                 : HostShare.whole(host, "executor mode leases its own chiplet");
         hostShare = share;
         Topology topology = share.topology();
@@ -184,7 +187,7 @@ public final class ChipletExecutorPlugin
         boolean control = executorArm.isPresent() && executorArm.get().arm() == Arm.CONTROL;
         placement = control
                 ? new UnplacedTaskPlacement()
-                : placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context)));
+                : placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context), leaseCoordinator));
         measure(context, mode, measureSettings, executorArm);
         List<Integer> placedOn = placement.chipletIds(usable);
         // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.

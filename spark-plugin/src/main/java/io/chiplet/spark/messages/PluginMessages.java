@@ -1,5 +1,8 @@
 package io.chiplet.spark.messages;
 
+import io.chiplet.affinity.LeaseClaim;
+import io.chiplet.affinity.LeaseScope;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
@@ -7,8 +10,13 @@ import io.chiplet.spark.skew.SpreadHints;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * What executors and the driver say to each other through {@code PluginContext.ask}, as plain {@link String}s
@@ -27,6 +35,10 @@ public final class PluginMessages
     private static final String HINT_REQUEST = "hint-request";
     private static final String HINTS = "hints";
     private static final String COUNTS = "counts";
+    private static final String LEASE_CLAIM = "lease-claim";
+    private static final String LEASE_VERDICT = "lease-verdict";
+    private static final String FIRST_ON_KERNEL = "first-on-kernel";
+    private static final String KNOWN_KERNEL = "known-kernel";
     // Whether a reporting executor holds chiplets of its own or works on its host's (TopologyReport#ownChiplets).
     private static final String OWN_CHIPLETS = "own-chiplets";
     private static final String HOST_CHIPLETS = "host-chiplets";
@@ -64,7 +76,25 @@ public final class PluginMessages
         return String.join("\t", VERSION, HINTS, stages.toString());
     }
 
-    /** A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints}, {@link PlacementCounts} or {@link Unreadable}. */
+    /** An executor's lease, for the driver's {@link io.chiplet.affinity.LeaseLedger}; the holder is the executor id. */
+    public static String encode(LeaseClaim claim)
+    {
+        LeaseScope scope = claim.scope();
+        return String.join("\t", VERSION, LEASE_CLAIM, text(claim.holder()), text(scope.kernel()), text(scope.directory()), text(scope.path().toString()),
+                ids(claim.chiplets()));
+    }
+
+    public static String encode(LeaseVerdict verdict)
+    {
+        return String.join("\t", VERSION, LEASE_VERDICT, ids(verdict.unseenChiplets()),
+                verdict.unseenHolders().stream().map(PluginMessages::text).collect(Collectors.joining(",")),
+                verdict.firstOnKernel() ? FIRST_ON_KERNEL : KNOWN_KERNEL);
+    }
+
+    /**
+     * A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints}, {@link PlacementCounts},
+     * {@link LeaseClaim}, {@link LeaseVerdict} or {@link Unreadable}.
+     */
     public static Object decode(Object message)
     {
         if (!(message instanceof String text)) {
@@ -107,6 +137,18 @@ public final class PluginMessages
                         }
                     }
                     return new PlacementCounts(untext(fields[2]), Long.parseLong(fields[3]), Long.parseLong(fields[4]), Long.parseLong(fields[5]), byChiplet);
+                case LEASE_CLAIM:
+                    expect(fields, 7, text);
+                    return new LeaseClaim(untext(fields[2]), new LeaseScope(untext(fields[3]), untext(fields[4]), Path.of(untext(fields[5]))), parseIds(fields[6]));
+                case LEASE_VERDICT:
+                    expect(fields, 5, text);
+                    SortedSet<String> holders = fields[3].isEmpty() ? new TreeSet<>()
+                            : Arrays.stream(fields[3].split(",")).map(PluginMessages::untext).collect(Collectors.toCollection(TreeSet::new));
+                    return new LeaseVerdict(parseIds(fields[2]), holders, switch (fields[4]) {
+                        case FIRST_ON_KERNEL -> true;
+                        case KNOWN_KERNEL -> false;
+                        default -> throw new IllegalArgumentException("expected " + FIRST_ON_KERNEL + " or " + KNOWN_KERNEL + " but was " + fields[4]);
+                    });
                 default:
                     return new Unreadable("unknown kind '" + fields[1] + "': " + abbreviate(text));
             }
@@ -114,6 +156,16 @@ public final class PluginMessages
         catch (IllegalArgumentException e) {
             return new Unreadable("malformed " + fields[1] + " (" + e.getMessage() + "): " + abbreviate(text));
         }
+    }
+
+    private static String ids(SortedSet<Integer> ids)
+    {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private static SortedSet<Integer> parseIds(String field)
+    {
+        return field.isEmpty() ? new TreeSet<>() : Arrays.stream(field.split(",")).map(Integer::parseInt).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static boolean ownChiplets(String field)

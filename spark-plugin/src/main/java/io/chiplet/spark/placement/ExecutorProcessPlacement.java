@@ -2,6 +2,8 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
+import io.chiplet.affinity.LeaseCoordinator;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.binding.ProcessBinder;
@@ -60,18 +62,28 @@ public final class ExecutorProcessPlacement
         this.release = release;
     }
 
-    /** Leases a chiplet in {@code settings.leaseDir()} and binds this process to it on the live kernel. */
-    public static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology)
+    /**
+     * Leases a chiplet in {@code settings.leaseDir()}, checked with the driver through {@code leaseCoordinator}, and
+     * binds this process to it on the live kernel.
+     */
+    public static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, LeaseCoordinator leaseCoordinator)
     {
-        return create(settings, topology, ProcessBinder.live(ThreadBinder.live(settings.pinningBackend().configName())));
+        return create(settings, topology, ProcessBinder.live(ThreadBinder.live(settings.pinningBackend().configName())), leaseCoordinator);
+    }
+
+    /** As {@link #create(ChipletSettings, Topology, ProcessBinder, LeaseCoordinator)} with no driver to check the lease with. */
+    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder)
+    {
+        return create(settings, topology, binder, LeaseCoordinator.NONE);
     }
 
     /**
      * @throws RuntimeException when no chiplet holds a CPU this process may use, the lease directory cannot be used, or
      *         the kernel refuses the binding; whatever was taken by then is released
      */
-    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder)
+    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder, LeaseCoordinator leaseCoordinator)
     {
+        requireNonNull(leaseCoordinator, "leaseCoordinator is null");
         requireNonNull(settings, "settings is null");
         requireNonNull(topology, "topology is null");
         requireNonNull(binder, "binder is null");
@@ -84,13 +96,23 @@ public final class ExecutorProcessPlacement
             return new ExecutorProcessPlacement(Optional.empty(), Optional.empty(), () -> {});
         }
         // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.
-        ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory);
+        ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory, leaseCoordinator);
         try {
             ChipletLease lease = lock.leases().get(0);
             WorkerTarget target = HostShares.processTarget(lock.share(), settings.policy(), memory);
             CpuSet cpus = target.cpusToBind().orElseThrow();
             memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
             ProcessBinder.Binding binding = lock.bindProcess(binder, target);
+            LeaseVerdict verdict = lock.verdict();
+            if (lock.sharedWithUnseenProcesses()) {
+                log.warn("Chiplet plugin: executors {} of this host hold every chiplet in a lease directory this executor cannot see ({} is another directory "
+                        + "for them); this executor shares {} with them. Set {} to a directory every executor of the host shares.",
+                        verdict.unseenHolders(), lock.directory(), lease.chiplet().id(), ChipletSettings.LEASE_DIR);
+            }
+            else if (!verdict.directoryShared()) {
+                log.warn("Chiplet plugin: executors {} of this host lease in another directory than {}; the driver kept this executor off their chiplets {}",
+                        verdict.unseenHolders(), lock.directory(), verdict.unseenChiplets());
+            }
             if (lease.shared()) {
                 log.warn("Chiplet plugin: every chiplet of this host is leased by another executor (lease directory {}); this executor shares {}. "
                         + "Run at most one executor per chiplet per host to avoid it.", lock.directory(), lease.describe());

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Topology;
@@ -13,6 +14,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param taskSlots tasks the executor runs at once ({@code spark.executor.cores / spark.task.cpus}, or local[N])
  * @param driverHints asks the driver for its latest spread hints; may throw when the driver cannot be reached
+ * @param leaseCoordinator the driver's check of host-wide leases (executor mode leases its chiplet through it)
  */
 public record PlacementContext(
         ChipletSettings settings,
@@ -20,7 +22,8 @@ public record PlacementContext(
         PlacementMetrics metrics,
         int taskSlots,
         String executorId,
-        Supplier<SpreadHints> driverHints)
+        Supplier<SpreadHints> driverHints,
+        LeaseCoordinator leaseCoordinator)
 {
     public PlacementContext
     {
@@ -29,6 +32,7 @@ public record PlacementContext(
         requireNonNull(metrics, "metrics is null");
         requireNonNull(executorId, "executorId is null");
         requireNonNull(driverHints, "driverHints is null");
+        requireNonNull(leaseCoordinator, "leaseCoordinator is null");
         if (taskSlots < 1) {
             throw new IllegalArgumentException("taskSlots must be at least 1: " + taskSlots);
         }

@@ -13,7 +13,7 @@ public interface TaskPlacementFactory
     {
         return context -> switch (context.settings().mode()) {
             case TASK -> BoundTaskPlacement.live(context);
-            case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology());
+            case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology(), context.leaseCoordinator());
             case AUTO -> throw new IllegalStateException(ChipletSettings.MODE + " auto must be resolved per executor before placing");
         };
     }

@@ -1,6 +1,8 @@
 package io.chiplet.spark.topology;
 
 import io.chiplet.affinity.ChipletLease;
+import io.chiplet.affinity.LeaseCoordinator;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
@@ -44,9 +46,11 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
      * Claims the chiplets for an executor of {@code cores} cores.
      *
      * @param leaseDir the host-wide lease directory
+     * @param leaseCoordinator the driver's check that executors of this host see one lease directory
      */
-    public static HostShare claim(Topology topology, int cores, String executorId, java.nio.file.Path leaseDir)
+    public static HostShare claim(Topology topology, int cores, String executorId, java.nio.file.Path leaseDir, LeaseCoordinator leaseCoordinator)
     {
+        requireNonNull(leaseCoordinator, "leaseCoordinator is null");
         requireNonNull(topology, "topology is null");
         requireNonNull(executorId, "executorId is null");
         requireNonNull(leaseDir, "leaseDir is null");
@@ -60,7 +64,7 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
         ChipletLock lock;
         try {
             // Leases only: the executor's task placement binds each task thread within the share.
-            lock = ChipletLock.acquire(leaseDir, share, needed, MemoryBinding.off(topology));
+            lock = ChipletLock.acquire(leaseDir, share, needed, MemoryBinding.off(topology), leaseCoordinator);
         }
         catch (java.io.UncheckedIOException e) {
             return split(share, needed, executorId, "lease directory " + leaseDir + " not usable (" + e.getMessage() + ")");
@@ -69,7 +73,22 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
             return split(share, needed, executorId, "leases in " + leaseDir + " failed (" + e.getMessage() + ")");
         }
         String what = lock.leases().stream().map(ChipletLease::describe).collect(Collectors.joining(", "));
-        return new HostShare(confined(lock.share()), false, "leased " + what + " in " + lock.directory(), lock::close);
+        return new HostShare(confined(lock.share()), false, "leased " + what + " in " + lock.directory() + coordination(lock), lock::close);
+    }
+
+    /** What the driver's check of the lease changed, for the executor's line; nothing where the directory is shared. */
+    private static String coordination(ChipletLock lock)
+    {
+        LeaseVerdict verdict = lock.verdict();
+        if (verdict.directoryShared()) {
+            return "";
+        }
+        if (lock.sharedWithUnseenProcesses()) {
+            return "; but executors " + verdict.unseenHolders() + " of this host hold every chiplet in a lease directory this one cannot see, so it shares "
+                    + "with them: set spark.chiplet.leaseDir to a directory every executor of the host shares";
+        }
+        return "; executors " + verdict.unseenHolders() + " of this host lease in another directory, so the driver kept this one off their chiplets "
+                + verdict.unseenChiplets();
     }
 
     private static HostShare split(NodeShare share, int needed, String executorId, String why)

@@ -1,5 +1,7 @@
 package io.chiplet.spark.executor;
 
+import io.chiplet.affinity.LeaseClaim;
+import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.placement.PartitionBasis;
@@ -8,7 +10,9 @@ import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.ExecutorArmRequest;
 import io.chiplet.spark.measure.MeasureMessages;
+import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.TopologyReport;
+import io.chiplet.spark.placement.PlacementContext;
 import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.PlacementMode;
@@ -21,10 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import static io.chiplet.spark.topology.ExecutorTopologies.chiplet;
 import static io.chiplet.spark.topology.ExecutorTopologies.topology;
@@ -240,10 +246,39 @@ class ChipletExecutorPluginTest
         // make it fall back to a split without a lease).
         runTask(plugin, new TaskPlacement.TaskIdentity(0, 0, 1), true);
         assertThat(context.metricRegistry().getMetrics()).isEmpty();
-        try (HostShare again = HostShare.claim(TWO_CHIPLETS, 2, "1", leases)) {
+        try (HostShare again = HostShare.claim(TWO_CHIPLETS, 2, "1", leases, LeaseCoordinator.NONE)) {
             assertThat(again.description()).startsWith("leased chiplet 0 (CPUs 0-3): exclusive");
         }
         plugin.shutdown();
+    }
+
+    /**
+     * YARN hands each container a temporary directory of its own: executors whose lease directories are not one
+     * directory each leased chiplet 0. The driver's ledger keeps them apart and warns once.
+     */
+    @Test
+    void executorsOfOneHostWithPrivateLeaseDirectoriesTakeDistinctChipletsThroughTheDriver(@TempDir Path temp)
+    {
+        ChipletDriverPlugin driver = new ChipletDriverPlugin();
+        Function<Object, Object> toDriver = decoded -> decoded instanceof LeaseClaim claim ? driver.receive(PluginMessages.encode(claim)) : SpreadHints.NONE;
+        List<ChipletExecutorPlugin> executors = new ArrayList<>();
+        List<PlacementContext> contexts = new ArrayList<>();
+        try {
+            for (String id : List.of("1", "2")) {
+                FakePluginContext context = new FakePluginContext(id, Map.of("spark.executor.cores", "4",
+                        "spark.chiplet.leaseDir", temp.resolve("container_" + id + "/tmp/chiplet-leases").toString(), "spark.chiplet.measure.enabled", "false"), toDriver);
+                ChipletExecutorPlugin executor = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, placementContext -> {
+                    contexts.add(placementContext);
+                    return new RecordingTaskPlacement(2);
+                }, currentTask::get);
+                executor.init(context, Map.of());
+                executors.add(executor);
+            }
+            assertThat(contexts).extracting(placementContext -> placementContext.topology().allowed().toList()).containsExactly("0-3", "4-7");
+        }
+        finally {
+            executors.forEach(ChipletExecutorPlugin::shutdown);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.chiplet.spark.executor;
 
+import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.topology.Chiplet;
@@ -26,7 +27,7 @@ class HostShareTest
     @Test
     void anExecutorWithTheHostsCoresOwnsTheHost(@TempDir Path temp)
     {
-        try (HostShare share = HostShare.claim(FOUR_CHIPLETS, 16, "1", temp)) {
+        try (HostShare share = HostShare.claim(FOUR_CHIPLETS, 16, "1", temp, LeaseCoordinator.NONE)) {
             assertThat(share.ownsHost()).isTrue();
             assertThat(share.topology()).isEqualTo(FOUR_CHIPLETS);
         }
@@ -36,20 +37,20 @@ class HostShareTest
     void executorsOnOneHostLeaseJustEnoughChipletsAndDifferentOnes(@TempDir Path temp)
             throws Exception
     {
-        try (HostShare first = HostShare.claim(FOUR_CHIPLETS, 6, "1", temp.resolve("leases"))) {
+        try (HostShare first = HostShare.claim(FOUR_CHIPLETS, 6, "1", temp.resolve("leases"), LeaseCoordinator.NONE)) {
             assertThat(first.ownsHost()).isFalse();
             // 6 cores need two 4-core chiplets.
             assertThat(first.topology().chiplets()).extracting(Chiplet::id).containsExactly(0, 1);
             assertThat(first.topology().allowed()).isEqualTo(CpuSet.range(0, 7));
             assertThat(first.description()).startsWith("leased chiplet 0 (CPUs 0-3): exclusive, chiplet 1");
             // Another JVM would lease 2 and 3; this one may open the directory once, so the second falls back to the split.
-            try (HostShare second = HostShare.claim(FOUR_CHIPLETS, 4, "3", temp.resolve("leases"))) {
+            try (HostShare second = HostShare.claim(FOUR_CHIPLETS, 4, "3", temp.resolve("leases"), LeaseCoordinator.NONE)) {
                 assertThat(second.topology().chiplets()).extracting(Chiplet::id).containsExactly(3);
                 assertThat(second.description()).contains("by executor id 3").contains("already open");
             }
         }
         // Released: the next executor leases chiplet 0 again.
-        try (HostShare again = HostShare.claim(FOUR_CHIPLETS, 2, "9", temp.resolve("leases"))) {
+        try (HostShare again = HostShare.claim(FOUR_CHIPLETS, 2, "9", temp.resolve("leases"), LeaseCoordinator.NONE)) {
             assertThat(again.topology().chiplets()).extracting(Chiplet::id).containsExactly(0);
         }
     }
@@ -60,7 +61,7 @@ class HostShareTest
     {
         Path notADirectory = Files.writeString(temp.resolve("file"), "x").resolve("leases");
         for (int id = 0; id < 4; id++) {
-            try (HostShare share = HostShare.claim(FOUR_CHIPLETS, 4, Integer.toString(id), notADirectory)) {
+            try (HostShare share = HostShare.claim(FOUR_CHIPLETS, 4, Integer.toString(id), notADirectory, LeaseCoordinator.NONE)) {
                 assertThat(share.topology().chiplets()).extracting(Chiplet::id).containsExactly(id);
                 assertThat(share.description()).contains("lease directory " + notADirectory + " not usable");
             }

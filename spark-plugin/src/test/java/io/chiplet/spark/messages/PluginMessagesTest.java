@@ -1,11 +1,17 @@
 package io.chiplet.spark.messages;
 
+import io.chiplet.affinity.LeaseClaim;
+import io.chiplet.affinity.LeaseScope;
+import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +34,11 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(share))).isEqualTo(share);
         TopologyReport unleased = new TopologyReport("3", "h", PlacementMode.EXECUTOR, new PartitionBasis(4, 16, 0, 0), false);
         assertThat(PluginMessages.decode(PluginMessages.encode(unleased))).isEqualTo(unleased);
+        LeaseClaim claim = new LeaseClaim("exec,1", new LeaseScope("6a0c7d1e-1", "2049:77", Path.of("/hadoop/yarn/local/usercache/a b/tmp")), new TreeSet<>(List.of(0, 3)));
+        assertThat(PluginMessages.decode(PluginMessages.encode(claim))).isEqualTo(claim);
+        LeaseVerdict verdict = new LeaseVerdict(new TreeSet<>(List.of(0, 1)), new TreeSet<>(List.of("1", "exec,2")), true);
+        assertThat(PluginMessages.decode(PluginMessages.encode(verdict))).isEqualTo(verdict);
+        assertThat(PluginMessages.decode(PluginMessages.encode(LeaseVerdict.SHARED_DIRECTORY))).isEqualTo(LeaseVerdict.SHARED_DIRECTORY);
     }
 
     @Test
@@ -43,5 +54,9 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3:0")).isInstanceOf(PluginMessages.Unreadable.class);
         assertThat(PluginMessages.decode("chiplet/1\thints\t3")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(PluginMessages.decode("chiplet/1\tlease-verdict\t0\t1\tmaybe")).isInstanceOf(PluginMessages.Unreadable.class);
+        // chiplets held without a holder: not a verdict
+        assertThat(PluginMessages.decode("chiplet/1\tlease-verdict\t0\t\tknown-kernel")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(PluginMessages.decode("chiplet/1\tlease-claim\t1\t\t1:2\t/tmp\t0")).isInstanceOf(PluginMessages.Unreadable.class);
     }
 }
