@@ -231,15 +231,18 @@ class YarnSparkTest
     private static List<String> capture(Run run, Map<String, String> advised, Map<Long, CpuSet> bound)
     {
         List<String> lines = new ArrayList<>();
-        lines.add("# the spark.* lines of: chiplet advise --engine spark --cluster-manager yarn");
+        lines.add("# the spark.* lines of: chiplet advise --engine spark --cluster-manager yarn --fs-root <snapshot>");
         advised.forEach((key, value) -> lines.add(key + "=" + value));
-        StringBuilder submit = new StringBuilder("$ spark-submit --master yarn --deploy-mode cluster --jars chiplet-spark-plugin-all.jar");
-        advised.forEach((key, value) -> submit.append(" --conf ").append(key).append('=').append(value));
-        lines.add(submit.append(" app.py").toString());
+        lines.add("$ spark-submit --master yarn --deploy-mode cluster --jars chiplet-spark-plugin-all.jar \\");
+        advised.forEach((key, value) -> lines.add("    --conf " + key + "=" + value + " \\"));
+        lines.add("    app.py");
+        lines.add("# this machine also passes spark.chiplet.fsRoot=<snapshot> (its two CPUs as two chiplets) and spark.chiplet.measure.enabled=false;");
+        lines.add("# HADOOP_CONF_DIR, spark.yarn.jars and the containers' JAVA_HOME point at the test's YARN");
         lines.add("# each executor container's log (NodeManager log dir, <application>/<container>/stderr)");
         Pattern ours = Pattern.compile("(?:INFO|WARN) \\w+: (Chiplet plugin on executor .*)");
         run.executorLogs().forEach((container, log) -> log.lines().map(ours::matcher).filter(Matcher::find)
-                .map(matcher -> container.replaceAll("_\\d+$", "_0000NN").replaceFirst("container_\\d+_\\d+", "container_<app>") + ": " + matcher.group(1))
+                .map(matcher -> container.replaceAll("_\\d+$", "_0000NN").replaceFirst("container_\\d+_\\d+", "container_<app>") + ": "
+                        + matcher.group(1).replace(snapshot.toString(), "<snapshot>"))
                 .forEach(lines::add));
         lines.add("# the containers' threads, from /proc/<pid>/task/<tid>/status");
         bound.forEach((pid, cpus) -> lines.add("YarnCoarseGrainedExecutorBackend pid " + pid + ": " + run.executorThreadMasks().get(pid).size()
