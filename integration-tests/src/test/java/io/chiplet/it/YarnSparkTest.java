@@ -117,6 +117,31 @@ class YarnSparkTest
     }
 
     /**
+     * Executors of one host whose lease directories are not one directory, as in containers with a private
+     * {@code /tmp} (Docker on YARN): {@code spark.chiplet.leaseDir} relative, so each container leases under its own
+     * working directory and no lock file coordinates them. The driver must: the two executors' task threads still run
+     * on disjoint chiplets, and the driver warns once that they do not share a lease directory; the answer is the
+     * plugin-off one.
+     */
+    @Test
+    void executorsWhoseLeaseDirectoriesDifferAreKeptApartByTheDriverWhichWarnsOnce()
+            throws Exception
+    {
+        Map<String, String> conf = new LinkedHashMap<>(pluginPlumbing());
+        conf.put("spark.executor.instances", "2");
+        conf.put("spark.executor.cores", "1");
+        conf.put("spark.chiplet.leaseDir", "container-private-leases");
+        Run run = run("private-lease-dirs", "client", conf, true);
+
+        assertThat(run.checksum()).isEqualTo(pluginOff().checksum());
+        assertExecutorsOnNodeManager0(run);
+        Map<String, Set<String>> cpusByExecutor = new TreeMap<>();
+        run.probe("jvm").forEach(task -> cpusByExecutor.computeIfAbsent(task.get("pid"), pid -> new TreeSet<>()).add(task.get("cpus")));
+        assertDisjointSingleCpus(cpusByExecutor, run);
+        assertThat(run.driverLog().split("do not share a lease directory", -1)).as(run.describe()).hasSize(2);
+    }
+
+    /**
      * Cluster deploy mode with the {@code spark.*} lines {@code chiplet advise --engine spark --cluster-manager yarn
      * --fs-root <snapshot>} prints, passed verbatim (executor mode, the advised container size): each executor's whole
      * process (every thread) bound to one chiplet's CPU, the two disjoint, the leases in the advised directory held by
@@ -278,8 +303,8 @@ class YarnSparkTest
             submit.jars(ProbeJar.get());
         }
         long start = System.nanoTime();
+        Run.Builder seen = new Run.Builder(name, deployMode, directory);
         try (SparkSubmit.Running running = submit.startPython(script, Integer.toString(PARTITIONS), "2", hold.toString())) {
-            Run.Builder seen = new Run.Builder(name, deployMode, directory);
             String application = awaitHolding(running, seen);
             List<Long> executors = YarnCluster.processes(application, "YarnCoarseGrainedExecutorBackend");
             seen.executors(executors);
@@ -295,6 +320,12 @@ class YarnSparkTest
             assertThat(result.succeeded()).as(run.describe()).isTrue();
             System.err.printf("chiplet-it: YARN %s run (%s mode) took %d s%n", name, deployMode, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
             return run;
+        }
+        finally {
+            // A failed check must not leave the application holding its containers (in cluster mode it outlives spark-submit).
+            if (!Files.exists(hold)) {
+                Files.writeString(hold, "failed");
+            }
         }
     }
 
