@@ -114,9 +114,6 @@ public abstract class PluginSettingsContract
     /** The default as the plugin's docs write it: the declaration's, unless the plugin's key counts another unit. */
     protected String documentedDefault(Setting<?> setting)
     {
-        if (setting == PluginSettings.LEASE_DIR) {
-            return "${java.io.tmpdir}/chiplet-leases";
-        }
         return setting.defaultValue().orElseThrow();
     }
 
