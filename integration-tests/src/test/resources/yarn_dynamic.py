@@ -4,14 +4,12 @@ CHIPLET-PROBE line on stdout.
 
 1. blocked: 8 tasks that each wait for <control>/released: two executors start for the backlog and hold their
    tasks while the test kills one of them (kill -9) and watches its replacement start;
-2. idle: every executor is released once idle; it reports and waits for <control>/idle-checked;
-3. again: 8 one-second tasks and a shuffle: executors start again."""
+2. idle: every executor is released once idle; it reports, waits for <control>/idle-checked and stops."""
 import os
 import sys
 import time
 
 from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
 
 PARTITIONS = "spark.sql.shuffle.partitions"
 
@@ -53,14 +51,6 @@ def main():
         time.sleep(0.2)
     say("idle", executors=executors(spark), partitions=spark.conf.get(PARTITIONS))
     wait_for(control, "idle-checked")
-
-    def slow(index, rows):
-        time.sleep(1.0)
-        yield sum(rows)
-
-    total = sum(spark.sparkContext.parallelize(range(800), 8).mapPartitionsWithIndex(slow).collect())
-    counted = sum(row["count"] for row in spark.range(0, 2000, 1, 4).groupBy((F.col("id") % 17).alias("k")).count().collect())
-    say("busy", round=2, executors=executors(spark), partitions=spark.conf.get(PARTITIONS), total=total, counted=counted)
     spark.stop()
 
 

@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code yarn_probe.py}) runs a JVM job whose task threads read their own masks and a PySpark job whose Python workers
  * read theirs, then holds while the test reads the containers' threads from {@code /proc}.
  *
- * <p>Three applications: the plugin off (the reference answer); task mode in client deploy mode with no lease setting
- * at all (what a user who never read the advice runs); and cluster deploy mode with exactly the {@code spark.*} lines
+ * <p>Four applications: the plugin off (the reference answer, run once for the class); task mode in client deploy
+ * mode with no lease setting at all (what a user who never read the advice runs); task mode with a lease directory of
+ * each container's own (the driver's coordination); and cluster deploy mode with exactly the {@code spark.*} lines
  * {@code chiplet advise --engine spark --cluster-manager yarn} prints (executor mode), whose run is also the one
  * {@code docs/cluster-managers.md} shows.
  */
