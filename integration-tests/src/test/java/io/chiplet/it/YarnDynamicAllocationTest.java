@@ -114,13 +114,12 @@ class YarnDynamicAllocationTest
         assertThat(result.succeeded()).as(result.describe()).isTrue();
         result.stdout().lines().filter(line -> line.startsWith("CHIPLET-PROBE")).forEach(System.err::println);
         long total = java.util.stream.LongStream.range(0, 800).sum();
-        // The job survived the kill with the right answer, sized for the two executors that ran it.
-        assertThat(result.probeLines("busy")).singleElement().satisfies(busy -> assertThat(busy)
-                .containsEntry("total", Long.toString(total))
-                .containsEntry("executors", "2")
-                .containsEntry("partitions", StandaloneSessionSizingTest.expectedSettings(2).get("spark.sql.shuffle.partitions")));
-        assertThat(result.driverLog()).contains("removed: the partition figure no longer counts it",
-                "sized partitions for 2 of 2 expected executors (dynamic allocation's initial executors");
+        // The job survived the kill with the right answer. (Its partition figure is read from the driver's log: an idle
+        // executor may be on its way out while the application reads the executor count and the setting.)
+        assertThat(result.probeLines("busy")).singleElement().satisfies(busy -> assertThat(busy).containsEntry("total", Long.toString(total)));
+        assertThat(result.driverLog()).contains("removed: the partition figure no longer counts it")
+                .containsPattern("sized partitions for 2 of 2 expected executors \\(dynamic allocation's initial executors .*\\): .*spark\\.sql\\.shuffle\\.partitions = "
+                        + StandaloneSessionSizingTest.expectedSettings(2).get("spark.sql.shuffle.partitions") + "\\b");
 
         // Every executor, first or replacement, leased one chiplet of its own.
         Map<String, Path> logs = yarn.containerLogs(application, "stderr");
@@ -139,7 +138,8 @@ class YarnDynamicAllocationTest
                 assertThat(log).contains(": exclusive").doesNotContain("shared with");
             }
         }
-        assertThat(placed).as("executors that leased a chiplet").hasSize(3);
+        // The first two and the replacement at least (an executor idle before the first job may go and come back).
+        assertThat(placed).as("executors that leased a chiplet").hasSizeGreaterThanOrEqualTo(3);
     }
 
     private static void phase(String what, long start)
