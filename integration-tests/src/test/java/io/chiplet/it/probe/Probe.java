@@ -106,6 +106,30 @@ public final class Probe
         return out.iterator();
     }
 
+    /**
+     * A SQL function ({@code spark.udf.registerJavaFunction}) that a JVM task thread runs: sums its argument's numbers
+     * as {@link #task} does, reads its own thread's status mid-task and answers {@code executor=.. pid=.. tid=..
+     * cpus=.. sum=..}, so a PySpark application sees where its JVM task threads ran (its Python workers it sees
+     * itself).
+     */
+    public static final class ThreadCpus
+            implements org.apache.spark.sql.api.java.UDF1<Long, String>
+    {
+        @Override
+        public String call(Long seed)
+                throws Exception
+        {
+            long sum = work(seed.intValue());
+            String status = Files.readString(Path.of("/proc/thread-self/status"));
+            Thread.sleep(200);
+            return "executor=" + SparkEnv.get().executorId()
+                    + " pid=" + ProcessHandle.current().pid()
+                    + " tid=" + field(status, "Pid")
+                    + " cpus=" + field(status, "Cpus_allowed_list")
+                    + " sum=" + sum;
+        }
+    }
+
     private static String field(String status, String name)
     {
         for (String line : status.split("\n")) {
