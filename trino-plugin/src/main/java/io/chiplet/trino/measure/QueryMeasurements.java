@@ -162,15 +162,15 @@ public final class QueryMeasurements
         }
 
         /**
-         * The window's mean query: its CPU time per byte read is the window's total over its bytes. Its cluster is the
-         * window: every shape's observation of one window shares the window's arm and its load, so they are not
-         * independent, and the interval (and the guard reading it) counts windows, not shape-window pairs.
+         * The window's queries of one stratum as one observation, their totals: CPU time and what they read. The estimate
+         * is a ratio of totals, so each query counts by its CPU time, as it does in the job. Its cluster is the window:
+         * every shape's observation of one window shares the window's arm and its load, so they are not independent, and
+         * the interval (and the guard reading it) counts windows, not shape-window pairs.
          */
         UnitObservation observation(String stratum, long window)
         {
-            double seconds = cpuNanos / 1e9 / queries;
-            return new UnitObservation(stratum, arm, seconds, seconds, 0, Math.round((double) bytes / queries), Math.round((double) rows / queries),
-                    windowCluster(window));
+            double seconds = cpuNanos / 1e9;
+            return new UnitObservation(stratum, arm, seconds, seconds, 0, bytes, rows, windowCluster(window));
         }
     }
 
@@ -457,7 +457,7 @@ public final class QueryMeasurements
         String shape = shapeOf(figure.stratum());
         String drawn = figure.stratum().length() > shape.length() + 2 ? figure.stratum().substring(shape.length() + 2) : "";
         return String.format(Locale.ROOT, "Chiplet placement measured in place for query shape %s (%s): speed-up %.3fx (95%% CI %.3f-%.3f, %s) from %d placed "
-                        + "and %d control windows (drawn %s), mean CPU time per %s; plugin CPU %s of the queries' (its threads, listener calls and own "
+                        + "and %d control windows (drawn %s), CPU time per %s; plugin CPU %s of the queries' (its threads, listener calls and own "
                         + "statements, on CPU clocks); guard %s: %s",
                 shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), figure.speedUpLow(), figure.speedUpHigh(), verdict, figure.placed(),
                 figure.control(), drawn, figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
@@ -512,7 +512,8 @@ public final class QueryMeasurements
         notes.add("outcome: each query's CPU time over all its stages as Trino counted it (runner threads serve all queries at once, so a query's "
                 + "wall time mostly says what else ran); compared only between queries of one text shape");
         notes.add("unit of analysis: the window (the unit randomised; its queries share its arm and its load): one observation per window and query "
-                + "shape, its queries' CPU time over what they read, complete " + COMPLETE_AFTER_MILLIS + " ms after the window ended");
+                + "shape, its queries' CPU time over what they read, complete " + COMPLETE_AFTER_MILLIS + " ms after the window ended; the interval is "
+                + "cluster-robust over windows: every shape's observation of one window is one cluster");
         notes.add(String.format(Locale.ROOT, "%d queries recorded in %d window observations (%d queries in windows still open)", state.queriesRecorded,
                 state.windowsRecorded, state.openWindows.values().stream().mapToLong(total -> total.queries).sum()));
         state.schedule.ifPresent(schedule -> notes.add(String.format(Locale.ROOT, "windows of %d ms, one random order for all workers (seed %d), "
