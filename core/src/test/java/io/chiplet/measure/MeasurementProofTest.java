@@ -123,12 +123,12 @@ class MeasurementProofTest
             assertThat(coverageOfCompared).as("coverage of the compared queries' true speed-up").isGreaterThanOrEqualTo(0.935);
         }
         else {
-            // Known misses (docs/measurement-proof.md): tasks that span a switch are left out, and they are the long ones,
-            // which placement helps most here, so the figure speaks for the shorter tasks: 88.8 % of the job's truth held
-            // (compared tasks' truth: 93.2 %). Floors two s.d. below what was measured, so that a regression fails; raise
-            // them to 0.935 once the design or the estimator accounts for the work it leaves out.
-            assertThat(coverage).as("coverage of the job's true speed-up (known miss)").isGreaterThanOrEqualTo(0.87);
-            assertThat(coverageOfCompared).as("coverage of the compared tasks' true speed-up (known miss)").isGreaterThanOrEqualTo(0.915);
+            // A known miss (docs/measurement-proof.md): tasks that span a switch are left out, and they are the long ones,
+            // which placement helps most here, so the figure speaks for the shorter tasks: 90.4 % of runs held the job's
+            // truth. A floor two s.d. below what was measured, so that a regression fails; raise it to 0.935 once the
+            // design or the estimator accounts for the work it leaves out. The tasks it compared: 94.1 %.
+            assertThat(coverage).as("coverage of the job's true speed-up (known miss)").isGreaterThanOrEqualTo(0.88);
+            assertThat(coverageOfCompared).as("coverage of the compared tasks' true speed-up").isGreaterThanOrEqualTo(0.935);
         }
     }
 }

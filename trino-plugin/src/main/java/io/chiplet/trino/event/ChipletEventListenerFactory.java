@@ -77,7 +77,7 @@ public final class ChipletEventListenerFactory
             long cpuBefore = PluginThreads.currentThreadCpuNanos();
             skew.queryCompleted(event);
             measure.queryCompleted(event);
-            measurements.countListenerCpu(PluginThreads.currentThreadCpuNanos() - cpuBefore);
+            measurements.countHookCpu(PluginThreads.currentThreadCpuNanos() - cpuBefore);
         }
     }
 
