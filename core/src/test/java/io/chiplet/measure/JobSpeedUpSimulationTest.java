@@ -132,6 +132,24 @@ class JobSpeedUpSimulationTest
         assertPromisesKept(rates, true);
     }
 
+    /** What the guard's caution costs: how often it stops a run that placement truly slows down, with heavy tails. */
+    @Test
+    void theGuardStopsATrueHarm()
+    {
+        SimulatedCluster simulation = SimulatedCluster.spark();
+        int runs = 300;
+        for (double harm : new double[] {1.3, 1.6}) {
+            SimulatedCluster harmed = simulation.withEffect(calibrated(simulation, relative -> harm, 1 / harm));
+            int stopped = 0;
+            for (int run = 0; run < runs; run++) {
+                stopped += harmed.run(new MeasurementPlan(true, ControlShare.of(0.5), GuardMode.AUTO, run, 20), 70_000 + run).measurement().guard().placing() ? 0 : 1;
+            }
+            System.out.printf(Locale.ROOT, "| Spark, switchback per host, placed %.1fx slower, share 0.5: the guard stopped placement | %.1f %% of %d runs |%n", harm,
+                    100.0 * stopped / runs, runs);
+            assertThat(stopped).as("stops of a %.1fx harm", harm).isGreaterThan(harm > 1.5 ? runs / 2 : runs / 10);
+        }
+    }
+
     /**
      * The independent check the issue cites: a job truly 0.975x (placement helps its many small tasks and hurts its
      * few big ones, which hold most of the time) was shown as about 1.07x "placed faster" by the per-task geometric
