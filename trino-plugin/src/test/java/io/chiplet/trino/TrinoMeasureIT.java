@@ -44,8 +44,10 @@ import static org.assertj.core.api.Assertions.fail;
  * Issue 23 on the real thing: a Trino 476 coordinator that runs no tasks and one worker from the release's server
  * tarball, measuring placement in place with short switchback windows (2 s, half of them control). The test-only
  * effect injector ({@code -Dchiplet.test.effectInjector=true} on both JVMs, {@code inject-time-ratio=1.25} in the
- * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. Checks:
- * the coordinator's estimate (report JSON) holds the injected time ratio 1.25 in its interval; the guard stops
+ * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. First,
+ * with no effect (issue 32): four distinct query shapes run side by side until the guard's first look is due; placement
+ * goes on and the overall interval, cluster-robust over windows across the shapes, holds 1. Then, with the injected
+ * harm: the work's figure in the coordinator's report (JSON) holds the injected time ratio 1.25 in its interval; the guard stops
  * placement, says so once at WARN, and the worker's query threads get the process's own mask back; the report files
  * and the {@code runtime.measurement} table are there; every result equals the one computed without the plugin.
  */
