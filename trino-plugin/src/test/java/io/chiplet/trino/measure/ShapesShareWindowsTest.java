@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShapesShareWindowsTest
 {
     private static final long WINDOW = 1000;
-    static final int RUNS = 600;
+    static final int RUNS = 400;
     /** Runs that also analyse the observations as independent, for contrast: far from the bounds, fewer runs tell. */
-    static final int CONTRAST_RUNS = 300;
+    static final int CONTRAST_RUNS = 200;
     /** The contrast's guard looks every this many windows (its looks come at 20, 40, 80 ... units of each arm). */
     private static final int CONTRAST_UPDATE_EVERY = 5;
     private static final int WINDOWS = 100;
@@ -78,12 +78,12 @@ class ShapesShareWindowsTest
                 100 * sd(auto.falseStops(), auto.runs()), CONTRAST_RUNS, 100 * always.coverageIndependent(), 100 * sd(always.coverageIndependent(), CONTRAST_RUNS),
                 100 * auto.falseStopsIndependent(), 100 * sd(auto.falseStopsIndependent(), CONTRAST_RUNS));
         assertThat(always.estimated()).as("runs with an estimate").isEqualTo(RUNS);
-        // At 600 runs the binomial s.d. is 0.9 points at 95 % and 0.6 at 2.5 %; the contrast's, at 300 runs, under 3 points.
+        // At 400 runs the binomial s.d. is 1.1 points at 95 % and 0.8 at 2.5 %; the contrast's, at 200 runs, under 3.6 points.
         assertThat(always.coverage()).as("coverage of 1, clustered by window").isGreaterThanOrEqualTo(0.935);
         assertThat(auto.falseStops()).as("false stops, clustered by window").isLessThanOrEqualTo(0.04);
         // The defect this fixes, so that the contrast stays real: treated as independent, far too narrow.
-        assertThat(always.coverageIndependent()).as("coverage as independent").isLessThan(0.85);
-        assertThat(auto.falseStopsIndependent()).as("false stops as independent").isGreaterThan(0.08);
+        assertThat(always.coverageIndependent()).as("coverage as independent").isLessThan(0.88);
+        assertThat(auto.falseStopsIndependent()).as("false stops as independent").isGreaterThan(0.05);
     }
 
     static double sd(double rate, int runs)
