@@ -39,7 +39,8 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<SessionPropertyConfigurationManagerFactory> getSessionPropertyConfigurationManagerFactories()
     {
-        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC(), coordinatorParts));
+        return List.of(new ChipletSessionPropertyManagerFactory(skewHistory, skewEvidence, workerReports, Clock.systemUTC(), coordinatorParts,
+                measurements::countHookCpu));
     }
 
     @Override

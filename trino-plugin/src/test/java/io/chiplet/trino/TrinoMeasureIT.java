@@ -44,8 +44,10 @@ import static org.assertj.core.api.Assertions.fail;
  * Issue 23 on the real thing: a Trino 476 coordinator that runs no tasks and one worker from the release's server
  * tarball, measuring placement in place with short switchback windows (2 s, half of them control). The test-only
  * effect injector ({@code -Dchiplet.test.effectInjector=true} on both JVMs, {@code inject-time-ratio=1.25} in the
- * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. Checks:
- * the coordinator's estimate (report JSON) holds the injected time ratio 1.25 in its interval; the guard stops
+ * worker's catalog) makes the work of {@code runtime.test_work} take 1.25 times its CPU time in placed windows. First,
+ * with no effect (issue 32): four distinct query shapes run side by side until the guard's first look is due; placement
+ * goes on and the overall interval, cluster-robust over windows across the shapes, holds 1. Then, with the injected
+ * harm: the work's figure in the coordinator's report (JSON) holds the injected time ratio 1.25 in its interval; the guard stops
  * placement, says so once at WARN, and the worker's query threads get the process's own mask back; the report files
  * and the {@code runtime.measurement} table are there; every result equals the one computed without the plugin.
  */
@@ -58,6 +60,11 @@ class TrinoMeasureIT
     private static final String WORK = "SELECT count(*), sum(value % 1000003) FROM chiplet.runtime.test_work";
     private static final String FAN_OUT = "SELECT c, count(*), sum(x * y) FROM (VALUES 0, 1) v(c) CROSS JOIN UNNEST(sequence(1, 200)) a(x) "
             + "CROSS JOIN UNNEST(sequence(1, 300)) b(y) GROUP BY c ORDER BY 1";
+    /** Query shapes with no injected effect (the injector stretches {@code runtime.test_work} only), run side by side. */
+    private static final List<String> NO_EFFECT_SHAPES = List.of(FAN_OUT,
+            "SELECT count(*), max(x + y) FROM UNNEST(sequence(1, 400)) a(x) CROSS JOIN UNNEST(sequence(1, 250)) b(y) WHERE (x * y) % 7 = 0",
+            "SELECT x % 10, count(DISTINCT x * y) FROM UNNEST(sequence(1, 300)) a(x) CROSS JOIN UNNEST(sequence(1, 200)) b(y) GROUP BY 1 ORDER BY 1",
+            "SELECT sum(length(to_hex(md5(to_utf8(CAST(x * y AS varchar)))))) FROM UNNEST(sequence(1, 200)) a(x) CROSS JOIN UNNEST(sequence(1, 150)) b(y)");
 
     @Test
     void recoversAnInjectedHarmAndTheGuardStopsPlacement(@TempDir Path temp)
@@ -92,7 +99,7 @@ class TrinoMeasureIT
                 """.formatted(leases, INJECTED), EFFECT_INJECTOR);
 
         List<Process> servers = new ArrayList<>();
-        ExecutorService clients = Executors.newFixedThreadPool(2);
+        ExecutorService clients = Executors.newFixedThreadPool(NO_EFFECT_SHAPES.size());
         try {
             servers.add(coordinator.start(home));
             servers.add(worker.start(home));
@@ -110,6 +117,8 @@ class TrinoMeasureIT
                     List.of("1", "60000", Long.toString(200L * 201 / 2 * (300L * 301 / 2))));
             assertThat(trino.query(FAN_OUT)).as("placed, before measuring starts").isEqualTo(expectedFanOut);
             awaitLogLine(worker.log(), "Chiplet placement on worker-1: follows the coordinator's measurement schedule (windows of 2000 ms, seed 23)");
+
+            noEffectWithSeveralShapesKeepsPlacing(trino, clients);
 
             // Two clients run the work until the guard stops placement; every result must be the one without the plugin.
             AtomicBoolean stopped = new AtomicBoolean();
@@ -139,17 +148,28 @@ class TrinoMeasureIT
             assertThat(guardLine).contains("WARN").contains("chiplet.guard=auto").contains("placed slower").contains(" control windows");
             assertThat(results).as("every result of the work, placed and control").allSatisfy(result -> assertThat(result).isEqualTo(expectedWork));
 
-            // The estimate that stopped placement holds the injected time ratio.
+            // The estimate that stopped placement: the work's own figure holds the injected time ratio (the overall one
+            // also holds the no-effect shapes of the first part, weighed by their CPU time).
             JsonNode report = new ObjectMapper().readTree(reports.resolve("chiplet-measure-trino-chiplet.json").toFile());
             JsonNode estimate = report.get("estimate");
             assertThat(estimate.get("enough").asBoolean()).isTrue();
-            // Over windows, the unit randomised: the interval holds the windows' shared load on this busy machine.
-            assertThat(estimate.get("timeRatioLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(INJECTED);
-            assertThat(estimate.get("timeRatioHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(INJECTED);
-            assertThat(estimate.get("timeRatio").asDouble()).as("report %s", report).isBetween(INJECTED / 1.05, INJECTED * 1.05);
-            assertThat(estimate.get("controlUnits").asInt()).isGreaterThanOrEqualTo(20);
             System.out.println("TrinoMeasureIT: " + report.get("summary").asText());
+            Set<String> workStrata = trino.query("SELECT query_shape FROM chiplet.runtime.measurement WHERE query_text LIKE 'SELECT count(*), sum(value %'")
+                    .stream().map(List::getFirst).collect(Collectors.toSet());
+            JsonNode work = null;
+            for (JsonNode figure : estimate.get("byStratum")) {
+                if (workStrata.contains(figure.get("stratum").asText()) && (work == null || figure.get("control").asInt() > work.get("control").asInt())) {
+                    work = figure;
+                }
+            }
+            assertThat(work).as("the work's figure in %s", report).isNotNull();
+            System.out.println("TrinoMeasureIT: the work's figure " + work);
+            // Over windows, the unit randomised: the interval holds the windows' shared load on this busy machine.
+            assertThat(work.get("speedUpLow").asDouble()).as("report %s", report).isLessThanOrEqualTo(1 / INJECTED);
+            assertThat(work.get("speedUpHigh").asDouble()).as("report %s", report).isGreaterThanOrEqualTo(1 / INJECTED);
+            assertThat(work.get("speedUp").asDouble()).as("report %s", report).isBetween(1 / INJECTED / 1.05, 1 / INJECTED * 1.05);
             assertThat(report.get("guard").get("placing").asBoolean()).isFalse();
+            assertThat(report.get("guard").get("stoppedAtLook").asInt()).as("the first look, in the part without an effect, kept placing").isPositive();
             assertThat(report.get("unit").asText()).isEqualTo("window");
             assertThat(Files.readString(reports.resolve("chiplet-measure-trino-chiplet.html"))).contains("<svg");
 
@@ -177,6 +197,54 @@ class TrinoMeasureIT
             stopAll(servers);
         }
         assertThat(servers).allSatisfy(server -> assertThat(server.isAlive()).isFalse());
+    }
+
+    /**
+     * Several query shapes, none with an injected effect, run side by side until one of them has 20 windows of each arm
+     * (so the guard's first look, at 20 windows of each arm over all shapes, is due): the guard keeps placing and the
+     * interval, over windows across the shapes, holds 1.
+     */
+    private static void noEffectWithSeveralShapesKeepsPlacing(Client trino, ExecutorService clients)
+            throws Exception
+    {
+        AtomicBoolean done = new AtomicBoolean();
+        long deadline = System.nanoTime() + MEASURE_LIMIT.toNanos();
+        List<Future<?>> running = new ArrayList<>();
+        for (int i = 0; i < NO_EFFECT_SHAPES.size(); i++) {
+            int first = i;
+            running.add(clients.submit(() -> {
+                for (int next = first; !done.get() && System.nanoTime() < deadline; next++) {
+                    trino.query(NO_EFFECT_SHAPES.get(next % NO_EFFECT_SHAPES.size()));
+                }
+                return null;
+            }));
+        }
+        String columns = "SELECT query_shape, placed, control, speed_up, speed_up_low, speed_up_high, verdict, CAST(placing AS varchar) FROM chiplet.runtime.measurement";
+        List<List<String>> rows = List.of();
+        while (System.nanoTime() < deadline) {
+            // Reading the table brings the estimate up to date and lets the guard look.
+            rows = trino.query(columns);
+            if (rows.stream().skip(1).anyMatch(row -> Long.parseLong(row.get(1)) >= 20 && Long.parseLong(row.get(2)) >= 20)) {
+                break;
+            }
+            Thread.sleep(1000);
+        }
+        done.set(true);
+        for (Future<?> client : running) {
+            client.get();
+        }
+        rows = trino.query(columns);
+        System.out.println("TrinoMeasureIT, no effect, " + NO_EFFECT_SHAPES.size() + " shapes: " + rows);
+        List<String> overall = rows.getFirst();
+        assertThat(rows.stream().skip(1).filter(row -> Long.parseLong(row.get(1)) >= 20 && Long.parseLong(row.get(2)) >= 20))
+                .as("a shape with 20 windows of each arm: %s", rows).isNotEmpty();
+        assertThat(rows.stream().skip(1).map(row -> row.getFirst().substring(0, row.getFirst().indexOf(','))).distinct().count())
+                .as("shapes compared (this test's reading of runtime.measurement is one more): %s", rows).isGreaterThanOrEqualTo(NO_EFFECT_SHAPES.size());
+        assertThat(overall.getFirst()).isEqualTo("overall");
+        assertThat(overall.get(7)).as("placing, after the guard's first look: %s", rows).isEqualTo("true");
+        assertThat(overall.get(6)).as("verdict: %s", rows).isNotIn("placed slower", "placed faster", "not enough evidence yet");
+        assertThat(Double.parseDouble(overall.get(4))).as("speed-up low").isLessThanOrEqualTo(1);
+        assertThat(Double.parseDouble(overall.get(5))).as("speed-up high").isGreaterThanOrEqualTo(1);
     }
 
     private static void awaitWindowsRow(Client trino, List<String> expected)

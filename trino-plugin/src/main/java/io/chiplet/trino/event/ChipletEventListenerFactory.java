@@ -3,6 +3,7 @@ package io.chiplet.trino.event;
 import io.chiplet.placement.SkewRule;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
+import io.chiplet.trino.measure.PluginThreads;
 import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.skew.SkewEvidenceLog;
 import io.chiplet.trino.skew.SkewHistory;
@@ -53,24 +54,30 @@ public final class ChipletEventListenerFactory
     @Override
     public EventListener create(Map<String, String> config, EventListenerContext context)
     {
-        return new ChipletEventListener(createSkew(config), new MeasureEventListener(measurements, log, parts));
+        return new ChipletEventListener(createSkew(config), new MeasureEventListener(measurements, log, parts), measurements);
     }
 
-    /** The skew listener and the measurement's, each failing open on its own. */
-    record ChipletEventListener(EventListener skew, EventListener measure)
+    /**
+     * The skew listener and the measurement's, each failing open on its own. The whole call is timed on the event
+     * thread's CPU clock (not wall time: a thread waiting for a CPU costs none) and counted as the plugin's cost.
+     */
+    record ChipletEventListener(EventListener skew, EventListener measure, QueryMeasurements measurements)
             implements EventListener
     {
         ChipletEventListener
         {
             requireNonNull(skew, "skew is null");
             requireNonNull(measure, "measure is null");
+            requireNonNull(measurements, "measurements is null");
         }
 
         @Override
         public void queryCompleted(QueryCompletedEvent event)
         {
+            long cpuBefore = PluginThreads.currentThreadCpuNanos();
             skew.queryCompleted(event);
             measure.queryCompleted(event);
+            measurements.countHookCpu(PluginThreads.currentThreadCpuNanos() - cpuBefore);
         }
     }
 

@@ -121,7 +121,8 @@ public final class QueryMeasurements
         long completeBefore = Long.MIN_VALUE;
         long queriesRecorded;
         long windowsRecorded;
-        long listenerCpuNanos;
+        long hookCpuNanos;
+        long ownStatementCpuNanos;
         long jobCpuNanos;
         long queries;
         Instant lastReport = Instant.EPOCH;
@@ -140,6 +141,12 @@ public final class QueryMeasurements
 
     private record WindowKey(String stratum, long window) {}
 
+    /** The cluster of every observation of one window, whatever its shape ({@link UnitObservation#cluster()}). */
+    static String windowCluster(long window)
+    {
+        return "window " + window;
+    }
+
     /** One window's queries of one stratum, summed. */
     private static final class WindowTotal
     {
@@ -154,11 +161,16 @@ public final class QueryMeasurements
             this.arm = arm;
         }
 
-        /** The window's mean query: its CPU time per byte read is the window's total over its bytes. */
-        UnitObservation observation(String stratum)
+        /**
+         * The window's queries of one stratum as one observation, their totals: CPU time and what they read. The estimate
+         * is a ratio of totals, so each query counts by its CPU time, as it does in the job. Its cluster is the window:
+         * every shape's observation of one window shares the window's arm and its load, so they are not independent, and
+         * the interval (and the guard reading it) counts windows, not shape-window pairs.
+         */
+        UnitObservation observation(String stratum, long window)
         {
-            double seconds = cpuNanos / 1e9 / queries;
-            return new UnitObservation(stratum, arm, seconds, seconds, 0, Math.round((double) bytes / queries), Math.round((double) rows / queries));
+            double seconds = cpuNanos / 1e9;
+            return new UnitObservation(stratum, arm, seconds, seconds, 0, bytes, rows, windowCluster(window));
         }
     }
 
@@ -240,20 +252,34 @@ public final class QueryMeasurements
     }
 
     /** Records a completed query; called by the event listener once per query. */
-    public void record(CompletedQuery query)
+    public synchronized void record(CompletedQuery query)
     {
         requireNonNull(query, "query is null");
-        long cpuBefore = PluginThreads.currentThreadCpuNanos();
-        synchronized (this) {
-            if (state == null) {
-                return;
-            }
-            try {
-                recordStarted(query);
-            }
-            finally {
-                state.listenerCpuNanos += Math.max(0, PluginThreads.currentThreadCpuNanos() - cpuBefore);
-            }
+        if (state != null) {
+            recordStarted(query);
+        }
+    }
+
+    /**
+     * Counts CPU time the plugin's coordinator hooks spent on Trino's threads, each call measured on its thread's CPU
+     * clock: the event listeners (the whole call, both listeners, the text's fingerprint included) and the session
+     * property manager (every query's defaults). Part of the plugin's cost.
+     */
+    public synchronized void countHookCpu(long cpuNanos)
+    {
+        if (state != null && cpuNanos > 0) {
+            state.hookCpuNanos += cpuNanos;
+        }
+    }
+
+    /**
+     * Counts a statement the plugin ran itself (worker reports, schedule publishing; never measured): the CPU time
+     * Trino counted for it, spent on the workers' runner threads on the plugin's behalf, is part of the plugin's cost.
+     */
+    public synchronized void countOwnStatement(long cpuNanos)
+    {
+        if (state != null && cpuNanos > 0) {
+            state.ownStatementCpuNanos += cpuNanos;
         }
     }
 
@@ -321,7 +347,7 @@ public final class QueryMeasurements
         while (open.hasNext()) {
             var entry = open.next();
             if (entry.getKey().window() < before) {
-                state.measurement.record(entry.getValue().observation(entry.getKey().stratum()));
+                state.measurement.record(entry.getValue().observation(entry.getKey().stratum(), entry.getKey().window()));
                 state.windowsRecorded++;
                 open.remove();
             }
@@ -431,14 +457,30 @@ public final class QueryMeasurements
         PluginCost cost = cost();
         String shape = shapeOf(figure.stratum());
         String drawn = figure.stratum().length() > shape.length() + 2 ? figure.stratum().substring(shape.length() + 2) : "";
+        String detectable = String.format(Locale.ROOT, "\u00b1%.1f%%", detectableEffect(figure) * 100);
+        verdict += verdict.startsWith("placed ") ? "; smallest detectable effect " + detectable
+                : "; no difference measurable; an effect beyond " + detectable + " would have shown";
         return String.format(Locale.ROOT, "Chiplet placement measured in place for query shape %s (%s): speed-up %.3fx (95%% CI %.3f-%.3f, %s) from %d placed "
-                        + "and %d control windows (drawn %s), mean CPU time per %s; plugin CPU %s of the queries'; guard %s: %s",
+                        + "and %d control windows (drawn %s), CPU time per %s; plugin CPU %s of the queries' (its threads, hooks and own statements, "
+                        + "on CPU clocks); guard %s: %s",
                 shape, abbreviate(state.texts.getOrDefault(shape, "")), figure.speedUp(), figure.speedUpLow(), figure.speedUpHigh(), verdict, figure.placed(),
                 figure.control(), drawn, figure.basis().equals("unit") ? "query" : figure.basis().equals("bytes") ? "byte read" : "row read",
                 cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown",
                 state.measurement.guard().mode().configName(),
                 state.measurement.guard().placing() ? String.format(Locale.ROOT, "placing, control share %.1f%%", state.measurement.directive().controlShare() * 100)
                         : "placement stopped");
+    }
+
+    /**
+     * The smallest effect a shape's figure could have shown, as core's report gives it for the whole estimate (a
+     * two-sided test at 95 % with 80 % power): the interval's half-width on the log scale times {@code (z_0.975 +
+     * z_0.8) / z_0.975}, normal quantiles standing in for the figure's Student's t (their ratio differs by under 5 %
+     * from 20 windows an arm on).
+     */
+    static double detectableEffect(StratumFigure figure)
+    {
+        double halfLog = (Math.log(figure.high()) - Math.log(figure.low())) / 2;
+        return Math.expm1(halfLog * (1.959964 + 0.841621) / 1.959964);
     }
 
     private static String abbreviate(String text)
@@ -449,8 +491,23 @@ public final class QueryMeasurements
 
     private PluginCost cost()
     {
-        long plugin = PluginThreads.cpuNanos() + state.listenerCpuNanos + state.workerPluginCpu.values().stream().mapToLong(Long::longValue).sum();
-        return new PluginCost(plugin, state.jobCpuNanos);
+        return new PluginCost(PluginThreads.cpuNanos() + workersPluginCpu() + state.hookCpuNanos + state.ownStatementCpuNanos, state.jobCpuNanos);
+    }
+
+    private long workersPluginCpu()
+    {
+        return state.workerPluginCpu.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** What the plugin's CPU figure counts, each part in milliseconds: every part is a CPU clock, none is wall time. */
+    private String costNote()
+    {
+        return String.format(Locale.ROOT, "plugin CPU %.0f ms, all read from CPU clocks: the coordinator's chiplet-* threads %.0f ms and every worker's "
+                        + "(the placement agent; %d workers reported) %.0f ms, as their JVMs count them; the event listeners' and the session property "
+                        + "manager's calls %.0f ms, each on its thread's CPU clock; the plugin's own statements (worker reports, schedule publishing) %.0f ms, as Trino counted "
+                        + "them; against %.0f ms of CPU of the %d other queries completed",
+                cost().pluginCpuNanos() / 1e6, PluginThreads.cpuNanos() / 1e6, state.workerPluginCpu.size(), workersPluginCpu() / 1e6,
+                state.hookCpuNanos / 1e6, state.ownStatementCpuNanos / 1e6, state.jobCpuNanos / 1e6, state.queries);
     }
 
     /** The report, brought up to date with every query recorded. */
@@ -471,13 +528,15 @@ public final class QueryMeasurements
         notes.add("outcome: each query's CPU time over all its stages as Trino counted it (runner threads serve all queries at once, so a query's "
                 + "wall time mostly says what else ran); compared only between queries of one text shape");
         notes.add("unit of analysis: the window (the unit randomised; its queries share its arm and its load): one observation per window and query "
-                + "shape, its queries' CPU time over what they read, complete " + COMPLETE_AFTER_MILLIS + " ms after the window ended");
+                + "shape, its queries' CPU time over what they read, complete " + COMPLETE_AFTER_MILLIS + " ms after the window ended; the interval is "
+                + "cluster-robust over windows: every shape's observation of one window is one cluster");
         notes.add(String.format(Locale.ROOT, "%d queries recorded in %d window observations (%d queries in windows still open)", state.queriesRecorded,
                 state.windowsRecorded, state.openWindows.values().stream().mapToLong(total -> total.queries).sum()));
         state.schedule.ifPresent(schedule -> notes.add(String.format(Locale.ROOT, "windows of %d ms, one random order for all workers (seed %d), "
                 + "schedule version %d", schedule.windowMillis(), schedule.seed(), schedule.version())));
         state.leftOut.forEach((why, count) -> notes.add(String.format(Locale.ROOT, "%d queries left out: %s", count, why.reason())));
         notes.add(String.format(Locale.ROOT, "%d queries completed while measuring", state.queries));
+        notes.add(costNote());
         return MeasureReport.of(state.measurement, "Trino catalog " + state.catalog, "switchback windows: the whole cluster alternates placed "
                         + "and control windows in a seeded random order", Noun.regular("window"), Noun.regular("query shape"), clock.instant().toString(), cost(), notes);
     }

@@ -8,11 +8,14 @@ import io.chiplet.trino.skew.SkewFeedback;
 import io.trino.spi.session.SessionConfigurationContext;
 import io.trino.spi.session.SessionPropertyConfigurationManager;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -31,6 +34,7 @@ final class ChipletSessionPropertyManager
     private final Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints;
     private final Supplier<List<CompletedStageSkew>> recentStages;
     private final FailOpenSwitch failOpen;
+    private final LongConsumer hookCpu;
 
     /**
      * @param defaults empty when the chiplet settings were not usable: the rules alone apply
@@ -40,6 +44,18 @@ final class ChipletSessionPropertyManager
     ChipletSessionPropertyManager(SessionRules rules, Optional<Supplier<SessionDefaultsPolicy>> defaults, OptionalInt configuredWorkers,
             Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen)
     {
+        this(rules, defaults, configuredWorkers, skewHints, recentStages, failOpen, cpuNanos -> {});
+    }
+
+    /**
+     * @param hookCpu told each call's CPU time, on the calling thread's CPU clock (not wall time: a thread waiting for a
+     *         CPU costs nothing), in nanoseconds
+     */
+    ChipletSessionPropertyManager(SessionRules rules, Optional<Supplier<SessionDefaultsPolicy>> defaults, OptionalInt configuredWorkers,
+            Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints, Supplier<List<CompletedStageSkew>> recentStages, FailOpenSwitch failOpen,
+            LongConsumer hookCpu)
+    {
+        this.hookCpu = requireNonNull(hookCpu, "hookCpu is null");
         this.rules = requireNonNull(rules, "rules is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.configuredWorkers = requireNonNull(configuredWorkers, "configuredWorkers is null");
@@ -50,6 +66,24 @@ final class ChipletSessionPropertyManager
 
     @Override
     public Map<String, String> getSystemSessionProperties(SessionConfigurationContext context)
+    {
+        long before = threadCpuNanos();
+        try {
+            return systemProperties(context);
+        }
+        finally {
+            hookCpu.accept(threadCpuNanos() - before);
+        }
+    }
+
+    /** The calling thread's CPU time, 0 where the JVM does not measure it. */
+    static long threadCpuNanos()
+    {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? Math.max(0, threads.getCurrentThreadCpuTime()) : 0;
+    }
+
+    private Map<String, String> systemProperties(SessionConfigurationContext context)
     {
         Map<String, String> ruleProperties;
         try {
@@ -81,6 +115,7 @@ final class ChipletSessionPropertyManager
     @Override
     public Map<String, Map<String, String>> getCatalogSessionProperties(SessionConfigurationContext context)
     {
+        long before = threadCpuNanos();
         try {
             return rules.resolve(context).catalogs();
         }
@@ -88,6 +123,9 @@ final class ChipletSessionPropertyManager
             FailOpenSwitch.rethrowIfFatal(e);
             failOpen.disable("resolving the rules for a query of user %s failed: %s".formatted(context.getUser(), e));
             return Map.of();
+        }
+        finally {
+            hookCpu.accept(threadCpuNanos() - before);
         }
     }
 }

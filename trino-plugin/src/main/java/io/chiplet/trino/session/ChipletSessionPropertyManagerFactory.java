@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.time.Clock;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -49,6 +50,7 @@ public final class ChipletSessionPropertyManagerFactory
     private final WorkerReports workerReports;
     private final Clock clock;
     private final CoordinatorParts parts;
+    private final LongConsumer hookCpu;
 
     public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, WorkerReports workerReports)
     {
@@ -63,6 +65,17 @@ public final class ChipletSessionPropertyManagerFactory
     public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock,
             CoordinatorParts parts)
     {
+        this(skewHistory, skewEvidence, workerReports, clock, parts, cpuNanos -> {});
+    }
+
+    /**
+     * @param hookCpu told the CPU time (thread CPU clock, nanoseconds) of every call Trino makes to the manager: part of
+     *         the plugin's cost, which the in-place measurement reports
+     */
+    public ChipletSessionPropertyManagerFactory(SkewHistory skewHistory, SkewEvidenceLog skewEvidence, WorkerReports workerReports, Clock clock,
+            CoordinatorParts parts, LongConsumer hookCpu)
+    {
+        this.hookCpu = requireNonNull(hookCpu, "hookCpu is null");
         this.parts = requireNonNull(parts, "parts is null");
         this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
         this.skewEvidence = requireNonNull(skewEvidence, "skewEvidence is null");
@@ -156,7 +169,7 @@ public final class ChipletSessionPropertyManagerFactory
         Function<SkewEvidenceLog.SessionKey, SkewHint> skewHints = window == 0
                 ? key -> SkewHint.NONE
                 : key -> skewEvidence.hintFor(key, clock.instant(), window);
-        return new ChipletSessionPropertyManager(rules, defaults, workers, skewHints, skewHistory::recent, failOpen);
+        return new ChipletSessionPropertyManager(rules, defaults, workers, skewHints, skewHistory::recent, failOpen, hookCpu);
     }
 
     private static SessionRules readRules(Path file)

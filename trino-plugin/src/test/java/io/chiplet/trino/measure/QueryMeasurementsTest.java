@@ -169,13 +169,16 @@ class QueryMeasurementsTest
     {
         try (LogCapture log = LogCapture.of(LOGGER)) {
             start(Map.of(MeasureSettings.GUARD, "always"));
-            run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 150, 1.0, 5);
+            // A seed whose interval stays wider than 2 % until each shape has 20 windows of each arm at the first share (with the
+            // interval over windows, seed 5 settles the question at 19 control windows, and the share falls before any shape has a line).
+            run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 150, 1.0, 6);
             List<String> lines = log.warnings().stream().filter(line -> line.startsWith("Chiplet placement measured in place for query shape")).toList();
             // 150 s of windows: each of the two shapes at most 3 times (at 0, 60 and 120 s after its first).
             assertThat(lines.stream().filter(line -> line.contains("shape a (SELECT a)")).count()).isBetween(2L, 3L);
             assertThat(lines.stream().filter(line -> line.contains("shape b (SELECT b)")).count()).isBetween(2L, 3L);
-            assertThat(lines.getFirst()).containsPattern("speed-up \\d\\.\\d{3}x \\(95% CI \\d\\.\\d{3}-\\d\\.\\d{3}, [a-z ]+\\) from \\d+ placed and \\d+ control windows")
-                    .contains("(drawn 1 in ").contains("plugin CPU").contains("guard always: placing");
+            assertThat(lines.getFirst()).containsPattern("speed-up \\d\\.\\d{3}x \\(95% CI \\d\\.\\d{3}-\\d\\.\\d{3}, [a-z ]+; [^)]+\\) from \\d+ placed and \\d+ control windows")
+                    .contains("(drawn 1 in ").contains("plugin CPU").contains("guard always: placing")
+                    .containsPattern("(no difference measurable; an effect beyond \u00b1\\d+\\.\\d% would have shown|smallest detectable effect \u00b1\\d+\\.\\d%)");
         }
     }
 
@@ -220,6 +223,26 @@ class QueryMeasurementsTest
                 .contains("switchback windows");
         assertThat(Files.readString(directory.resolve("chiplet-measure-trino-chiplet.html"))).contains("<svg").contains("Chiplet placement");
         assertThat(measurements.started()).isFalse();
+    }
+
+    @Test
+    void pluginCostCountsItsThreadsListenerCallsAndOwnStatementsEachOnACpuClock()
+    {
+        start(Map.of());
+        run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 4, 1.0, 8);
+        // 4 windows of 5 queries: 0.2 or 0.5 s each with 5 % noise, some 6.6 s of CPU in all.
+        measurements.countHookCpu(5_000_000);
+        measurements.countHookCpu(-3);
+        measurements.countOwnStatement(7_000_000);
+        MeasureReport report = measurements.report();
+        // worker-1 reported 1 ms for its placement agent (confirmAll); the coordinator's chiplet-* threads are this JVM's.
+        assertThat(report.cost().pluginCpuNanos()).isGreaterThanOrEqualTo(1_000_000 + 5_000_000 + 7_000_000);
+        assertThat(report.cost().jobCpuNanos()).isBetween(5_000_000_000L, 8_000_000_000L);
+        assertThat(report.notes()).anySatisfy(note -> assertThat(note).containsPattern("^plugin CPU \\d+ ms, all read from CPU clocks")
+                .containsPattern("the coordinator's chiplet-\\* threads \\d+ ms and every worker's \\(the placement agent; 1 workers reported\\) 1 ms")
+                .contains("the event listeners' and the session property manager's calls 5 ms, each on its thread's CPU clock")
+                .contains("the plugin's own statements (worker reports, schedule publishing) 7 ms, as Trino counted them")
+                .contains("of the 20 other queries completed"));
     }
 
     @Test

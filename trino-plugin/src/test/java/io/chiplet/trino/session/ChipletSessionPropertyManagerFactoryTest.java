@@ -61,6 +61,23 @@ class ChipletSessionPropertyManagerFactoryTest
     }
 
     @Test
+    void everyCallTrinoMakesIsTimedOnTheThreadsCpuClockForThePluginsCost()
+            throws Exception
+    {
+        Map<String, String> config = config(Map.of(SessionManagerSettings.WORKERS, "3"));
+        List<Long> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SessionPropertyConfigurationManager manager = new ChipletSessionPropertyManagerFactory(new SkewHistory(16), new SkewEvidenceLog(16), new WorkerReports(),
+                Clock.systemUTC(), new CoordinatorParts(), calls::add).create(config, CONTEXT);
+        long threadBefore = ChipletSessionPropertyManager.threadCpuNanos();
+        manager.getSystemSessionProperties(query("alice", "cli"));
+        manager.getCatalogSessionProperties(query("etl_bob", "cli"));
+        long threadSpent = ChipletSessionPropertyManager.threadCpuNanos() - threadBefore;
+        assertThat(calls).hasSize(2).allSatisfy(cpu -> assertThat(cpu).isNotNegative());
+        // CPU time of this thread, so no more than the thread spent over both calls (wall time would include waiting).
+        assertThat(calls.stream().mapToLong(Long::longValue).sum()).isLessThanOrEqualTo(threadSpent);
+    }
+
+    @Test
     void skewEvidenceOfAUsersSourceFeedsItsNextQueriesAndTheHistoryTheWorkerCount()
             throws Exception
     {
