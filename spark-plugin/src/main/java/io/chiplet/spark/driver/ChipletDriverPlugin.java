@@ -2,12 +2,14 @@ package io.chiplet.spark.driver;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.chiplet.measure.ReportDirectory;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SparkExecutorExpectation;
 import io.chiplet.placement.SparkPartitionSettings;
+import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.ExecutorArmRequest;
@@ -79,6 +81,8 @@ public final class ChipletDriverPlugin
     private List<Advice.Setting> figure = List.of();
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
     private volatile MeasuringListener measuring;
+    // The plugin's facts for the event log; posts nowhere until the driver has a SparkContext.
+    private volatile ChipletEventLog events = new ChipletEventLog(event -> {}, System::currentTimeMillis);
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -124,12 +128,19 @@ public final class ChipletDriverPlugin
         this.conf = sparkConf;
         registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
+            events = ChipletEventLog.of(sparkContext);
             MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
             if (measureSettings.enabled()) {
+                // Found now, not when the report is written at the end; the event log has the figures either way.
+                measureSettings.reportDir().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                        "Chiplet plugin cannot write its measurement report ({}): {}; the figures still go to the event log and the driver's metrics",
+                        MeasureSettings.REPORT_DIR, problem));
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
                 measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);
                 measuring.register(context.metricRegistry());
                 sparkContext.addSparkListener(measuring);
+                // After the measurement's listener: at the end it posts the final report.
+                sparkContext.addSparkListener(events.measurement(measuring::latest));
             }
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
@@ -230,6 +241,7 @@ public final class ChipletDriverPlugin
                     report.executorId(), report.host(), report.mode().configName(), Advice.count(report.summary().chiplets(), "chiplet"),
                     Advice.count(report.summary().cores(), "core"), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
             reports.put(report.executorId(), report);
+            events.topology(report);
             resize();
             return SpreadHints.NONE;
         }
@@ -240,6 +252,7 @@ public final class ChipletDriverPlugin
             // Gauges first: a scrape never sees tasks counted on a chiplet without that chiplet's gauge.
             executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
             counts.put(executorCounts.executorId(), executorCounts);
+            events.placement(executorCounts);
             return SpreadHints.NONE;
         }
         PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
@@ -326,6 +339,7 @@ public final class ChipletDriverPlugin
                     toSparkConf.add(setting.key() + " = " + setting.value());
                 }
             }
+            events.settings(basis, advice);
             SessionSizing.Applied applied = sizing.update(advice);
             applied.keptByUser().forEach(kept -> log.info("Chiplet plugin keeps {} in a SparkSession: set there by the user", kept));
             if (!toSparkConf.isEmpty() || applied.sessionsChanged() > 0) {
