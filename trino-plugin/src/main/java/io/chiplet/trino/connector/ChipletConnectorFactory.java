@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.measure.ReportDirectory;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
@@ -187,6 +188,10 @@ public final class ChipletConnectorFactory
                 return Optional.empty();
             }
             publisher.start(settings.window());
+            // Found now, not when the first report is due; the JMX beans and runtime tables have the figures either way.
+            settings.reportDirectory().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                    "Chiplet catalog {} on the coordinator cannot write its measurement report ({}): {}; the figures are still in {}.runtime.measurement and JMX",
+                    catalog, MeasureSettings.REPORT_DIR, problem, catalog));
             log.info("Chiplet catalog {} on the coordinator: measures placement in place, switchback windows of {} ms, control share {}, guard {}{}", catalog,
                     settings.window().toMillis(), settings.controlShare(), settings.guard().configName(),
                     settings.reportDirectory().map(directory -> ", reports in " + directory).orElse(""));
