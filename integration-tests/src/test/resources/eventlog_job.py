@@ -1,6 +1,8 @@
 """PySpark job for ChipletEventLogTest: a map stage of N partitions (each some 100 ms of Python work) and a
 shuffle stage, enough tasks for the measurement to compare and long enough for executors to send their counts.
-Prints CHIPLET-PROBE result lines on the driver's stdout."""
+Prints CHIPLET-PROBE result lines on the driver's stdout; with a third argument, waits for that file to exist before
+it stops (so that a test can look at the live UI)."""
+import os
 import sys
 import time
 
@@ -25,6 +27,11 @@ def main():
     sums = sc.parallelize(range(partitions * 100), partitions).mapPartitionsWithIndex(work).reduceByKey(lambda a, b: a + b, 4).collect()
     print("CHIPLET-PROBE result keys=%d total=%d" % (len(sums), sum(v for _, v in sums)))
     sys.stdout.flush()
+    # With a release file named, the application stays up (its live UI open) until the test has looked at it.
+    if len(sys.argv) > 3:
+        deadline = time.time() + 180
+        while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+            time.sleep(0.2)
     sc.stop()
 
 

@@ -1,5 +1,7 @@
 package io.chiplet.cli;
 
+import io.chiplet.report.RunFacts;
+import io.chiplet.report.RunsPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -41,18 +43,18 @@ final class ReportCommand
     @Override
     public Integer call()
     {
-        List<LoggedRun> runs = new ArrayList<>();
+        List<RunFacts> runs = new ArrayList<>();
         int status = CommandErrors.run(spec, () -> {
             for (Path path : logs) {
                 for (Path log : SparkEventLogs.logsIn(path)) {
-                    runs.add(LoggedRun.of(log, SparkEventLogs.events(log)));
+                    runs.add(SparkEventLogs.run(log, SparkEventLogs.events(log)));
                 }
             }
         });
         if (status != 0) {
             return status;
         }
-        EventLogPage page = new EventLogPage(runs, docsUrl.endsWith("/") ? docsUrl : docsUrl + "/");
+        RunsPage page = new RunsPage(runs, docsUrl.endsWith("/") ? docsUrl : docsUrl + "/");
         try {
             Files.createDirectories(out);
             Files.writeString(out.resolve("chiplet-report.html"), page.html(), StandardCharsets.UTF_8);
@@ -62,7 +64,7 @@ final class ReportCommand
             spec.commandLine().getErr().println("chiplet report: cannot write the page to " + out + ": " + e.getMessage());
             return ChipletCli.RUNTIME_ERROR;
         }
-        long withPlugin = runs.stream().filter(LoggedRun::hadPlugin).count();
+        long withPlugin = runs.stream().filter(RunFacts::hadPlugin).count();
         spec.commandLine().getOut().printf("chiplet report: %d application run%s (%d with the plugin's events) in %d application name%s: %s%n", runs.size(),
                 runs.size() == 1 ? "" : "s", withPlugin, page.byApplication().size(), page.byApplication().size() == 1 ? "" : "s", out.resolve("chiplet-report.html"));
         return 0;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.github.luben.zstd.ZstdInputStream;
+import io.chiplet.report.JsonValues;
+import io.chiplet.report.RunFacts;
 import net.jpountz.lz4.LZ4BlockInputStream;
 import org.xerial.snappy.SnappyInputStream;
 
@@ -16,7 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -31,6 +35,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class SparkEventLogs
 {
+    static final String EVENTS = "io.chiplet.spark.events.";
     private static final JsonFactory JSON = new JsonFactory();
 
     private SparkEventLogs() {}
@@ -114,7 +119,7 @@ final class SparkEventLogs
                     continue;
                 }
                 try (JsonParser parser = JSON.createParser(text)) {
-                    if (parser.nextToken() != JsonToken.START_OBJECT || !(value(parser) instanceof Map<?, ?> object) || !object.containsKey("Event")) {
+                    if (parser.nextToken() != JsonToken.START_OBJECT || !(JsonValues.value(parser) instanceof Map<?, ?> object) || !object.containsKey("Event")) {
                         throw new IllegalArgumentException(file + ": line " + line + " is not a Spark event (a JSON object with an \"Event\" field)");
                     }
                     @SuppressWarnings("unchecked")
@@ -169,63 +174,87 @@ final class SparkEventLogs
         return in;
     }
 
-    /** The JSON value at the parser's current token, as maps, lists, strings, numbers and booleans (JSON null as null). */
-    static Object value(JsonParser parser)
-            throws IOException
+    /** The application's run, from its log's events; {@code source} names the log in errors. */
+    static RunFacts run(Path source, List<Map<String, Object>> events)
     {
-        JsonToken token = parser.currentToken();
-        switch (token) {
-            case START_OBJECT -> {
-                Map<String, Object> object = new LinkedHashMap<>();
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = parser.currentName();
-                    parser.nextToken();
-                    object.put(field, value(parser));
+        String name = "";
+        String id = "";
+        OptionalLong started = OptionalLong.empty();
+        OptionalLong ended = OptionalLong.empty();
+        Map<String, RunFacts.Executor> executors = new TreeMap<>();
+        Map<String, RunFacts.Placement> placement = new TreeMap<>();
+        Optional<RunFacts.Settings> settings = Optional.empty();
+        List<RunFacts.MeasurePoint> measurements = new ArrayList<>();
+        Optional<Map<String, Object>> lastReport = Optional.empty();
+        List<RunFacts.GuardAction> guard = new ArrayList<>();
+        long pluginCpu = 0;
+        long jobCpu = 0;
+        for (Map<String, Object> event : events) {
+            String type = String.valueOf(event.get("Event"));
+            switch (type) {
+                case "SparkListenerApplicationStart" -> {
+                    name = text(event, "App Name");
+                    id = text(event, "App ID");
+                    started = number(event, "Timestamp");
                 }
-                return object;
-            }
-            case START_ARRAY -> {
-                List<Object> array = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    array.add(value(parser));
+                case "SparkListenerApplicationEnd" -> ended = number(event, "Timestamp");
+                case EVENTS + "ChipletTopologyEvent" -> executors.put(text(event, "executorId"), new RunFacts.Executor(text(event, "executorId"), text(event, "host"),
+                        text(event, "mode"), number(event, "chiplets").orElse(0), number(event, "cores").orElse(0), number(event, "chipletL3Bytes").orElse(0),
+                        Boolean.TRUE.equals(event.get("ownChiplets"))));
+                case EVENTS + "ChipletPlacementEvent" -> {
+                    Map<String, Long> byChiplet = new TreeMap<>();
+                    if (event.get("tasksByChiplet") instanceof Map<?, ?> counts) {
+                        counts.forEach((chiplet, tasks) -> byChiplet.put(String.valueOf(chiplet), tasks instanceof Number n ? n.longValue() : 0L));
+                    }
+                    placement.put(text(event, "executorId"), new RunFacts.Placement(number(event, "tasks").orElse(0), number(event, "unplaced").orElse(0),
+                            number(event, "failed").orElse(0), byChiplet));
                 }
-                return array;
+                case EVENTS + "ChipletSettingsEvent" -> settings = Optional.of(new RunFacts.Settings(text(event, "basis"),
+                        event.get("settings") instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of()));
+                case EVENTS + "ChipletMeasureEvent" -> {
+                    Map<String, Object> report = report(source, event);
+                    Map<?, ?> estimate = report.get("estimate") instanceof Map<?, ?> map ? map : Map.of();
+                    measurements.add(new RunFacts.MeasurePoint(number(event, "time").orElse(0), number(event, "placedTasks").orElse(0), number(event, "controlTasks").orElse(0),
+                            Boolean.TRUE.equals(event.get("placing")), real(estimate.get("speedUp")), real(estimate.get("speedUpLow")), real(estimate.get("speedUpHigh")),
+                            Boolean.TRUE.equals(event.get("last"))));
+                    lastReport = Optional.of(report);
+                    pluginCpu = number(event, "pluginCpuNanos").orElse(0);
+                    jobCpu = number(event, "jobCpuNanos").orElse(0);
+                }
+                case EVENTS + "ChipletGuardEvent" -> guard.add(new RunFacts.GuardAction(number(event, "time").orElse(0), Boolean.TRUE.equals(event.get("placing")), text(event, "why")));
+                default -> {
+                }
             }
-            case VALUE_STRING -> {
-                return parser.getText();
-            }
-            case VALUE_NUMBER_INT -> {
-                return parser.getLongValue();
-            }
-            case VALUE_NUMBER_FLOAT -> {
-                return parser.getDoubleValue();
-            }
-            case VALUE_TRUE -> {
-                return true;
-            }
-            case VALUE_FALSE -> {
-                return false;
-            }
-            case VALUE_NULL -> {
-                return null;
-            }
-            default -> throw new IOException("unexpected JSON token " + token);
+        }
+        if (id.isEmpty()) {
+            throw new IllegalArgumentException(source + ": no SparkListenerApplicationStart event (expected a Spark application's event log)");
+        }
+        return new RunFacts(source.toString(), name, id, started, ended, List.copyOf(executors.values()), placement, settings, measurements, lastReport, guard, pluginCpu, jobCpu);
+    }
+
+    private static Map<String, Object> report(Path source, Map<String, Object> event)
+    {
+        try {
+            return JsonValues.parseObject(text(event, "reportJson"));
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": a ChipletMeasureEvent whose reportJson is " + e.getMessage());
         }
     }
 
-    /** A JSON document (the measurement's report, carried as a string in its event) as maps and lists. */
-    static Map<String, Object> parseObject(String json)
+    private static String text(Map<String, Object> event, String field)
     {
-        try (JsonParser parser = JSON.createParser(json)) {
-            if (parser.nextToken() == JsonToken.START_OBJECT && value(parser) instanceof Map<?, ?> object) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> typed = (Map<String, Object>) object;
-                return typed;
-            }
-            throw new IllegalArgumentException("expected a JSON object");
-        }
-        catch (IOException e) {
-            throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
-        }
+        Object value = event.get(field);
+        return value == null ? "" : String.valueOf(value);
+    }
+
+    private static OptionalLong number(Map<String, Object> event, String field)
+    {
+        return event.get(field) instanceof Number number ? OptionalLong.of(number.longValue()) : OptionalLong.empty();
+    }
+
+    private static double real(Object value)
+    {
+        return value instanceof Number number ? number.doubleValue() : Double.NaN;
     }
 }

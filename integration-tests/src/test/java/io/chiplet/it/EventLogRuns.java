@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -36,8 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @param eventLogDir {@code spark.eventLog.dir}: the application's log (a file, or Spark 4's rolling
  *         {@code eventlog_v2_<app>/} directory) is in it
  * @param unwritableReportDir the {@code spark.chiplet.measure.reportDir} given
+ * @param liveTab the live UI's Chiplet tab as headless Chromium rendered it while the application ran (a screenshot
+ *         beside it under {@code target/screenshots/}); empty where no browser is installed
+ * @param liveJobs the live UI's jobs page, as rendered (its tab bar)
  */
-record EventLogRuns(Cell cell, Result result, Path eventLogDir, Path unwritableReportDir, Path directory)
+record EventLogRuns(Cell cell, Result result, Path eventLogDir, Path unwritableReportDir, Path directory, Optional<String> liveTab, Optional<String> liveJobs, Path sparkHome,
+        Path javaHome)
 {
     static final int PARTITIONS = 60;
     private static final Map<Cell, EventLogRuns> RUNS = new ConcurrentHashMap<>();
@@ -75,10 +80,27 @@ record EventLogRuns(Cell cell, Result result, Path eventLogDir, Path unwritableR
             conf.put("spark.chiplet.measure.reportDir", reports.toString());
             conf.put("spark.eventLog.enabled", "true");
             conf.put("spark.eventLog.dir", events.toUri().toString());
-            Result result = SparkSubmit.of(cell, Files.createDirectories(directory.resolve("run"))).master("local-cluster[2,1,1024]").conf(conf)
-                    .jars(ProbeJar.pluginJar()).runPython(script, Integer.toString(PARTITIONS), "2");
+            int uiPort = freePort();
+            conf.put("spark.ui.enabled", "true");
+            conf.put("spark.ui.port", Integer.toString(uiPort));
+            Path release = directory.resolve("release");
+            SparkSubmit submit = SparkSubmit.of(cell, Files.createDirectories(directory.resolve("run"))).master("local-cluster[2,1,1024]").conf(conf).jars(ProbeJar.pluginJar());
+            Optional<String> liveTab = Optional.empty();
+            Optional<String> liveJobs = Optional.empty();
+            Result result;
+            try (SparkSubmit.Running running = submit.startPython(script, Integer.toString(PARTITIONS), "2", release.toString())) {
+                Optional<String> done = running.awaitLine("CHIPLET-PROBE result");
+                if (done.isPresent() && HeadlessBrowser.find().isPresent()) {
+                    Path screenshots = Files.createDirectories(Path.of("target", "screenshots").toAbsolutePath());
+                    String version = cell.pyspark();
+                    liveTab = Optional.of(HeadlessBrowser.screenshot("http://127.0.0.1:" + uiPort + "/chiplet/", screenshots.resolve("live-ui-chiplet-" + version + ".png"), 1100, 1400));
+                    liveJobs = Optional.of(HeadlessBrowser.screenshot("http://127.0.0.1:" + uiPort + "/jobs/", screenshots.resolve("live-ui-jobs-" + version + ".png"), 1100, 700));
+                }
+                Files.writeString(release, "done\n");
+                result = running.finish();
+            }
             assertThat(result.succeeded()).as(result.describe()).isTrue();
-            return new EventLogRuns(cell, result, events, reports, directory);
+            return new EventLogRuns(cell, result, events, reports, directory, liveTab, liveJobs, submit.home(), submit.javaHome());
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -86,6 +108,14 @@ record EventLogRuns(Cell cell, Result result, Path eventLogDir, Path unwritableR
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    static int freePort()
+            throws IOException
+    {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 

@@ -19,9 +19,14 @@ final class HeadlessBrowser
 {
     private HeadlessBrowser() {}
 
+    static Optional<Path> find()
+    {
+        return Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").map(Path::of).filter(Files::isExecutable).findFirst();
+    }
+
     static Path require()
     {
-        Optional<Path> found = Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").map(Path::of).filter(Files::isExecutable).findFirst();
+        Optional<Path> found = find();
         assumeTrue(found.isPresent(), "no headless browser (chromium) on this machine");
         return found.get();
     }

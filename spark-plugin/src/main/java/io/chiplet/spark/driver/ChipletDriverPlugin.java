@@ -26,6 +26,7 @@ import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
+import io.chiplet.spark.ui.ChipletUi;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -129,6 +130,8 @@ public final class ChipletDriverPlugin
         registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
             events = ChipletEventLog.of(sparkContext);
+            // The Chiplet tab of the live UI, over the same events (docs/observability.md).
+            ChipletUi.attachLive(sparkContext);
             MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
             if (measureSettings.enabled()) {
                 // Found now, not when the report is written at the end; the event log has the figures either way.

@@ -1,4 +1,4 @@
-package io.chiplet.cli;
+package io.chiplet.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -24,32 +24,32 @@ import static java.util.Objects.requireNonNull;
  * the settings chosen and why, the measurement over time, the guard's actions and the plugin's own cost. Every term
  * links to the docs under {@code docsBase}. Plain HTML and inline SVG, no script.
  */
-final class EventLogPage
+public final class RunsPage
 {
     static final String KIND = "chiplet-eventlog-report/1";
     private static final double CONFIDENCE = 0.95;
 
-    private final List<LoggedRun> runs;
+    private final List<RunFacts> runs;
     private final String docsBase;
 
-    EventLogPage(List<LoggedRun> runs, String docsBase)
+    public RunsPage(List<RunFacts> runs, String docsBase)
     {
         this.runs = List.copyOf(requireNonNull(runs, "runs is null"));
         this.docsBase = requireNonNull(docsBase, "docsBase is null");
     }
 
     /** Runs by application name, in the order first seen. */
-    Map<String, List<LoggedRun>> byApplication()
+    public Map<String, List<RunFacts>> byApplication()
     {
-        Map<String, List<LoggedRun>> byName = new LinkedHashMap<>();
+        Map<String, List<RunFacts>> byName = new LinkedHashMap<>();
         runs.forEach(run -> byName.computeIfAbsent(run.name(), name -> new ArrayList<>()).add(run));
         return byName;
     }
 
-    static Optional<PooledRuns> pooled(List<LoggedRun> runs)
+    public static Optional<PooledRuns> pooled(List<RunFacts> runs)
     {
         List<PooledRuns.Run> figures = new ArrayList<>();
-        for (LoggedRun run : runs) {
+        for (RunFacts run : runs) {
             run.lastReport().ifPresent(report -> {
                 if (report.get("estimate") instanceof Map<?, ?> estimate && estimate.get("speedUp") instanceof Number speedUp
                         && estimate.get("logStandardError") instanceof Number error && estimate.get("degreesOfFreedom") instanceof Number freedom) {
@@ -60,14 +60,14 @@ final class EventLogPage
         return PooledRuns.of(figures, CONFIDENCE);
     }
 
-    String json()
+    public String json()
     {
         StringWriter out = new StringWriter();
         try (JsonGenerator json = new JsonFactory().createGenerator(out).useDefaultPrettyPrinter()) {
             json.writeStartObject();
             json.writeStringField("kind", KIND);
             json.writeArrayFieldStart("applications");
-            for (Map.Entry<String, List<LoggedRun>> application : byApplication().entrySet()) {
+            for (Map.Entry<String, List<RunFacts>> application : byApplication().entrySet()) {
                 json.writeStartObject();
                 json.writeStringField("name", application.getKey());
                 Optional<PooledRuns> pooled = pooled(application.getValue());
@@ -82,7 +82,7 @@ final class EventLogPage
                     json.writeEndObject();
                 }
                 json.writeArrayFieldStart("runs");
-                for (LoggedRun run : application.getValue()) {
+                for (RunFacts run : application.getValue()) {
                     writeRun(json, run);
                 }
                 json.writeEndArray();
@@ -97,11 +97,11 @@ final class EventLogPage
         return out + "\n";
     }
 
-    private static void writeRun(JsonGenerator json, LoggedRun run)
+    private static void writeRun(JsonGenerator json, RunFacts run)
             throws IOException
     {
         json.writeStartObject();
-        json.writeStringField("log", run.source().toString());
+        json.writeStringField("log", run.source());
         json.writeStringField("id", run.id());
         if (run.started().isPresent()) {
             json.writeNumberField("started", run.started().getAsLong());
@@ -111,7 +111,7 @@ final class EventLogPage
         }
         json.writeBooleanField("plugin", run.hadPlugin());
         json.writeArrayFieldStart("executors");
-        for (LoggedRun.Executor executor : run.executors()) {
+        for (RunFacts.Executor executor : run.executors()) {
             json.writeStartObject();
             json.writeStringField("id", executor.id());
             json.writeStringField("host", executor.host());
@@ -141,7 +141,7 @@ final class EventLogPage
             json.writeEndObject();
         }
         if (!run.measurements().isEmpty()) {
-            LoggedRun.MeasurePoint last = run.measurements().get(run.measurements().size() - 1);
+            RunFacts.MeasurePoint last = run.measurements().get(run.measurements().size() - 1);
             json.writeObjectFieldStart("measurement");
             json.writeNumberField("updates", run.measurements().size());
             json.writeBooleanField("placing", last.placing());
@@ -163,7 +163,7 @@ final class EventLogPage
             json.writeEndObject();
         }
         json.writeArrayFieldStart("guard");
-        for (LoggedRun.GuardAction action : run.guard()) {
+        for (RunFacts.GuardAction action : run.guard()) {
             json.writeStartObject();
             json.writeNumberField("time", action.time());
             json.writeBooleanField("placing", action.placing());
@@ -182,7 +182,7 @@ final class EventLogPage
         }
     }
 
-    String html()
+    public String html()
     {
         StringBuilder page = new StringBuilder();
         page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Chiplet report</title>\n<style>")
@@ -190,12 +190,12 @@ final class EventLogPage
                 .append("table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}")
                 .append(".note{color:#555}.run{border-top:2px solid #ddd;margin-top:1.5em;padding-top:.5em}code{background:#f4f4f4;padding:0 .2em}")
                 .append("</style></head><body>\n");
-        page.append("<h1>Chiplet report</h1>\n<p class=\"note\">From ").append(runs.size()).append(" Spark event log").append(runs.size() == 1 ? "" : "s")
+        page.append("<h1>Chiplet report</h1>\n<p class=\"note\">").append(runs.size()).append(" application run").append(runs.size() == 1 ? "" : "s")
                 .append(". What the <a href=\"").append(docs("spark.md")).append("\">chiplet plugin</a> did in each application and what it ")
                 .append("<a href=\"").append(docs("measuring.md")).append("\">measured</a>. <a href=\"").append(docs("observability.md"))
                 .append("\">How to read this page</a>.</p>\n");
-        for (Map.Entry<String, List<LoggedRun>> application : byApplication().entrySet()) {
-            List<LoggedRun> appRuns = application.getValue();
+        for (Map.Entry<String, List<RunFacts>> application : byApplication().entrySet()) {
+            List<RunFacts> appRuns = application.getValue();
             page.append("<h2>").append(escape(application.getKey())).append("</h2>\n");
             Optional<PooledRuns> pooled = pooled(appRuns);
             if (appRuns.size() > 1) {
@@ -212,7 +212,7 @@ final class EventLogPage
                 }
                 page.append("</p>\n").append(forest(appRuns, pooled));
             }
-            for (LoggedRun run : appRuns) {
+            for (RunFacts run : appRuns) {
                 run(page, run);
             }
         }
@@ -220,9 +220,9 @@ final class EventLogPage
         return page.toString();
     }
 
-    private void run(StringBuilder page, LoggedRun run)
+    private void run(StringBuilder page, RunFacts run)
     {
-        page.append("<div class=\"run\"><h3>").append(escape(run.id())).append("</h3><p class=\"note\">Log ").append(escape(run.source().toString()));
+        page.append("<div class=\"run\"><h3>").append(escape(run.id())).append("</h3><p class=\"note\">From ").append(escape(run.source()));
         if (run.started().isPresent()) {
             page.append(", started ").append(Instant.ofEpochMilli(run.started().getAsLong()));
             if (run.ended().isPresent()) {
@@ -236,7 +236,7 @@ final class EventLogPage
         }
         page.append("<h4>Executors and their <a href=\"").append(docs("topology.md")).append("\">chiplets</a></h4>\n<table><tr><th>executor</th><th>host</th>")
                 .append("<th><a href=\"").append(docs("spark.md")).append("\">mode</a></th><th>chiplets</th><th>cores</th><th>L3 per chiplet</th><th>own chiplets</th></tr>\n");
-        for (LoggedRun.Executor executor : run.executors()) {
+        for (RunFacts.Executor executor : run.executors()) {
             page.append("<tr><td>").append(escape(executor.id())).append("</td><td>").append(escape(executor.host())).append("</td><td>").append(escape(executor.mode()))
                     .append("</td><td>").append(executor.chiplets()).append("</td><td>").append(executor.cores()).append("</td><td>")
                     .append(executor.chipletL3Bytes() == 0 ? "unknown" : (executor.chipletL3Bytes() >> 20) + " MiB").append("</td><td>")
@@ -244,7 +244,7 @@ final class EventLogPage
         }
         page.append("</table>\n");
         if (run.executors().stream().allMatch(executor -> executor.chiplets() <= 1) && !run.executors().isEmpty()
-                && run.executors().stream().map(LoggedRun.Executor::host).distinct().count() == run.executors().size()) {
+                && run.executors().stream().map(RunFacts.Executor::host).distinct().count() == run.executors().size()) {
             page.append("<p class=\"note\">Each executor had one chiplet: placement had nothing to separate, so at most the plugin's own cost can show.</p>\n");
         }
         Map<String, Long> byChiplet = run.tasksByChiplet();
@@ -299,14 +299,14 @@ final class EventLogPage
     }
 
     /** The speed-up after each update, with its interval (capped bars), on a log scale around 1. */
-    private static String chart(List<LoggedRun.MeasurePoint> points)
+    private static String chart(List<RunFacts.MeasurePoint> points)
     {
-        List<LoggedRun.MeasurePoint> withFigure = points.stream().filter(point -> Double.isFinite(point.speedUpLow()) && Double.isFinite(point.speedUpHigh())).toList();
+        List<RunFacts.MeasurePoint> withFigure = points.stream().filter(point -> Double.isFinite(point.speedUpLow()) && Double.isFinite(point.speedUpHigh())).toList();
         if (withFigure.isEmpty()) {
             return "<p class=\"note\">No update had enough tasks of both arms for a figure.</p>\n";
         }
-        double low = Math.min(0.8, withFigure.stream().mapToDouble(LoggedRun.MeasurePoint::speedUpLow).min().orElse(1));
-        double high = Math.max(1.25, withFigure.stream().mapToDouble(LoggedRun.MeasurePoint::speedUpHigh).max().orElse(1));
+        double low = Math.min(0.8, withFigure.stream().mapToDouble(RunFacts.MeasurePoint::speedUpLow).min().orElse(1));
+        double high = Math.max(1.25, withFigure.stream().mapToDouble(RunFacts.MeasurePoint::speedUpHigh).max().orElse(1));
         int width = 600;
         int height = 200;
         double step = (width - 60.0) / Math.max(1, withFigure.size());
@@ -318,7 +318,7 @@ final class EventLogPage
         svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%.1f\" font-size=\"11\">%.2f</text><text x=\"0\" y=\"%.1f\" font-size=\"11\">%.2f</text>",
                 y(high, low, high, height) + 10, high, y(low, low, high, height), low));
         for (int i = 0; i < withFigure.size(); i++) {
-            LoggedRun.MeasurePoint point = withFigure.get(i);
+            RunFacts.MeasurePoint point = withFigure.get(i);
             double x = 60 + step * (i + 0.5);
             double top = y(point.speedUpHigh(), low, high, height);
             double bottom = y(point.speedUpLow(), low, high, height);
@@ -333,13 +333,13 @@ final class EventLogPage
     }
 
     /** Each run's interval and the pooled one, as a forest plot. */
-    private static String forest(List<LoggedRun> runs, Optional<PooledRuns> pooled)
+    private static String forest(List<RunFacts> runs, Optional<PooledRuns> pooled)
     {
         List<String> labels = new ArrayList<>();
         List<double[]> rows = new ArrayList<>();
-        for (LoggedRun run : runs) {
+        for (RunFacts run : runs) {
             if (!run.measurements().isEmpty()) {
-                LoggedRun.MeasurePoint last = run.measurements().get(run.measurements().size() - 1);
+                RunFacts.MeasurePoint last = run.measurements().get(run.measurements().size() - 1);
                 if (Double.isFinite(last.speedUpLow())) {
                     labels.add(run.id());
                     rows.add(new double[] {last.speedUp(), last.speedUpLow(), last.speedUpHigh()});
