@@ -6,7 +6,7 @@
  * exits and no setting is needed beforehand (docs/observability.md). The events are plain records with no Jackson
  * annotations of ours: the plugin's jar relocates its own Jackson, and Spark's must read them.
  *
- * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.messages}, {@code
+ * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.messages}, {@code io.chiplet.spark.settings}, {@code
  * io.chiplet.spark.measure}, {@code io.chiplet.measure}, {@code io.chiplet.placement}.
  */
 package io.chiplet.spark.events;
