@@ -51,7 +51,7 @@ class ReportCommandTest
         String html = Files.readString(page.resolve("chiplet-report.html"));
         assertThat(html).contains("<h2>nightly</h2>").contains("4 runs of this application").contains("Pooled over the 4 runs with a figure")
                 .contains("<h2>adhoc</h2>").contains("chiplet 1").contains("spark.sql.shuffle.partitions").contains("href=\"docs/measuring.md\"")
-                .contains("placement stopped").doesNotContain("<script");
+                .contains("placement stopped").contains("<td>1</td><td>5</td><td>1</td><td>0</td><td>chiplet 1: 5</td>").doesNotContain("<script");
         String json = Files.readString(page.resolve("chiplet-report.json"));
         assertThat(json).contains("\"kind\" : \"chiplet-eventlog-report/1\"");
         assertThat(json.replaceAll("\\s", "")).contains("\"tasksByChiplet\":{\"0\":7,\"1\":5}");

@@ -251,6 +251,16 @@ public final class RunsPage
         page.append("<h4>Tasks per chiplet</h4>\n<p>").append(run.tasks()).append(" tasks started, ").append(run.unplaced())
                 .append(" of them <a href=\"").append(docs("measuring.md")).append("\">unplaced</a> (control tasks, or placement off).</p>\n")
                 .append(bars(byChiplet));
+        if (!run.placement().isEmpty()) {
+            // Where each executor's tasks ran: chiplet ids are per host, so the same id on two executors of one host is one chiplet.
+            page.append("<table><tr><th>executor</th><th>tasks</th><th>unplaced</th><th>failed to place</th><th>tasks per chiplet</th></tr>\n");
+            run.placement().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(executor -> page.append("<tr><td>").append(escape(executor.getKey()))
+                    .append("</td><td>").append(executor.getValue().tasks()).append("</td><td>").append(executor.getValue().unplaced()).append("</td><td>")
+                    .append(executor.getValue().failed()).append("</td><td>").append(escape(executor.getValue().tasksByChiplet().entrySet().stream()
+                            .map(chiplet -> "chiplet " + chiplet.getKey() + ": " + chiplet.getValue()).collect(java.util.stream.Collectors.joining(", "))))
+                    .append("</td></tr>\n"));
+            page.append("</table>\n");
+        }
         run.settings().ifPresent(settings -> {
             page.append("<h4>Settings the plugin chose</h4>\n<p class=\"note\">Based on ").append(escape(settings.basis())).append(". See <a href=\"")
                     .append(docs("spark.md")).append("\">partition sizing</a>.</p>\n<ul>");
