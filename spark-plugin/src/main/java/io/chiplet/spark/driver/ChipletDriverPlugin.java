@@ -2,13 +2,13 @@ package io.chiplet.spark.driver;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
-import io.chiplet.measure.ReportDirectory;
 import io.chiplet.placement.Advice;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SparkExecutorExpectation;
 import io.chiplet.placement.SparkPartitionSettings;
+import io.chiplet.settings.ReportDirectory;
 import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ArmReport;

@@ -1,7 +1,7 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.measure.ReportDirectory;
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.ReportDirectory;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.measure.MeasureSettings;

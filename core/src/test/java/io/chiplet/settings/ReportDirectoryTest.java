@@ -1,4 +1,4 @@
-package io.chiplet.measure;
+package io.chiplet.settings;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

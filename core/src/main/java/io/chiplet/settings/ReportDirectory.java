@@ -1,4 +1,4 @@
-package io.chiplet.measure;
+package io.chiplet.settings;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +7,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Whether a report directory can take the report files, checked when the engine starts rather than when the report
+ * Whether a report directory (a setting's value) can take the report files, checked when the engine starts rather than when the report
  * is written at the end: a directory that cannot be written is then found while the job can still be rerun (the
  * Spark event log and Trino's JMX beans have the figures either way). Nothing is created here.
  */
