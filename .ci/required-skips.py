@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails CI when a test that needs something the CI machine has was skipped instead of run.
 
-The CI machine (.ci/run, root on Debian) has JDK 17, pip and python3, a C compiler, root and setpriv, so a test
+The CI machine (.ci/run, root on Debian) has JDK 17, pip and python3, a C compiler, root, setpriv and chromium, so a test
 skipped for want of one of them is a test CI claims to run but did not: the reason is a broken install step, not the
 machine. Reads the JUnit XML reports Maven wrote (surefire and failsafe) under every module's target/ and exits 1 naming each such
 skipped test and the reason. Other skips (a machine without CPU 1, no perf_event_open on a VM) stay skips.
@@ -22,6 +22,7 @@ REQUIRED = {
     "setpriv": re.compile(r"setpriv"),
     "pip": re.compile(r"\bpip\b"),
     "python3": re.compile(r"no python3\b"),
+    "chromium": re.compile(r"no headless browser"),
 }
 
 

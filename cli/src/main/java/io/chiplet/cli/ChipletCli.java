@@ -48,7 +48,8 @@ public final class ChipletCli
             ExecCommand.class,
             PlanCommand.class,
             AdviseCommand.class,
-            DoctorCommand.class);
+            DoctorCommand.class,
+            ReportCommand.class);
 
     @Spec
     private CommandSpec spec;

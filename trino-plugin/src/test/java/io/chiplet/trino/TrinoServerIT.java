@@ -136,6 +136,11 @@ class TrinoServerIT
                     .isNotEmpty()
                     .allSatisfy((tid, cpus) -> assertThat(cpus).isIn("0", "1"));
 
+            // The catalog's JMX beans, in the MBean server Trino exports (its JMX connector reads the same server).
+            String bean = jmxBean(port, "io.chiplet.trino:type=Placement,name=chiplet");
+            assertThat(bean).as(bean).contains("\"name\":\"Placing\"").contains("\"name\":\"ThreadsPerChiplet\"").contains("\"value\":\"auto\"");
+            assertThat(jmxBean(port, "io.chiplet.trino:type=Placement,name=chiplet_off")).contains("chiplet.policy=fastest is not usable");
+
             String output = Files.readString(log);
             assertThat(output).contains("Installing io.chiplet.trino.ChipletTrinoPlugin")
                     .contains("Chiplet placement on node chiplet-it: policy auto, chiplets [0, 1] (CPUs 0-1) of 2 from sysfs:" + snapshot)
@@ -151,6 +156,17 @@ class TrinoServerIT
             stop(server);
         }
         assertThat(server.isAlive()).as("server stopped").isFalse();
+    }
+
+    /** A JMX bean's attributes as Trino's {@code /v1/jmx/mbean} resource serves them (JSON). */
+    static String jmxBean(int port, String name)
+            throws IOException, InterruptedException
+    {
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/v1/jmx/mbean/" + name))
+                .header("X-Trino-User", "chiplet-it").timeout(Duration.ofSeconds(20)).build();
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", request.uri(), response.body()).isEqualTo(200);
+        return response.body();
     }
 
     /**

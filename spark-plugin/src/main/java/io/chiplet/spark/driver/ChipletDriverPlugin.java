@@ -11,6 +11,8 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.SparkExecutorExpectation;
 import io.chiplet.placement.SparkPartitionSettings;
+import io.chiplet.settings.ReportDirectory;
+import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.ExecutorArmRequest;
@@ -27,6 +29,7 @@ import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
+import io.chiplet.spark.ui.ChipletUi;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -84,6 +87,8 @@ public final class ChipletDriverPlugin
     // The executors' chiplet leases, to keep executors of one host apart where their lease directories differ.
     private final LeaseLedger leases = new LeaseLedger();
     private volatile MeasuringListener measuring;
+    // The plugin's facts for the event log; posts nowhere until the driver has a SparkContext.
+    private volatile ChipletEventLog events = new ChipletEventLog(event -> {}, System::currentTimeMillis);
 
     /** What Spark instantiates, through {@link ChipletPlugin}. */
     public ChipletDriverPlugin()
@@ -129,12 +134,21 @@ public final class ChipletDriverPlugin
         this.conf = sparkConf;
         registerMetrics(context.metricRegistry());
         if (sparkContext != null) {
+            events = ChipletEventLog.of(sparkContext);
+            // The Chiplet tab of the live UI, over the same events (docs/observability.md).
+            ChipletUi.attachLive(sparkContext);
             MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
             if (measureSettings.enabled()) {
+                // Found now, not when the report is written at the end; the event log has the figures either way.
+                measureSettings.reportDir().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                        "Chiplet plugin cannot write its measurement report ({}): {}; the figures still go to the event log and the driver's metrics",
+                        MeasureSettings.REPORT_DIR, problem));
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
                 measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);
                 measuring.register(context.metricRegistry());
                 sparkContext.addSparkListener(measuring);
+                // After the measurement's listener: at the end it posts the final report.
+                sparkContext.addSparkListener(events.measurement(measuring::latest));
             }
             // Skew is predicted from map output and measured from every stage's tasks; the hints go to executors in
             // reply to their asks.
@@ -262,6 +276,7 @@ public final class ChipletDriverPlugin
                     report.executorId(), report.host(), report.mode().configName(), Advice.count(report.summary().chiplets(), "chiplet"),
                     Advice.count(report.summary().cores(), "core"), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
             reports.put(report.executorId(), report);
+            events.topology(report);
             resize();
             return SpreadHints.NONE;
         }
@@ -272,6 +287,7 @@ public final class ChipletDriverPlugin
             // Gauges first: a scrape never sees tasks counted on a chiplet without that chiplet's gauge.
             executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
             counts.put(executorCounts.executorId(), executorCounts);
+            events.placement(executorCounts);
             return SpreadHints.NONE;
         }
         PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
@@ -358,6 +374,7 @@ public final class ChipletDriverPlugin
                     toSparkConf.add(setting.key() + " = " + setting.value());
                 }
             }
+            events.settings(basis, advice);
             SessionSizing.Applied applied = sizing.update(advice);
             applied.keptByUser().forEach(kept -> log.info("Chiplet plugin keeps {} in a SparkSession: set there by the user", kept));
             if (!toSparkConf.isEmpty() || applied.sessionsChanged() > 0) {

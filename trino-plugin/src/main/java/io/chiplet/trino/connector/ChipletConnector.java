@@ -12,6 +12,7 @@ import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.transaction.IsolationLevel;
 
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -32,6 +33,7 @@ public final class ChipletConnector
     private final Optional<WorkerReportCollector> reportCollector;
     private final Optional<SchedulePublisher> schedulePublisher;
     private final QueryMeasurements measurements;
+    private final List<Runnable> atShutdown = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param nodeManager the cluster's nodes; empty where the running Trino would not give them
@@ -84,9 +86,16 @@ public final class ChipletConnector
         return recordSetProvider;
     }
 
+    /** Something of the catalog's to undo at its shutdown, first (its JMX beans). */
+    void alsoAtShutdown(Runnable action)
+    {
+        atShutdown.add(requireNonNull(action, "action is null"));
+    }
+
     @Override
     public void shutdown()
     {
+        atShutdown.forEach(Runnable::run);
         reportCollector.ifPresent(WorkerReportCollector::close);
         schedulePublisher.ifPresent(publisher -> {
             publisher.close();

@@ -1,6 +1,7 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.ReportDirectory;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
 import io.chiplet.trino.measure.MeasureSettings;
@@ -109,7 +110,11 @@ public final class ChipletConnectorFactory
             started = Optional.of(starter.start(catalogName, node, config, taskRole(current, nodeManager)));
             Optional<WorkerReportCollector> collector = reportCollector(catalogName, current, nodeManager);
             Optional<SchedulePublisher> publisher = measurement(catalogName, config, current, nodeManager);
-            return new ChipletConnector(started.get(), nodeManager, skewHistory, parts, measurements, collector, publisher);
+            ChipletConnector connector = new ChipletConnector(started.get(), nodeManager, skewHistory, parts, measurements, collector, publisher);
+            // The figures where Trino's JMX connector and scrapers look; the measurement where this catalog measures.
+            CatalogBeans beans = CatalogBeans.register(catalogName, started.get(), publisher.map(ignored -> measurements));
+            connector.alsoAtShutdown(beans::close);
+            return connector;
         }
         catch (Throwable e) {
             FailOpenSwitch.rethrowIfFatal(e);
@@ -118,7 +123,10 @@ public final class ChipletConnectorFactory
             String cause = "the chiplet catalog failed to start: " + e;
             log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalogName, node, cause);
             log.debug("Chiplet catalog failed to start", e);
-            return new ChipletConnector(new FailedCatalog(catalogName, node, cause), nodeManager, skewHistory, parts, measurements, Optional.empty(), Optional.empty());
+            FailedCatalog failed = new FailedCatalog(catalogName, node, cause);
+            ChipletConnector connector = new ChipletConnector(failed, nodeManager, skewHistory, parts, measurements, Optional.empty(), Optional.empty());
+            connector.alsoAtShutdown(CatalogBeans.register(catalogName, failed, Optional.empty())::close);
+            return connector;
         }
     }
 
@@ -180,6 +188,10 @@ public final class ChipletConnectorFactory
                 return Optional.empty();
             }
             publisher.start(settings.window());
+            // Found now, not when the first report is due; the JMX beans and runtime tables have the figures either way.
+            settings.reportDirectory().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                    "Chiplet catalog {} on the coordinator cannot write its measurement report ({}): {}; the figures are still in {}.runtime.measurement and JMX",
+                    catalog, MeasureSettings.REPORT_DIR, problem, catalog));
             log.info("Chiplet catalog {} on the coordinator: measures placement in place, switchback windows of {} ms, control share {}, guard {}{}", catalog,
                     settings.window().toMillis(), settings.controlShare(), settings.guard().configName(),
                     settings.reportDirectory().map(directory -> ", reports in " + directory).orElse(""));

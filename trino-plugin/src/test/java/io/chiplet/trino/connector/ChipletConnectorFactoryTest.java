@@ -160,6 +160,32 @@ class ChipletConnectorFactoryTest
         }
     }
 
+    @Test
+    void anUnwritableReportDirectoryIsWarnedAboutWhenMeasuringStartsAndTheBeansAreThere(@org.junit.jupiter.api.io.TempDir Path temp)
+            throws Exception
+    {
+        Path file = java.nio.file.Files.writeString(temp.resolve("taken"), "a file");
+        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(),
+                (catalog, node, properties, role) -> new FailedCatalog(catalog, node, "test: nothing placed"));
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName measurement = new javax.management.ObjectName("io.chiplet.trino:type=Measurement,name=chiplet_measuring");
+        try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
+            Connector connector = factory.create("chiplet_measuring", Map.of("chiplet.measure.enabled", "true", "chiplet.measure.report-dir", file.resolve("reports").toString()),
+                    context(Optional.of(manager("node-1"))));
+            try {
+                assertThat(log.warnings()).containsExactly("Chiplet catalog chiplet_measuring on the coordinator cannot write its measurement report (chiplet.measure.report-dir): "
+                        + file.resolve("reports") + " cannot be created: " + file + " is a file, not a directory; the figures are still in chiplet_measuring.runtime.measurement and JMX");
+                assertThat(server.isRegistered(measurement)).isTrue();
+                assertThat(server.getAttribute(measurement, "Placing")).isEqualTo(true);
+                assertThat(server.isRegistered(new javax.management.ObjectName("io.chiplet.trino:type=Placement,name=chiplet_measuring"))).isTrue();
+            }
+            finally {
+                connector.shutdown();
+            }
+        }
+        assertThat(server.isRegistered(measurement)).isFalse();
+    }
+
     private static ConnectorContext context(Optional<NodeManager> nodeManager)
     {
         return new ConnectorContext()
