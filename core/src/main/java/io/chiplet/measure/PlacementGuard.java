@@ -43,11 +43,14 @@ public record PlacementGuard(GuardMode mode, int looks, Optional<GuardStop> stop
         return stop.isEmpty();
     }
 
-    /** Whether the next look is due: the control units reached {@code minUnitsPerArm * 2^looks}. */
+    /**
+     * Whether the next look is due: both arms' clusters in compared strata (the units that carry information: windows,
+     * executors, or tasks drawn on their own) reached {@code minUnitsPerArm * 2^looks}.
+     */
     public boolean due(ArmEstimate estimate)
     {
         return mode == GuardMode.AUTO && placing() && estimate.enough()
-                && estimate.controlUnits() >= (long) estimate.minUnitsPerArm() << Math.min(looks, 40);
+                && Math.min(estimate.placedClusters(), estimate.controlClusters()) >= (long) estimate.minUnitsPerArm() << Math.min(looks, 40);
     }
 
     /** Takes the look if one is due: the next guard, stopped if the estimate is beyond this look's threshold. */

@@ -2,6 +2,7 @@ package io.chiplet.measure;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,27 +11,37 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The speed-up of placement from unpaired work: units (tasks, queries) that ran either placed or as control, never
- * both. Like is compared with like:
- * <ul>
- *   <li>within a stratum (a stage, a query text) only: each unit's cost is its time over what the engine says it
- *   read (bytes when every unit of the stratum read some, else records, else the unit itself), on a log scale; the
- *   stratum's effect is the mean log cost of its placed units minus that of its control units, the log of the ratio
- *   of their geometric means. A stratum needs two units in each arm; others are left out and counted.</li>
- *   <li>over strata: the effects' mean weighted by each stratum's units compared, so every unit weighs the same and
- *   a stage of one huge task cannot swamp the evidence of a thousand small ones (weights by time made the interval
- *   several times wider in simulation, as one stage's few control tasks then decided it).</li>
- * </ul>
- * The interval is the stratified (Cochran) one: the estimate is linear in the arm means, so its variance is the
- * weighted sum of each arm's {@code s^2 / n} (exactly what a stratified bootstrap, rescaled as Rao and Wu do so that
- * small arms keep their unbiased variance, converges to); the quantile is Student's t with Satterthwaite's degrees
- * of freedom, since a stage's few control tasks make the variance itself uncertain. A percentile bootstrap of the
- * same data held 1 in only 89.8 % of simulated no-effect runs at a stated 95 % (its narrowness with few units per
- * arm); this interval holds it at its stated rate (docs/measuring.md). Pure and deterministic.
+ * The job's speed-up from placement, estimated from unpaired work: units (tasks, queries, windows' mean queries) that
+ * ran either placed or as control, never both.
+ *
+ * <p><b>What it estimates.</b> Within a stratum (a stage or a query shape, at one control share) each arm's cost is a
+ * ratio of totals: the arm's summed time over the work its units did (bytes read when every unit of the stratum read
+ * some, else records, else the units themselves). The job's time ratio, placed over control, is
+ * {@code R = sum_s W_s c_s(placed) / sum_s W_s c_s(control)} with {@code W_s} all the work the stratum did (both
+ * arms): the placed-equivalent time of the work actually done over its control-equivalent time. Strata thus count by
+ * where the job's time goes, and within a stratum a unit counts by its time, so an effect on the largest tasks counts as
+ * much as it weighs in the job. The speed-up shown is {@code 1 / R}.
+ *
+ * <p><b>Its interval.</b> {@code log R} is linearised (the delta method of a ratio estimator): a unit of stratum
+ * {@code s}, arm {@code a}, contributes {@code +-W_s (t - c_sa w) / (Total_a X_sa)} (plus for placed, minus for
+ * control). Units are summed per <i>cluster</i> ({@link UnitObservation#cluster}: a window, an executor; a unit
+ * without one is its own) within its arm before squaring (cluster-robust), and each cluster's square is divided by
+ * {@code 1 - l_g}, its leverage: its share of the work of the stratum-arms it is in (a bias-reduced, CR2-type
+ * correction: with one stratum and one unit per cluster it is the {@code n / (n - 1)} of a sample variance, and it does
+ * not vanish when strata have few control clusters, as a single {@code G / (G - 1)} would). The 95 % interval uses
+ * Student's t with Welch-Satterthwaite's degrees of freedom over the two arms, each arm's variance having its clusters
+ * less the leverages they used up ({@code G_a - sum l_g}, i.e. less one per stratum mean it fitted): the number of
+ * clusters, not of units, is what the variance rests on.
+ *
+ * <p>A stratum is compared when each arm has two clusters; others are left out and counted. The per-unit figure
+ * (the stratified mean of log cost ratios, every unit alike: what earlier versions showed) is kept as a labelled
+ * diagnostic with the same cluster-robust interval ({@link ArmEstimate#perUnit}). Pure and deterministic.
  */
 public final class StratifiedArmEstimator
 {
     public static final int DEFAULT_MIN_UNITS_PER_ARM = 20;
+    /** Leverage is capped so that one cluster's square is at most this many times itself. */
+    private static final double MAX_LEVERAGE = 0.9;
 
     private final double confidence;
     private final int minUnitsPerArm;
@@ -62,22 +73,62 @@ public final class StratifiedArmEstimator
         return confidence;
     }
 
-    /** One stratum's two arms as log costs, with each unit's cluster ("" for none). */
-    private record Stratum(String name, String basis, double[] placed, double[] control, String[] placedClusters, String[] controlClusters)
+    /** One arm of one stratum: each unit's time, work and cluster index (clusters are numbered per estimate, per arm). */
+    private record ArmUnits(double[] time, double[] work, int[] cluster, int clusters)
     {
-        double effect()
+        double totalTime()
         {
-            return mean(placed) - mean(control);
+            double sum = 0;
+            for (double value : time) {
+                sum += value;
+            }
+            return sum;
         }
 
-        double effectVariance()
+        double totalWork()
         {
-            return variance(placed) / placed.length + variance(control) / control.length;
+            double sum = 0;
+            for (double value : work) {
+                sum += value;
+            }
+            return sum;
+        }
+
+        int size()
+        {
+            return time.length;
+        }
+    }
+
+    private record Stratum(String name, String basis, ArmUnits placed, ArmUnits control)
+    {
+        ArmUnits arm(boolean isPlaced)
+        {
+            return isPlaced ? placed : control;
+        }
+
+        double work()
+        {
+            return placed.totalWork() + control.totalWork();
+        }
+
+        double time()
+        {
+            return placed.totalTime() + control.totalTime();
         }
 
         int units()
         {
-            return placed.length + control.length;
+            return placed.size() + control.size();
+        }
+    }
+
+    /** A log ratio with its cluster-robust variance and degrees of freedom. */
+    private record LogFigure(double log, double variance, double freedom)
+    {
+        double half(double confidence)
+        {
+            return NormalQuantile.student(1 - (1 - confidence) / 2, Math.max(1, freedom)) * Math.sqrt(variance);
         }
     }
 
@@ -88,173 +139,277 @@ public final class StratifiedArmEstimator
         for (UnitObservation observation : observations) {
             byStratum.computeIfAbsent(observation.stratum(), key -> new ArrayList<>()).add(observation);
         }
+        // Clusters are numbered per arm over all strata: a window's queries of several shapes are one cluster.
+        Map<String, Integer> placedIds = new HashMap<>();
+        Map<String, Integer> controlIds = new HashMap<>();
+        int[] alone = {0};
         List<Stratum> strata = new ArrayList<>();
         int leftOut = 0;
         int placedUnits = 0;
         int controlUnits = 0;
         for (Map.Entry<String, List<UnitObservation>> entry : byStratum.entrySet()) {
             List<UnitObservation> units = entry.getValue();
-            long placed = units.stream().filter(unit -> unit.arm() == Arm.PLACED).count();
-            if (placed < 2 || units.size() - placed < 2) {
+            if (distinctClusters(units, Arm.PLACED) < 2 || distinctClusters(units, Arm.CONTROL) < 2) {
                 leftOut += units.size();
                 continue;
             }
-            strata.add(stratum(entry.getKey(), units));
-            placedUnits += (int) placed;
-            controlUnits += units.size() - (int) placed;
+            Stratum stratum = stratum(entry.getKey(), units, placedIds, controlIds, alone);
+            strata.add(stratum);
+            placedUnits += stratum.placed().size();
+            controlUnits += stratum.control().size();
         }
-        if (placedUnits < minUnitsPerArm || controlUnits < minUnitsPerArm) {
-            return new ArmEstimate(Optional.empty(), 0, 0, placedUnits, controlUnits, byStratum.size(), leftOut, minUnitsPerArm, figures(strata));
+        int placedClusters = placedIds.size();
+        int controlClusters = controlIds.size();
+        List<StratumFigure> figures = figures(strata);
+        if (placedUnits < minUnitsPerArm || controlUnits < minUnitsPerArm || strata.isEmpty()) {
+            return new ArmEstimate(Optional.empty(), 0, 0, placedUnits, controlUnits, placedClusters, controlClusters, byStratum.size(), leftOut, minUnitsPerArm,
+                    figures, Optional.empty());
         }
-        double[] weights = weights(strata);
-        double point = 0;
-        double variance = 0;
-        double freedomDenominator = 0;
-        for (int s = 0; s < strata.size(); s++) {
-            Stratum stratum = strata.get(s);
-            point += weights[s] * stratum.effect();
-            for (double[] arm : List.of(stratum.placed(), stratum.control())) {
-                double part = weights[s] * weights[s] * variance(arm) / arm.length;
-                variance += part;
-                freedomDenominator += part * part / (arm.length - 1);
-            }
-        }
-        // Satterthwaite; arms without any scatter leave at least one degree per stratum.
-        double freedom = freedomDenominator > 0 ? Math.max(1, variance * variance / freedomDenominator) : strata.size();
-        if (strata.stream().anyMatch(StratifiedArmEstimator::clustered)) {
-            Optional<double[]> clustered = clusteredVariance(strata, weights);
-            if (clustered.isEmpty()) {
-                // Fewer than two clusters in an arm: nothing tells placement from the clusters' own differences.
-                return new ArmEstimate(Optional.empty(), 0, 0, placedUnits, controlUnits, byStratum.size(), leftOut, minUnitsPerArm, figures(strata));
-            }
-            variance = clustered.get()[0];
-            freedom = clustered.get()[1];
-        }
-        double standardError = Math.sqrt(variance);
-        double half = standardError * NormalQuantile.student(1 - (1 - confidence) / 2, freedom);
-        RatioEstimate ratio = new RatioEstimate(Math.exp(point), Math.exp(point - half), Math.exp(point + half), confidence, spread(strata), strata.size(),
-                placedUnits + controlUnits, 0);
-        return new ArmEstimate(Optional.of(ratio), standardError, freedom, placedUnits, controlUnits, byStratum.size(), leftOut, minUnitsPerArm,
-                figures(strata));
+        LogFigure job = ratioOfTotals(strata, placedClusters, controlClusters);
+        double half = job.half(confidence);
+        RatioEstimate ratio = new RatioEstimate(Math.exp(job.log()), Math.exp(job.log() - half), Math.exp(job.log() + half), confidence, spread(strata),
+                strata.size(), placedUnits + controlUnits, 0);
+        LogFigure unitMean = perUnitMean(strata, placedClusters, controlClusters);
+        double unitHalf = unitMean.half(confidence);
+        RatioEstimate perUnit = new RatioEstimate(Math.exp(unitMean.log()), Math.exp(unitMean.log() - unitHalf), Math.exp(unitMean.log() + unitHalf), confidence,
+                spread(strata), strata.size(), placedUnits + controlUnits, 0);
+        return new ArmEstimate(Optional.of(ratio), Math.sqrt(job.variance()), job.freedom(), placedUnits, controlUnits, placedClusters, controlClusters,
+                byStratum.size(), leftOut, minUnitsPerArm, figures, Optional.of(perUnit));
     }
 
-    private static boolean clustered(Stratum stratum)
+    private static long distinctClusters(List<UnitObservation> units, Arm arm)
     {
-        return java.util.stream.Stream.concat(java.util.Arrays.stream(stratum.placedClusters()), java.util.Arrays.stream(stratum.controlClusters()))
-                .anyMatch(cluster -> !cluster.isEmpty());
+        return units.stream().filter(unit -> unit.arm() == arm).map(unit -> unit.cluster().isEmpty() ? unit : unit.cluster()).distinct().limit(2).count();
     }
 
-    /**
-     * Where arms were drawn for clusters (an executor's tasks), its units are not independent: the cluster-robust
-     * (Liang-Zeger, CR1) variance of the estimate, which is linear in the units' log costs with weight
-     * {@code w_s / n_arm} (negative for control), sums each cluster's weighted residuals from its stratum and arm's mean
-     * before squaring, scaled by {@code G / (G - 1)}. A unit without a cluster is its own. Degrees of freedom: the
-     * clusters of the smaller arm less one (conservative). Empty with fewer than two clusters in either arm.
-     *
-     * @return the variance and its degrees of freedom
-     */
-    private static Optional<double[]> clusteredVariance(List<Stratum> strata, double[] weights)
-    {
-        Map<String, Double> sums = new LinkedHashMap<>();
-        java.util.Set<String> placedClusters = new java.util.HashSet<>();
-        java.util.Set<String> controlClusters = new java.util.HashSet<>();
-        int alone = 0;
-        for (int s = 0; s < strata.size(); s++) {
-            Stratum stratum = strata.get(s);
-            for (boolean placed : new boolean[] {true, false}) {
-                double[] values = placed ? stratum.placed() : stratum.control();
-                String[] clusters = placed ? stratum.placedClusters() : stratum.controlClusters();
-                double mean = mean(values);
-                double coefficient = (placed ? 1 : -1) * weights[s] / values.length;
-                for (int i = 0; i < values.length; i++) {
-                    String cluster = clusters[i].isEmpty() ? "\u0000unit " + alone++ : clusters[i];
-                    sums.merge(cluster, coefficient * (values[i] - mean), Double::sum);
-                    (placed ? placedClusters : controlClusters).add(cluster);
-                }
-            }
-        }
-        int smaller = Math.min(placedClusters.size(), controlClusters.size());
-        int all = sums.size();
-        if (smaller < 2) {
-            return Optional.empty();
-        }
-        double squares = sums.values().stream().mapToDouble(sum -> sum * sum).sum();
-        return Optional.of(new double[] {squares * all / (all - 1), smaller - 1});
-    }
-
-    private static Stratum stratum(String name, List<UnitObservation> units)
+    private static Stratum stratum(String name, List<UnitObservation> units, Map<String, Integer> placedIds, Map<String, Integer> controlIds, int[] alone)
     {
         boolean bytes = units.stream().allMatch(unit -> unit.bytesRead() > 0);
         boolean records = units.stream().allMatch(unit -> unit.recordsRead() > 0);
         String basis = bytes ? "bytes" : records ? "records" : "unit";
-        double[] placed = units.stream().filter(unit -> unit.arm() == Arm.PLACED).mapToDouble(unit -> logCost(unit, bytes, records)).toArray();
-        double[] control = units.stream().filter(unit -> unit.arm() == Arm.CONTROL).mapToDouble(unit -> logCost(unit, bytes, records)).toArray();
-        String[] placedClusters = units.stream().filter(unit -> unit.arm() == Arm.PLACED).map(UnitObservation::cluster).toArray(String[]::new);
-        String[] controlClusters = units.stream().filter(unit -> unit.arm() == Arm.CONTROL).map(UnitObservation::cluster).toArray(String[]::new);
-        return new Stratum(name, basis, placed, control, placedClusters, controlClusters);
+        return new Stratum(name, basis, arm(units, Arm.PLACED, bytes, records, placedIds, alone), arm(units, Arm.CONTROL, bytes, records, controlIds, alone));
     }
 
-    private static double logCost(UnitObservation unit, boolean bytes, boolean records)
+    private static ArmUnits arm(List<UnitObservation> units, Arm arm, boolean bytes, boolean records, Map<String, Integer> ids, int[] alone)
     {
-        double size = bytes ? unit.bytesRead() : records ? unit.recordsRead() : 1;
-        return Math.log(unit.seconds()) - Math.log(size);
+        List<UnitObservation> ofArm = units.stream().filter(unit -> unit.arm() == arm).toList();
+        double[] time = new double[ofArm.size()];
+        double[] work = new double[ofArm.size()];
+        int[] cluster = new int[ofArm.size()];
+        java.util.Set<Integer> distinct = new java.util.HashSet<>();
+        for (int i = 0; i < ofArm.size(); i++) {
+            UnitObservation unit = ofArm.get(i);
+            time[i] = unit.seconds();
+            work[i] = bytes ? unit.bytesRead() : records ? unit.recordsRead() : 1;
+            // A unit without a cluster is its own: a name no engine's cluster can have.
+            String key = unit.cluster().isEmpty() ? "\u0000unit " + alone[0]++ : unit.cluster();
+            cluster[i] = ids.computeIfAbsent(key, ignored -> ids.size());
+            distinct.add(cluster[i]);
+        }
+        return new ArmUnits(time, work, cluster, distinct.size());
     }
 
-    private static double[] weights(List<Stratum> strata)
+    /**
+     * The job's log time ratio, ratio of totals per stratum, strata weighted by their work, and its linearised,
+     * cluster-robust variance.
+     */
+    private static LogFigure ratioOfTotals(List<Stratum> strata, int placedClusters, int controlClusters)
     {
-        double total = strata.stream().mapToInt(Stratum::units).sum();
-        return strata.stream().mapToDouble(stratum -> stratum.units() / total).toArray();
+        double placedTotal = 0;
+        double controlTotal = 0;
+        for (Stratum stratum : strata) {
+            placedTotal += stratum.work() * stratum.placed().totalTime() / stratum.placed().totalWork();
+            controlTotal += stratum.work() * stratum.control().totalTime() / stratum.control().totalWork();
+        }
+        ClusterSums placed = new ClusterSums(placedClusters);
+        ClusterSums control = new ClusterSums(controlClusters);
+        for (Stratum stratum : strata) {
+            for (boolean isPlaced : new boolean[] {true, false}) {
+                ArmUnits arm = stratum.arm(isPlaced);
+                double work = arm.totalWork();
+                double cost = arm.totalTime() / work;
+                // d log(Total_a) / d t_i: the stratum's work over the arm's total and the arm's work in the stratum.
+                double coefficient = stratum.work() / ((isPlaced ? placedTotal : controlTotal) * work);
+                ClusterSums sums = isPlaced ? placed : control;
+                sums.startStratum();
+                for (int i = 0; i < arm.size(); i++) {
+                    sums.add(arm.cluster()[i], coefficient * (arm.time()[i] - cost * arm.work()[i]), coefficient * cost * arm.work()[i], arm.work()[i] / work);
+                }
+                sums.endStratum();
+            }
+        }
+        return combine(Math.log(placedTotal / controlTotal), placed, control);
     }
 
-    private static List<StratumFigure> figures(List<Stratum> strata)
+    /** The diagnostic: the mean of log cost differences, strata weighted by their units (every unit alike). */
+    private static LogFigure perUnitMean(List<Stratum> strata, int placedClusters, int controlClusters)
+    {
+        double units = strata.stream().mapToInt(Stratum::units).sum();
+        double point = 0;
+        ClusterSums placed = new ClusterSums(placedClusters);
+        ClusterSums control = new ClusterSums(controlClusters);
+        for (Stratum stratum : strata) {
+            double weight = stratum.units() / units;
+            double[] means = new double[2];
+            for (boolean isPlaced : new boolean[] {true, false}) {
+                ArmUnits arm = stratum.arm(isPlaced);
+                double mean = 0;
+                for (int i = 0; i < arm.size(); i++) {
+                    mean += Math.log(arm.time()[i] / arm.work()[i]);
+                }
+                mean /= arm.size();
+                means[isPlaced ? 0 : 1] = mean;
+                double coefficient = weight / arm.size();
+                ClusterSums sums = isPlaced ? placed : control;
+                sums.startStratum();
+                for (int i = 0; i < arm.size(); i++) {
+                    sums.add(arm.cluster()[i], coefficient * (Math.log(arm.time()[i] / arm.work()[i]) - mean), coefficient, 1.0 / arm.size());
+                }
+                sums.endStratum();
+            }
+            point += weight * (means[0] - means[1]);
+        }
+        return combine(point, placed, control);
+    }
+
+    private static LogFigure combine(double log, ClusterSums placed, ClusterSums control)
+    {
+        double placedVariance = placed.variance();
+        double controlVariance = control.variance();
+        double variance = placedVariance + controlVariance;
+        double denominator = placedVariance * placedVariance / placed.freedom() + controlVariance * controlVariance / control.freedom();
+        double freedom = denominator > 0 ? variance * variance / denominator : Math.min(placed.freedom(), control.freedom());
+        return new LogFigure(log, variance, Math.max(1, freedom));
+    }
+
+    /**
+     * One arm's clusters: each cluster's summed influence, and its leverage (its share of the work of each
+     * stratum-arm it is in, averaged over those with their squared scale as weight).
+     */
+    private static final class ClusterSums
+    {
+        private final double[] influence;
+        private final double[] leverageWeighted;
+        private final double[] scaleSquares;
+        private final boolean[] seen;
+        // Per stratum: each cluster's scale and work share in it.
+        private final Map<Integer, double[]> inStratum = new LinkedHashMap<>();
+
+        ClusterSums(int clusters)
+        {
+            influence = new double[clusters];
+            leverageWeighted = new double[clusters];
+            scaleSquares = new double[clusters];
+            seen = new boolean[clusters];
+        }
+
+        void startStratum()
+        {
+            inStratum.clear();
+        }
+
+        void add(int cluster, double residual, double scale, double share)
+        {
+            influence[cluster] += residual;
+            seen[cluster] = true;
+            double[] sums = inStratum.computeIfAbsent(cluster, ignored -> new double[2]);
+            sums[0] += scale;
+            sums[1] += share;
+        }
+
+        void endStratum()
+        {
+            for (Map.Entry<Integer, double[]> entry : inStratum.entrySet()) {
+                double scale = entry.getValue()[0];
+                leverageWeighted[entry.getKey()] += scale * scale * entry.getValue()[1];
+                scaleSquares[entry.getKey()] += scale * scale;
+            }
+        }
+
+        private double leverage(int cluster)
+        {
+            return scaleSquares[cluster] > 0 ? Math.min(MAX_LEVERAGE, leverageWeighted[cluster] / scaleSquares[cluster]) : 0;
+        }
+
+        double variance()
+        {
+            double sum = 0;
+            for (int g = 0; g < influence.length; g++) {
+                if (seen[g]) {
+                    sum += influence[g] * influence[g] / (1 - leverage(g));
+                }
+            }
+            return sum;
+        }
+
+        /** Clusters less the leverage they used up: about one per stratum mean fitted. */
+        double freedom()
+        {
+            double clusters = 0;
+            double used = 0;
+            for (int g = 0; g < influence.length; g++) {
+                if (seen[g]) {
+                    clusters++;
+                    used += leverage(g);
+                }
+            }
+            return Math.max(1, clusters - used);
+        }
+    }
+
+    private List<StratumFigure> figures(List<Stratum> strata)
     {
         if (strata.isEmpty()) {
             return List.of();
         }
-        double[] weights = weights(strata);
+        double time = strata.stream().mapToDouble(Stratum::time).sum();
         List<StratumFigure> figures = new ArrayList<>();
-        for (int s = 0; s < strata.size(); s++) {
-            Stratum stratum = strata.get(s);
-            double effect = stratum.effect();
-            double half = NormalQuantile.student(0.975, Math.max(1, Math.min(stratum.placed().length, stratum.control().length) - 1)) * Math.sqrt(stratum.effectVariance());
-            figures.add(new StratumFigure(stratum.name(), stratum.placed().length, stratum.control().length, stratum.basis(), Math.exp(effect),
-                    Math.exp(effect - half), Math.exp(effect + half), weights[s]));
+        for (Stratum stratum : strata) {
+            // Its own clusters, renumbered.
+            Stratum own = renumbered(stratum);
+            LogFigure figure = ratioOfTotals(List.of(own), own.placed().clusters(), own.control().clusters());
+            double half = figure.half(confidence);
+            figures.add(new StratumFigure(stratum.name(), stratum.placed().size(), stratum.control().size(), stratum.basis(), Math.exp(figure.log()),
+                    Math.exp(figure.log() - half), Math.exp(figure.log() + half), stratum.time() / time));
         }
         return figures;
     }
 
-    /** The typical scatter of one unit's cost around its arm's mean, as a factor. */
+    private static Stratum renumbered(Stratum stratum)
+    {
+        return new Stratum(stratum.name(), stratum.basis(), renumbered(stratum.placed()), renumbered(stratum.control()));
+    }
+
+    private static ArmUnits renumbered(ArmUnits arm)
+    {
+        Map<Integer, Integer> ids = new HashMap<>();
+        int[] cluster = new int[arm.size()];
+        for (int i = 0; i < cluster.length; i++) {
+            cluster[i] = ids.computeIfAbsent(arm.cluster()[i], ignored -> ids.size());
+        }
+        return new ArmUnits(arm.time(), arm.work(), cluster, ids.size());
+    }
+
+    /** The typical scatter of one unit's log cost around its arm's mean, as a factor. */
     private static double spread(List<Stratum> strata)
     {
         double squares = 0;
         int freedom = 0;
         for (Stratum stratum : strata) {
-            for (double[] arm : List.of(stratum.placed(), stratum.control())) {
-                squares += variance(arm) * (arm.length - 1);
-                freedom += arm.length - 1;
+            for (boolean isPlaced : new boolean[] {true, false}) {
+                ArmUnits arm = stratum.arm(isPlaced);
+                double mean = 0;
+                for (int i = 0; i < arm.size(); i++) {
+                    mean += Math.log(arm.time()[i] / arm.work()[i]);
+                }
+                mean /= arm.size();
+                for (int i = 0; i < arm.size(); i++) {
+                    double deviation = Math.log(arm.time()[i] / arm.work()[i]) - mean;
+                    squares += deviation * deviation;
+                }
+                freedom += arm.size() - 1;
             }
         }
         return freedom == 0 ? 0 : Math.expm1(Math.sqrt(squares / freedom));
     }
-
-    private static double mean(double[] values)
-    {
-        double sum = 0;
-        for (double value : values) {
-            sum += value;
-        }
-        return sum / values.length;
-    }
-
-    /** The unbiased sample variance ({@code n - 1}). */
-    private static double variance(double[] values)
-    {
-        double mean = mean(values);
-        double squares = 0;
-        for (double value : values) {
-            squares += (value - mean) * (value - mean);
-        }
-        return squares / (values.length - 1);
-    }
-
 }
