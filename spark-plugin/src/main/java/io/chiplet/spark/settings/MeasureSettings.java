@@ -106,8 +106,14 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
 
     private static Duration washout(PluginSettingsReader settings)
     {
-        Duration washout = settings.read(PluginSettings.MEASURE_WASHOUT);
         Duration window = settings.read(PluginSettings.MEASURE_WINDOW);
+        Optional<Duration> set = settings.readIfSet(PluginSettings.MEASURE_WASHOUT);
+        if (set.isEmpty()) {
+            // By default at most a tenth of the window: short windows (a trial) keep most of their tasks.
+            Duration defaultWashout = settings.read(PluginSettings.MEASURE_WASHOUT);
+            return defaultWashout.compareTo(window.dividedBy(10)) <= 0 ? defaultWashout : window.dividedBy(10);
+        }
+        Duration washout = set.get();
         if (washout.compareTo(window) >= 0) {
             throw new InvalidSettingException(WASHOUT, washout.toMillis() + "ms", "a washout shorter than " + WINDOW + " (" + window.toMillis() + "ms)");
         }
