@@ -122,7 +122,7 @@ public final class MeasuringListener
         this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.measurement = new Measurement(settings.plan());
+        this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
         this.latest = report();

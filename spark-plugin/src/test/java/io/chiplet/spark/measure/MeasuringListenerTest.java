@@ -9,6 +9,7 @@ import io.chiplet.measure.MeasureReport;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.scheduler.TaskLocality;
@@ -147,6 +148,83 @@ class MeasuringListenerTest
         assertThat(MeasureMessages.decode(reply)).contains(new Directive(0, false));
         assertThat(listener.latest().guard().placing()).isFalse();
         assertThat(listener.latest().summaryLine()).contains("placement stopped");
+    }
+
+    @Test
+    void inWindowsTasksAreComparedWithinStageNamesOverHostWindowsAndTheLeftOutAreCounted()
+    {
+        AtomicLong clock = new AtomicLong(0);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
+                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "windows app", () -> "app-4", clock::get, () -> 77);
+        assertThat(listener.seed()).isEqualTo(77);
+        io.chiplet.measure.SwitchbackSchedule schedule = settings.withSeed(77).schedule();
+        Directive half = new Directive(0.5, true);
+        SplittableRandom random = new SplittableRandom(5);
+        long task = 0;
+        int stage = 0;
+        for (long window = 0; window < 60; window++) {
+            for (String host : List.of("boot a", "boot b")) {
+                io.chiplet.measure.SwitchbackSchedule.Start start = schedule.start(io.chiplet.measure.SwitchbackSchedule.hostStratum(host), window * 1_000 + 500, half);
+                // What the window shares (the machine's load then): a tenth, lognormal.
+                double windowFactor = Math.exp(random.nextGaussian() * 0.1);
+                Map<Long, TaskArm> arms = new HashMap<>();
+                for (String name : List.of("count at a.py:3", "collect at b.py:9")) {
+                    listener.onStageSubmitted(new SparkListenerStageSubmitted(stageInfo(stage, name), new java.util.Properties()));
+                    for (int partition = 0; partition < 5; partition++) {
+                        long bytes = 1_000_000 + random.nextInt(1_000_000);
+                        long millis = Math.max(1, Math.round(bytes / 1000.0 * (start.arm().arm() == Arm.PLACED ? 0.8 : 1.0) * windowFactor * Math.exp(random.nextGaussian() * 0.1)));
+                        listener.onTaskEnd(taskEnd(stage, task, millis, bytes, host.equals("boot a") ? "1" : "2"));
+                        arms.put(task++, new TaskArm(start.arm(), start.window(), Optional.empty()));
+                    }
+                    stage++;
+                }
+                // Left out by the executor's rule: counted, not compared.
+                listener.onTaskEnd(taskEnd(stage - 1, task, 900, 1_000_000, host.equals("boot a") ? "1" : "2"));
+                arms.put(task++, new TaskArm(start.arm(), start.window(), Optional.of(window % 2 == 0 ? io.chiplet.measure.SwitchbackSchedule.Exclusion.WASHOUT
+                        : io.chiplet.measure.SwitchbackSchedule.Exclusion.SPANNING)));
+                listener.receive(new ArmReport(host.equals("boot a") ? "1" : "2", 1_000, arms, host, false));
+            }
+            clock.addAndGet(1_000);
+        }
+        listener.finish();
+
+        MeasureReport report = listener.latest();
+        assertThat(report.estimate().enough()).isTrue();
+        // Two strata (the stage names), each window of each host one cluster: 120 windows in all.
+        assertThat(report.estimate().strataCompared()).isEqualTo(2);
+        assertThat(report.estimate().placedClusters() + report.estimate().controlClusters()).isEqualTo(120);
+        assertThat(report.estimate().placedUnits() + report.estimate().controlUnits()).isEqualTo(120 * 10);
+        assertThat(report.estimate().speedUpLow().orElseThrow()).isLessThan(1.25);
+        assertThat(report.estimate().speedUpHigh().orElseThrow()).isGreaterThan(1.25);
+        assertThat(report.design()).isEqualTo(MeasuringListener.WINDOW_DESIGN);
+        assertThat(report.notes()).contains("Seed 77 (drawn for this application).", "Windows of 1000 ms per host, washout 100 ms: 60 tasks left out as started in a washout, 60 as spanning a switch.")
+                .doesNotContain(MeasuringListener.TASK_INTERFERENCE);
+        assertThat(report.plan().seed()).isEqualTo(77);
+    }
+
+    @Test
+    void executorsOnHostsOfOneL3SayPlacementWasNotMeasured()
+    {
+        MeasureSettings settings = new MeasureSettings(true, 0.1, io.chiplet.measure.GuardMode.AUTO, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "small app", () -> "app-5", () -> 0);
+        listener.onTaskEnd(taskEnd(0, 1, 100, 1000));
+        listener.receive(new ArmReport("1", 1_000, Map.of(), "boot a", true));
+        listener.finish();
+
+        assertThat(listener.summaryLine()).startsWith("Chiplet placement not measured: every executor's host has one L3 group").contains("small app (app-5)");
+        assertThat(listener.latest().notes()).contains(MeasuringListener.ONE_L3 + ".");
+        // An executor with chiplets to separate makes it a measurement again.
+        listener.receive(new ArmReport("2", 1_000, Map.of(), "boot b", false));
+        assertThat(listener.summaryLine()).startsWith("Chiplet placement measured in place for small app");
+    }
+
+    private static org.apache.spark.scheduler.StageInfo stageInfo(int id, String name)
+    {
+        scala.collection.immutable.Seq<Object> none = scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of()).toSeq();
+        return new org.apache.spark.scheduler.StageInfo(id, 0, name, 5, scala.jdk.javaapi.CollectionConverters.asScala(List.<org.apache.spark.storage.RDDInfo>of()).toSeq(),
+                none, "", TaskMetrics.empty(), scala.jdk.javaapi.CollectionConverters.asScala(List.<scala.collection.immutable.Seq<org.apache.spark.scheduler.TaskLocation>>of()).toSeq(),
+                scala.Option.empty(), 0, false, 0);
     }
 
     private static SparkListenerTaskEnd taskEnd(int stage, long task, long millis, long bytes)
