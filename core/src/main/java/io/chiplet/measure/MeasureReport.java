@@ -24,10 +24,15 @@ import static java.util.Objects.requireNonNull;
  * @param stratum what it compares within ("stage", "query shape")
  * @param generatedAt when the report was made, as the engine's clock said it (ISO-8601)
  * @param notes what the reader should know besides the figures (modes not measured, assumptions in force)
+ * @param notMeasured why nothing was measured, where the engine decided there is nothing to measure (a host with one
+ *         L3 group: placement has nothing to separate); empty for a measured run
  */
 public record MeasureReport(String subject, String design, Noun unit, Noun stratum, String generatedAt, MeasurementPlan plan, ArmEstimate estimate,
-        PlacementGuard guard, Directive directive, PluginCost cost, long unitsAfterStop, List<String> notes)
+        PlacementGuard guard, Directive directive, PluginCost cost, long unitsAfterStop, List<String> notes, Optional<String> notMeasured)
 {
+    /** The reason an engine gives where every host has one L3 group, for {@link #notMeasured}. */
+    public static final String ONE_L3_GROUP = "this host has one L3 group: placement has nothing to separate, not measured";
+
     private static final JsonFactory JSON = new JsonFactory();
     private static final int CHART_ROWS = 30;
     /** The unit of {@link #ofRounds}: one query's run on one side of one round. */
@@ -45,7 +50,23 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         requireNonNull(guard, "guard is null");
         requireNonNull(directive, "directive is null");
         requireNonNull(cost, "cost is null");
+        requireNonNull(notMeasured, "notMeasured is null");
         notes = List.copyOf(notes);
+    }
+
+    /**
+     * A report that measured nothing because the engine found nothing to measure ({@link #ONE_L3_GROUP}, or a reason
+     * of its own): a state, not a figure. Its line says why; its JSON has {@code notMeasured} and no estimate.
+     */
+    public static MeasureReport notMeasured(MeasurementPlan plan, String subject, String design, Noun unit, Noun stratum, String generatedAt, String reason,
+            PluginCost cost, List<String> notes)
+    {
+        requireNonNull(reason, "reason is null");
+        if (reason.isBlank()) {
+            throw new IllegalArgumentException("expected a reason why nothing was measured");
+        }
+        return new MeasureReport(subject, design, unit, stratum, generatedAt, plan, plan.estimator().estimate(List.of()), PlacementGuard.start(plan.guard()),
+                new Directive(0, true), cost, 0, notes, Optional.of(reason));
     }
 
     /** A report of {@code measurement} as it stands. */
@@ -53,7 +74,7 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
             List<String> notes)
     {
         return new MeasureReport(subject, design, unit, stratum, generatedAt, measurement.plan(), measurement.estimate(), measurement.guard(),
-                measurement.directive(), cost, measurement.unitsAfterStop(), notes);
+                measurement.directive(), cost, measurement.unitsAfterStop(), notes, Optional.empty());
     }
 
     /**
@@ -96,12 +117,16 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         MeasurementPlan plan = new MeasurementPlan(true, new ControlShare(ArmAssignment.MAX_CONTROL_SHARE, ArmAssignment.MAX_CONTROL_SHARE, 0.02), GuardMode.ALWAYS,
                 bootstrap.seed(), needed);
         return new MeasureReport(subject, design, ROUNDS_UNIT, Noun.regular("query text"), generatedAt, plan, estimate, PlacementGuard.start(GuardMode.ALWAYS),
-                new Directive(ArmAssignment.MAX_CONTROL_SHARE, true), PluginCost.none(), 0, notes);
+                new Directive(ArmAssignment.MAX_CONTROL_SHARE, true), PluginCost.none(), 0, notes, Optional.empty());
     }
 
     /** The one line: the speed-up with its interval and what it rests on, the plugin's CPU share, the guard. */
     public String summaryLine()
     {
+        if (notMeasured.isPresent()) {
+            return "Chiplet placement not measured for " + subject + ": " + notMeasured.get() + "; plugin CPU "
+                    + (cost.share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", cost.share().getAsDouble() * 100) : "unknown") + " of the job's";
+        }
         StringBuilder line = new StringBuilder("Chiplet placement measured ").append(ROUNDS_UNIT.equals(unit) ? "on/off" : "in place").append(" for ")
                 .append(subject).append(": ");
         if (!plan.enabled()) {
@@ -109,9 +134,19 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         }
         else if (estimate.enough()) {
             RatioEstimate ratio = estimate.timeRatio().orElseThrow();
-            line.append(String.format(Locale.ROOT, "speed-up %.3fx (%.0f%% CI %.3f-%.3f, %s) from %d placed and %d control %s in %d %s",
+            line.append(String.format(Locale.ROOT, "speed-up %.3fx (%.0f%% CI %.3f-%.3f, %s%s) from %d placed and %d control %s in %d %s",
                     estimate.speedUp().orElseThrow(), ratio.confidence() * 100, estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
-                    verdict(), estimate.placedUnits(), estimate.controlUnits(), unit.plural(), estimate.strataCompared(), stratum.of(estimate.strataCompared())));
+                    verdict(), detectable(), estimate.placedUnits(), estimate.controlUnits(), unit.plural(), estimate.strataCompared(),
+                    stratum.of(estimate.strataCompared())));
+            if (estimate.placedClusters() != estimate.placedUnits() || estimate.controlClusters() != estimate.controlUnits()) {
+                line.append(String.format(Locale.ROOT, " (%d and %d clusters)", estimate.placedClusters(), estimate.controlClusters()));
+            }
+            if (estimate.perUnitDisagrees()) {
+                RatioEstimate perUnit = estimate.perUnit().orElseThrow();
+                line.append(String.format(Locale.ROOT, "; the per-%s geometric mean (a diagnostic: every %s alike) says %.3fx (%.3f-%.3f) and disagrees: the effect "
+                        + "differs with the %s' size, and the job's figure is the one that counts", unit.singular(), unit.singular(), 1 / perUnit.ratio(),
+                        1 / perUnit.high(), 1 / perUnit.low(), unit.plural()));
+            }
         }
         else {
             line.append(String.format(Locale.ROOT, "not enough evidence yet (%d placed and %d control %s in %s with both arms; %d of each needed)",
@@ -132,9 +167,27 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         return line.toString();
     }
 
+    /**
+     * Beside the verdict, the smallest effect the data could have detected ({@link ArmEstimate#minimumDetectableEffect}):
+     * "; no difference measurable; an effect beyond +-6.0% would have shown" where noise explains the figure.
+     */
+    private String detectable()
+    {
+        Optional<Double> effect = estimate.minimumDetectableEffect();
+        if (effect.isEmpty()) {
+            return "";
+        }
+        String percent = String.format(Locale.ROOT, "\u00b1%.1f%%", effect.get() * 100);
+        return estimate.placedFaster() || estimate.placedSlower() ? "; smallest detectable effect " + percent
+                : "; no difference measurable; an effect beyond " + percent + " would have shown";
+    }
+
     /** In words: what the interval says. */
     public String verdict()
     {
+        if (notMeasured.isPresent()) {
+            return "not measured";
+        }
         return verdict(estimate.enough(), estimate.placedFaster(), estimate.placedSlower());
     }
 
@@ -173,7 +226,12 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
             json.writeNumberField("seed", plan.seed());
             json.writeNumberField("minUnitsPerArm", plan.minUnitsPerArm());
             json.writeEndObject();
+            if (notMeasured.isPresent()) {
+                json.writeStringField("notMeasured", notMeasured.get());
+            }
             json.writeObjectFieldStart("estimate");
+            json.writeStringField("estimand", ROUNDS_UNIT.equals(unit) ? "geometric mean of paired on/off time ratios"
+                    : "the job's time ratio: placed over control time for the work done, per stratum a ratio of totals, strata weighted by their time");
             json.writeBooleanField("enough", estimate.enough());
             json.writeStringField("verdict", verdict());
             if (estimate.enough()) {
@@ -188,9 +246,25 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
                 json.writeNumberField("unitSpread", ratio.pairSpread());
                 json.writeNumberField("logStandardError", estimate.logStandardError());
                 json.writeNumberField("degreesOfFreedom", estimate.degreesOfFreedom());
+                if (estimate.minimumDetectableEffect().isPresent()) {
+                    json.writeNumberField("minimumDetectableEffect", estimate.minimumDetectableEffect().get());
+                    json.writeNumberField("minimumDetectableEffectPower", ArmEstimate.DETECTION_POWER);
+                }
+                if (estimate.perUnit().isPresent()) {
+                    RatioEstimate perUnit = estimate.perUnit().get();
+                    json.writeObjectFieldStart("perUnitDiagnostic");
+                    json.writeStringField("what", "a diagnostic, not the estimate: the stratified geometric mean of per-unit cost ratios, every unit alike");
+                    json.writeNumberField("speedUp", 1 / perUnit.ratio());
+                    json.writeNumberField("speedUpLow", 1 / perUnit.high());
+                    json.writeNumberField("speedUpHigh", 1 / perUnit.low());
+                    json.writeBooleanField("disagrees", estimate.perUnitDisagrees());
+                    json.writeEndObject();
+                }
             }
             json.writeNumberField("placedUnits", estimate.placedUnits());
             json.writeNumberField("controlUnits", estimate.controlUnits());
+            json.writeNumberField("placedClusters", estimate.placedClusters());
+            json.writeNumberField("controlClusters", estimate.controlClusters());
             json.writeNumberField("strata", estimate.strata());
             json.writeNumberField("strataCompared", estimate.strataCompared());
             json.writeNumberField("unitsLeftOut", estimate.unitsLeftOut());
@@ -250,9 +324,20 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
                 .append("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}td,th{padding:.2em .6em;text-align:right}"
                         + "td:first-child,th:first-child{text-align:left}</style></head><body>\n");
         page.append("<h1>Chiplet placement, measured in place</h1>\n<p>").append(escape(summaryLine())).append("</p>\n");
-        page.append("<p>Design: ").append(escape(design)).append(". Speed-up is control time over placed time per unit read: above 1 placement made work faster.</p>\n");
+        if (notMeasured.isPresent()) {
+            page.append("<p>Not measured: ").append(escape(notMeasured.get())).append(".</p>\n");
+        }
+        page.append("<p>Design: ").append(escape(design)).append(". Speed-up is the job's: the control-equivalent time of the work done over its placed "
+                + "time, within each ").append(escape(stratum.singular())).append(" a ratio of totals per unit read, ").append(escape(stratum.plural()))
+                .append(" weighted by their share of the time. Above 1 placement made the job faster.</p>\n");
+        estimate.minimumDetectableEffect().ifPresent(effect -> page.append(String.format(Locale.ROOT,
+                "<p>Smallest effect these data could have detected (two-sided 5%%, 80%% power): &plusmn;%.1f%%.</p>%n", effect * 100)));
+        estimate.perUnit().ifPresent(perUnit -> page.append(String.format(Locale.ROOT,
+                "<p>Diagnostic, not the estimate: the per-%s geometric mean (every %s alike) is %.3fx (%.3f-%.3f)%s.</p>%n", escape(unit.singular()),
+                escape(unit.singular()), 1 / perUnit.ratio(), 1 / perUnit.high(), 1 / perUnit.low(),
+                estimate.perUnitDisagrees() ? ": it disagrees with the job's figure, so the effect differs with the " + escape(unit.plural()) + "' size" : "")));
         page.append(chart());
-        page.append("<table><tr><th>").append(escape(stratum.singular())).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>weight</th></tr>\n");
+        page.append("<table><tr><th>").append(escape(stratum.singular())).append("</th><th>placed</th><th>control</th><th>basis</th><th>speed-up</th><th>approx. 95% CI</th><th>share of time</th></tr>\n");
         for (StratumFigure figure : largest()) {
             page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%.3f</td><td>%.3f-%.3f</td><td>%.1f%%</td></tr>%n",
                     escape(figure.stratum()), figure.placed(), figure.control(), figure.basis(), figure.speedUp(), figure.speedUpLow(), figure.speedUpHigh(),
@@ -287,13 +372,17 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
             low = Math.min(low, estimate.speedUpLow().orElseThrow());
             high = Math.max(high, estimate.speedUpHigh().orElseThrow());
         }
+        if (estimate.perUnit().isPresent()) {
+            low = Math.min(low, 1 / estimate.perUnit().get().high());
+            high = Math.max(high, 1 / estimate.perUnit().get().low());
+        }
         low = Math.max(low, 0.1);
         high = Math.min(high, 10);
         int width = 640;
         int left = 160;
         int plot = width - left - 20;
         int rowHeight = 18;
-        int height = (rows.size() + 2) * rowHeight + 30;
+        int height = (rows.size() + 3) * rowHeight + 30;
         double logLow = Math.log(low);
         double logSpan = Math.log(high) - logLow;
         StringBuilder svg = new StringBuilder();
@@ -304,6 +393,11 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         int y = rowHeight;
         if (estimate.enough()) {
             row(svg, "overall", estimate.speedUpLow().orElseThrow(), estimate.speedUp().orElseThrow(), estimate.speedUpHigh().orElseThrow(), y, left, plot, logLow, logSpan, true);
+            if (estimate.perUnit().isPresent()) {
+                RatioEstimate perUnit = estimate.perUnit().get();
+                y += rowHeight;
+                row(svg, "per " + unit.singular() + " (diagnostic)", 1 / perUnit.high(), 1 / perUnit.ratio(), 1 / perUnit.low(), y, left, plot, logLow, logSpan, false);
+            }
         }
         else {
             svg.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\">overall: not enough evidence yet</text>%n", y + 4));

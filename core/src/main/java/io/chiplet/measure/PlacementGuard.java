@@ -5,16 +5,21 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Stops placement once it measurably slows work down, in {@link GuardMode#AUTO}; never in {@link GuardMode#ALWAYS}.
+ * Stops placement once it measurably slows the job down, in {@link GuardMode#AUTO}; never in {@link GuardMode#ALWAYS}.
  *
  * <p>A guard that looked at a 95 % interval after every task would stop on noise far more often than 2.5 % of the
- * time: each look is another chance. So it looks only when the control units have doubled since its last look (at
- * {@code m}, {@code 2m}, {@code 4m}, ... for {@code m} units per arm), and look {@code k} stops only when the log
- * time ratio exceeds {@code z(1 - a_k)} of its standard errors, with {@code a_k = 0.025 * 6 / (pi^2 (k + 1)^2)} (a quantile of Student's t with the estimate's degrees of freedom).
- * The {@code a_k} add up to {@value #FALSE_STOP_BOUND} over any number of looks, so, where the estimate's errors are
- * as its standard error says, a run in which placement makes no difference is stopped with a probability of at most
- * 2.5 % however long it runs (a union bound; the simulation in {@code MeasurementSimulationTest} measures far less,
- * since the looks overlap). Immutable: each look returns the next guard.
+ * time: each look is another chance. So it looks only when both arms' clusters in compared strata (windows,
+ * executors, or units drawn on their own: what carries information, not the units inside a cluster) have doubled
+ * since its last look: at {@code m}, {@code 2m}, {@code 4m}, ... for {@code m} = the plan's units per arm (20). Look
+ * {@code k} stops only when the job's log time ratio exceeds the {@code 1 - a_k} quantile of Student's t (the
+ * estimate's degrees of freedom) in standard errors, with {@code a_k = 0.025 * 2 / ((k + 2)(k + 3))}: a third of the
+ * budget at the first look, a sixth at the second, a tenth at the third, ... The {@code a_k} add up to
+ * {@value #FALSE_STOP_BOUND} over any number of looks, so where each look's test holds its level a run in which
+ * placement makes no difference is stopped with a probability of at most 2.5 % however long it runs (a union bound).
+ * The first look, on the fewest clusters, is where heavy tails make the t's tail least accurate: the earlier spending
+ * ({@code 6 / (pi^2 (k + 1)^2)}, 61 % of the budget at the first look) let that look alone spend about twice its share.
+ * {@code MeasurementSimulationTest} and {@code JobSpeedUpSimulationTest} measure the rate under heavy tails,
+ * size-dependent effects, shared load and many query shapes. Immutable: each look returns the next guard.
  *
  * @param looks how many looks were taken
  * @param stop why placement stopped, empty while placing
@@ -66,10 +71,19 @@ public record PlacementGuard(GuardMode mode, int looks, Optional<GuardStop> stop
         return new PlacementGuard(mode, looks + 1, slower ? Optional.of(new GuardStop(estimate, looks, threshold)) : Optional.empty());
     }
 
+    /** The share of the false-stop bound look {@code k} may spend: {@code 0.025 * 2 / ((k + 2)(k + 3))}. */
+    public static double spent(int look)
+    {
+        if (look < 0) {
+            throw new IllegalArgumentException("looks count from 0, got " + look);
+        }
+        return FALSE_STOP_BOUND * 2 / ((look + 2.0) * (look + 3.0));
+    }
+
     /** The t-score look {@code k} asks for, with the estimate's degrees of freedom. */
     public static double threshold(int look, double degreesOfFreedom)
     {
-        double alpha = FALSE_STOP_BOUND * 6 / (Math.PI * Math.PI * (look + 1.0) * (look + 1.0));
+        double alpha = spent(look);
         return NormalQuantile.student(1 - alpha, Math.max(1, degreesOfFreedom));
     }
 }

@@ -177,9 +177,20 @@ public final class StratifiedArmEstimator
                 byStratum.size(), leftOut, minUnitsPerArm, figures, Optional.of(perUnit));
     }
 
-    private static long distinctClusters(List<UnitObservation> units, Arm arm)
+    /** Up to 2: the distinct clusters of {@code arm}'s units, a unit without a cluster being its own. */
+    private static int distinctClusters(List<UnitObservation> units, Arm arm)
     {
-        return units.stream().filter(unit -> unit.arm() == arm).map(unit -> unit.cluster().isEmpty() ? unit : unit.cluster()).distinct().limit(2).count();
+        String first = null;
+        for (UnitObservation unit : units) {
+            if (unit.arm() != arm) {
+                continue;
+            }
+            if (first != null && (unit.cluster().isEmpty() || !unit.cluster().equals(first))) {
+                return 2;
+            }
+            first = unit.cluster();
+        }
+        return first == null ? 0 : 1;
     }
 
     private static Stratum stratum(String name, List<UnitObservation> units, Map<String, Integer> placedIds, Map<String, Integer> controlIds, int[] alone)
@@ -272,57 +283,79 @@ public final class StratifiedArmEstimator
         return combine(point, placed, control);
     }
 
+    /**
+     * The variance of a difference of the arms' log totals, pooled: each arm's clusters scatter around their expected
+     * influence by one relative dispersion common to both arms (exact when placement makes no difference, and when it
+     * scales every unit's time alike), estimated from all clusters with {@code G_a - sum l_g} degrees of freedom per
+     * arm. Pooling keeps the smaller arm's few clusters from deciding the width alone: with heavy tails, a control arm
+     * that happened to draw no straggler is both fast and narrow, and its own variance (Welch's) made a no-effect run
+     * look "placed slower" in 7 % of simulated runs at a control share of 0.25.
+     */
     private static LogFigure combine(double log, ClusterSums placed, ClusterSums control)
     {
-        double placedVariance = placed.variance();
-        double controlVariance = control.variance();
-        double variance = placedVariance + controlVariance;
-        double denominator = placedVariance * placedVariance / placed.freedom() + controlVariance * controlVariance / control.freedom();
-        double freedom = denominator > 0 ? variance * variance / denominator : Math.min(placed.freedom(), control.freedom());
-        return new LogFigure(log, variance, Math.max(1, freedom));
+        double placedFreedom = placed.freedom();
+        double controlFreedom = control.freedom();
+        double dispersion = (placedFreedom * placed.variance() / placed.scales() + controlFreedom * control.variance() / control.scales())
+                / (placedFreedom + controlFreedom);
+        return new LogFigure(log, dispersion * (placed.scales() + control.scales()), Math.max(1, placedFreedom + controlFreedom));
     }
 
     /**
-     * One arm's clusters: each cluster's summed influence, and its leverage (its share of the work of each
-     * stratum-arm it is in, averaged over those with their squared scale as weight).
+     * One arm's clusters: each cluster's summed influence, its scale (the influence its units' expected times have),
+     * and its leverage (its share of the work of each stratum-arm it is in, averaged over those with its squared scale
+     * in them as weight).
      */
     private static final class ClusterSums
     {
         private final double[] influence;
+        private final double[] scale;
         private final double[] leverageWeighted;
         private final double[] scaleSquares;
         private final boolean[] seen;
-        // Per stratum: each cluster's scale and work share in it.
-        private final Map<Integer, double[]> inStratum = new LinkedHashMap<>();
+        // Per stratum: each cluster's scale and work share in it, and which clusters it touched.
+        private final double[] stratumScale;
+        private final double[] stratumShare;
+        private final int[] touched;
+        private int touchedCount;
 
         ClusterSums(int clusters)
         {
             influence = new double[clusters];
+            scale = new double[clusters];
             leverageWeighted = new double[clusters];
             scaleSquares = new double[clusters];
             seen = new boolean[clusters];
+            stratumScale = new double[clusters];
+            stratumShare = new double[clusters];
+            touched = new int[clusters];
         }
 
         void startStratum()
         {
-            inStratum.clear();
+            touchedCount = 0;
         }
 
-        void add(int cluster, double residual, double scale, double share)
+        void add(int cluster, double residual, double unitScale, double share)
         {
             influence[cluster] += residual;
+            scale[cluster] += unitScale;
             seen[cluster] = true;
-            double[] sums = inStratum.computeIfAbsent(cluster, ignored -> new double[2]);
-            sums[0] += scale;
-            sums[1] += share;
+            if (stratumScale[cluster] == 0 && stratumShare[cluster] == 0) {
+                touched[touchedCount++] = cluster;
+            }
+            stratumScale[cluster] += unitScale;
+            stratumShare[cluster] += share;
         }
 
         void endStratum()
         {
-            for (Map.Entry<Integer, double[]> entry : inStratum.entrySet()) {
-                double scale = entry.getValue()[0];
-                leverageWeighted[entry.getKey()] += scale * scale * entry.getValue()[1];
-                scaleSquares[entry.getKey()] += scale * scale;
+            for (int t = 0; t < touchedCount; t++) {
+                int cluster = touched[t];
+                double squared = stratumScale[cluster] * stratumScale[cluster];
+                leverageWeighted[cluster] += squared * stratumShare[cluster];
+                scaleSquares[cluster] += squared;
+                stratumScale[cluster] = 0;
+                stratumShare[cluster] = 0;
             }
         }
 
@@ -331,12 +364,25 @@ public final class StratifiedArmEstimator
             return scaleSquares[cluster] > 0 ? Math.min(MAX_LEVERAGE, leverageWeighted[cluster] / scaleSquares[cluster]) : 0;
         }
 
+        /** The arm's cluster-robust variance: each cluster's squared influence over one less its leverage. */
         double variance()
         {
             double sum = 0;
             for (int g = 0; g < influence.length; g++) {
                 if (seen[g]) {
                     sum += influence[g] * influence[g] / (1 - leverage(g));
+                }
+            }
+            return sum;
+        }
+
+        /** The same for the clusters' scales: what the variance would be at a relative dispersion of 1. */
+        double scales()
+        {
+            double sum = 0;
+            for (int g = 0; g < influence.length; g++) {
+                if (seen[g]) {
+                    sum += scale[g] * scale[g] / (1 - leverage(g));
                 }
             }
             return sum;

@@ -92,7 +92,7 @@ record SimulatedCluster(Layout layout, int strata, int minUnits, int maxUnits, i
                     if (inWindow[host] == unitsPerWindow) {
                         inWindow[host] = 0;
                         window[host]++;
-                        if (++windowsSinceUpdate >= 4 * hosts) {
+                        if (++windowsSinceUpdate >= Math.max(4 * hosts, 100 / unitsPerWindow)) {
                             directive = measurement.update().directive();
                             windowsSinceUpdate = 0;
                         }
@@ -148,7 +148,9 @@ record SimulatedCluster(Layout layout, int strata, int minUnits, int maxUnits, i
                     measurement.record(new UnitObservation(drawn.stratum("shape " + shape), drawn.arm(), seconds, seconds, 0, Math.round(bytes), Math.round(bytes / 100),
                             "window " + window));
                 }
-                directive = measurement.update().directive();
+                if (window % 5 == 4) {
+                    directive = measurement.update().directive();
+                }
             }
         }
         measurement.update();

@@ -28,8 +28,10 @@ class StratifiedArmEstimatorTest
         assertThat(estimate.placedUnits()).isEqualTo(60);
         assertThat(estimate.strataCompared()).isEqualTo(2);
         assertThat(estimate.figures()).extracting(StratumFigure::basis).containsOnly("bytes");
-        // Every task weighs the same, however long its stage's tasks take.
-        assertThat(estimate.figures()).extracting(StratumFigure::weight).containsExactly(0.5, 0.5);
+        // A stage weighs by its share of the job's time: b's tasks take 100x a's.
+        double timeA = units.stream().filter(unit -> unit.stratum().equals("a")).mapToDouble(UnitObservation::seconds).sum();
+        double timeB = units.stream().filter(unit -> unit.stratum().equals("b")).mapToDouble(UnitObservation::seconds).sum();
+        assertThat(estimate.figures()).extracting(StratumFigure::weight).containsExactly(timeA / (timeA + timeB), timeB / (timeA + timeB));
     }
 
     @Test
@@ -151,7 +153,9 @@ class StratifiedArmEstimatorTest
     {
         ArmEstimate estimate = StratifiedArmEstimator.standard().estimate(executorRun(new java.util.SplittableRandom(5), 3, 1, true));
         assertThat(estimate.enough()).isFalse();
-        assertThat(estimate.controlUnits()).isEqualTo(120);
+        // A stage needs two clusters of each arm to be compared: with one control executor every stage is left out.
+        assertThat(estimate.controlUnits()).isZero();
+        assertThat(estimate.unitsLeftOut()).isEqualTo(4 * 120);
         assertThat(StratifiedArmEstimator.standard().estimate(executorRun(new java.util.SplittableRandom(5), 3, 2, true)).enough()).isTrue();
     }
 }
