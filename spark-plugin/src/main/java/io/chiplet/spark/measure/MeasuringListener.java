@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -62,7 +63,8 @@ public final class MeasuringListener
     static final String TASK_INTERFERENCE = "Control tasks share the machine with placed ones, so the control is not a clean 'plugin off': each arm changes what the "
             + "other sees (caches, memory bandwidth, the kernel's balancing of the unpinned control threads), a bias of unknown sign (docs/measuring.md). "
             + "The default design (switchback windows per host) has no such interference.";
-    static final String ONE_L3 = "not measured: every executor's host has one L3 group, so placement has nothing to separate and no task ran as control";
+    /** Runs of one key pooled at most: recent enough to be the same job on the same machines. */
+    static final int POOLED_RUNS = 20;
 
     static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
             + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
@@ -102,6 +104,9 @@ public final class MeasuringListener
     private long lastWarn;
     private boolean ended;
     private volatile MeasureReport latest;
+    private final Optional<RunHistory> history;
+    private final String key;
+    private Optional<String> pooled = Optional.empty();
 
     /**
      * @param applicationId read when a report is made: Spark assigns it after the plugins start
@@ -125,6 +130,8 @@ public final class MeasuringListener
         this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
+        this.key = settings.key().orElse(applicationName);
+        this.history = openHistory(settings.historyDir().orElseGet(() -> RunHistory.defaultDirectory(System.getenv(), System.getProperty("user.home"))));
         this.latest = report();
     }
 
@@ -138,6 +145,17 @@ public final class MeasuringListener
                 return size() > MAX_WAITING;
             }
         };
+    }
+
+    /** The history of runs, checked at the start: a directory that cannot be written is said once, and runs do not add up. */
+    private static Optional<RunHistory> openHistory(Path directory)
+    {
+        StringBuilder problem = new StringBuilder();
+        Optional<RunHistory> opened = RunHistory.open(directory, problem);
+        if (opened.isEmpty()) {
+            log.warn("Chiplet plugin cannot keep this application's measured runs ({}): {}; each run's figure stands alone", MeasureSettings.HISTORY_DIR, problem);
+        }
+        return opened;
     }
 
     private static <V> Map<Long, V> waiting()
@@ -340,9 +358,6 @@ public final class MeasuringListener
         long plugin = cpu.hookNanos() + executorCpu.values().stream().mapToLong(Long::longValue).sum();
         List<String> notes = new java.util.ArrayList<>();
         boolean windows = settings.design() == MeasureSettings.Design.WINDOW;
-        if (isOneL3()) {
-            notes.add(ONE_L3 + ".");
-        }
         notes.add(String.format(Locale.ROOT, "Seed %d (%s).", seed(), seedSet ? "set" : "drawn for this application"));
         if (windows) {
             notes.add(String.format(Locale.ROOT, "Windows of %d ms per host, washout %d ms: %d tasks left out as started in a washout, %d as spanning a switch.",
@@ -364,8 +379,14 @@ public final class MeasuringListener
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
         String design = executorArms.isEmpty() ? (windows ? WINDOW_DESIGN : DESIGN) : executorCpu.keySet().stream().allMatch(executorArms::containsKey) ? EXECUTOR_DESIGN : EXECUTOR_DESIGN + "; executors in task mode: " + DESIGN;
-        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", design, Noun.regular("task"), Noun.regular("stage"), Instant.ofEpochMilli(clock.getAsLong()).toString(),
-                new PluginCost(plugin, jobCpuNanos), notes);
+        pooled.ifPresent(notes::add);
+        String subject = applicationName + " (" + applicationId() + ")";
+        String generatedAt = Instant.ofEpochMilli(clock.getAsLong()).toString();
+        if (isOneL3()) {
+            return MeasureReport.notMeasured(measurement.plan(), subject, design, Noun.regular("task"), Noun.regular("stage"), generatedAt, MeasureReport.ONE_L3_GROUP,
+                    new PluginCost(plugin, jobCpuNanos), notes);
+        }
+        return MeasureReport.of(measurement, subject, design, Noun.regular("task"), Noun.regular("stage"), generatedAt, new PluginCost(plugin, jobCpuNanos), notes);
     }
 
     @Override
@@ -380,15 +401,11 @@ public final class MeasuringListener
         return !oneL3Executors.isEmpty() && oneL3Executors.containsAll(executorCpu.keySet());
     }
 
-    /** The line the user reads: the report's, or that placement was not measured on hosts of one L3 group. */
+    /** The line the user reads: the report's, with the pooled runs of this application's key once it ended. */
     public String summaryLine()
     {
         MeasureReport report = latest;
-        if (!isOneL3()) {
-            return report.summaryLine();
-        }
-        return String.format(Locale.ROOT, "Chiplet placement %s for %s (%s); plugin CPU %s of the job's", ONE_L3, applicationName, applicationId(),
-                report.cost().share().isPresent() ? String.format(Locale.ROOT, "%.3f%%", report.cost().share().getAsDouble() * 100) : "unknown");
+        return report.summaryLine() + pooled.map(line -> "; " + line).orElse("");
     }
 
     private synchronized boolean heardFromExecutors()
@@ -407,9 +424,15 @@ public final class MeasuringListener
             }
             maybeUpdate(true);
             ended = true;
-            report = latest;
             heard = heardFromExecutors();
         }
+        if (heard) {
+            pooled = addToHistory(latest);
+            synchronized (this) {
+                latest = report();
+            }
+        }
+        report = latest;
         if (heard) {
             log.warn("{}", summaryLine());
         }
@@ -418,6 +441,33 @@ public final class MeasuringListener
             log.info("Chiplet placement was not measured: no executor reported its tasks' arms (the plugin is off on the executors)");
         }
         settings.reportDir().ifPresent(directory -> write(directory, report));
+    }
+
+    /** Appends this run's record to the history and pools the key's last runs; empty where there is no history or no run with a figure. */
+    private Optional<String> addToHistory(MeasureReport report)
+    {
+        if (history.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<io.chiplet.measure.RunRecord> run = io.chiplet.measure.RunRecord.of(key, applicationId(), Instant.ofEpochMilli(clock.getAsLong()), seed(), report.estimate());
+            if (run.isPresent()) {
+                history.get().append(run.get());
+            }
+            RunHistory.Read read = history.get().read();
+            if (read.skipped() > 0) {
+                log.info("Chiplet plugin skipped {} lines of {} it could not read", read.skipped(), history.get().file());
+            }
+            if (read.runs().stream().noneMatch(record -> record.key().equals(key))) {
+                return Optional.empty();
+            }
+            return Optional.of(io.chiplet.measure.PooledRuns.lastOf(key, read.runs(), POOLED_RUNS).summaryLine()
+                    + (read.skipped() > 0 ? String.format(Locale.ROOT, " (%d unreadable lines of the history skipped)", read.skipped()) : ""));
+        }
+        catch (IOException | RuntimeException e) {
+            log.warn("Chiplet plugin could not add this run to {} ({}): {}", history.get().file(), MeasureSettings.HISTORY_DIR, e.toString());
+            return Optional.empty();
+        }
     }
 
     private void write(Path directory, MeasureReport report)

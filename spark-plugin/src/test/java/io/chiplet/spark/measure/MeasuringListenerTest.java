@@ -212,11 +212,51 @@ class MeasuringListenerTest
         listener.receive(new ArmReport("1", 1_000, Map.of(), "boot a", true));
         listener.finish();
 
-        assertThat(listener.summaryLine()).startsWith("Chiplet placement not measured: every executor's host has one L3 group").contains("small app (app-5)");
-        assertThat(listener.latest().notes()).contains(MeasuringListener.ONE_L3 + ".");
-        // An executor with chiplets to separate makes it a measurement again.
-        listener.receive(new ArmReport("2", 1_000, Map.of(), "boot b", false));
-        assertThat(listener.summaryLine()).startsWith("Chiplet placement measured in place for small app");
+        assertThat(listener.summaryLine()).startsWith("Chiplet placement not measured for small app (app-5): " + MeasureReport.ONE_L3_GROUP);
+        assertThat(listener.latest().notMeasured()).contains(MeasureReport.ONE_L3_GROUP);
+    }
+
+    @Test
+    void runsOfOneKeyAddUpInTheHistoryAndUnreadableLinesAreSkipped(@TempDir Path state)
+            throws IOException
+    {
+        Path historyDir = state.resolve("history");
+        Files.createDirectories(historyDir);
+        Files.writeString(historyDir.resolve(RunHistory.FILE_NAME), "not json\n{\"kind\":\"chiplet-measure-run/1\"}\n");
+        for (int run = 0; run < 3; run++) {
+            MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
+                    MeasureSettings.Design.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.of(historyDir), Optional.of("etl-daily"));
+            MeasuringListener listener = new MeasuringListener(settings, "etl " + run, () -> "app-" + System.nanoTime(), new AtomicLong(run * 100_000L)::get);
+            feedTaskArms(listener, listener.seed(), 0.8, new SplittableRandom(run));
+            listener.finish();
+            assertThat(listener.summaryLine()).contains("over the last " + (run + 1) + (run == 0 ? " run of etl-daily" : " runs of etl-daily"))
+                    .contains("(2 unreadable lines of the history skipped)");
+            String pooled = "over the last " + (run + 1);
+            assertThat(listener.latest().notes()).anySatisfy(note -> assertThat(note).startsWith(pooled));
+        }
+        // Each run's seed drawn for it and recorded.
+        RunHistory.Read read = RunHistory.open(historyDir, new StringBuilder()).orElseThrow().read();
+        assertThat(read.runs()).hasSize(3);
+        assertThat(read.runs().stream().map(io.chiplet.measure.RunRecord::seed).distinct()).hasSize(3);
+        assertThat(read.skipped()).isEqualTo(2);
+    }
+
+    /** Task-level arms of 4 stages of 100 tasks at share 0.5, placed tasks taking {@code ratio} of a control task's time per byte. */
+    private static void feedTaskArms(MeasuringListener listener, long seed, double ratio, SplittableRandom random)
+    {
+        ArmAssignment assignment = new ArmAssignment(seed);
+        long task = 0;
+        for (int stage = 0; stage < 4; stage++) {
+            Map<Long, TaskArm> arms = new HashMap<>();
+            for (int partition = 0; partition < 100; partition++) {
+                Arm arm = assignment.of(stage, partition, 0.5);
+                long bytes = 1_000_000 + random.nextInt(1_000_000);
+                long millis = Math.max(1, Math.round(bytes / 1000.0 * (arm == Arm.PLACED ? ratio : 1.0) * Math.exp(random.nextGaussian() * 0.1)));
+                listener.onTaskEnd(taskEnd(stage, task, millis, bytes));
+                arms.put(task++, TaskArm.of(new DrawnArm(arm, 0.5)));
+            }
+            listener.receive(new ArmReport("1", 1_000, arms));
+        }
     }
 
     private static org.apache.spark.scheduler.StageInfo stageInfo(int id, String name)
