@@ -298,7 +298,7 @@ public final class MeasuringListener
         if (arm.window() != TaskArm.NO_WINDOW) {
             // Windows: a stage rarely outlasts one window, so stages of one name (the same code run again) are compared
             // across windows; the window of the task's host is the cluster its arm was drawn for.
-            stratum = "stage '" + stageNames.getOrDefault(end.stageId(), "stage " + end.stageId()) + "'";
+            stratum = "stage '" + stageNames.getOrDefault(end.stageId(), "stage " + end.stageId() + "'");
             cluster = SwitchbackSchedule.cluster(executorHosts.getOrDefault(end.executorId(), "executor " + end.executorId()), arm.window());
         }
         else if (executorArms.containsKey(end.executorId())) {
@@ -315,7 +315,8 @@ public final class MeasuringListener
     {
         guard.run("measurement onStageSubmitted", () -> {
             synchronized (this) {
-                stageNames.put(event.stageInfo().stageId(), event.stageInfo().name());
+                // A stage's name (its call site) and its number of tasks: a query's map and reduce stages share a call site.
+                stageNames.put(event.stageInfo().stageId(), event.stageInfo().name() + "' of " + event.stageInfo().numTasks() + " tasks");
             }
         });
     }
