@@ -2,6 +2,7 @@ package io.chiplet.measure;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 import static java.util.Objects.requireNonNull;
 
@@ -85,9 +86,20 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
     public Start start(long host, long startMillis, Directive directive)
     {
         requireNonNull(directive, "directive is null");
+        return start(host, startMillis, window -> directive);
+    }
+
+    /**
+     * The same where the directive changes at window boundaries: {@code directiveOfWindow} gives the directive in
+     * force in each window (an engine applies a new directive from the next window on, so that a host never switches
+     * arm within a window).
+     */
+    public Start start(long host, long startMillis, LongFunction<Directive> directiveOfWindow)
+    {
+        requireNonNull(directiveOfWindow, "directiveOfWindow is null");
         long window = Math.max(0, windows.windowAt(startMillis));
-        DrawnArm arm = directive.draw(windows.assignment(), host, window);
-        boolean switched = window > 0 && directive.draw(windows.assignment(), host, window - 1).arm() != arm.arm();
+        DrawnArm arm = directiveOfWindow.apply(window).draw(windows.assignment(), host, window);
+        boolean switched = window > 0 && directiveOfWindow.apply(window - 1).draw(windows.assignment(), host, window - 1).arm() != arm.arm();
         boolean inWashout = switched && startMillis - window * windows.windowMillis() < washoutMillis;
         return new Start(window, arm, inWashout);
     }
@@ -104,8 +116,15 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
      */
     public Optional<Exclusion> exclusion(long host, Start start, long endMillis, Directive directiveAtEnd)
     {
-        requireNonNull(start, "start is null");
         requireNonNull(directiveAtEnd, "directiveAtEnd is null");
+        return exclusion(host, start, endMillis, window -> directiveAtEnd);
+    }
+
+    /** The same with the directive in force in each window. */
+    public Optional<Exclusion> exclusion(long host, Start start, long endMillis, LongFunction<Directive> directiveOfWindow)
+    {
+        requireNonNull(start, "start is null");
+        requireNonNull(directiveOfWindow, "directiveOfWindow is null");
         if (start.inWashout()) {
             return Optional.of(Exclusion.WASHOUT);
         }
@@ -115,7 +134,7 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
             return Optional.of(Exclusion.SPANNING);
         }
         for (long window = start.window() + 1; window <= last; window++) {
-            if (directiveAtEnd.draw(windows.assignment(), host, window).arm() != start.arm().arm()) {
+            if (directiveOfWindow.apply(window).draw(windows.assignment(), host, window).arm() != start.arm().arm()) {
                 return Optional.of(Exclusion.SPANNING);
             }
         }

@@ -78,6 +78,31 @@ class SwitchbackScheduleTest
     }
 
     @Test
+    void aNewDirectiveTakesEffectFromTheNextWindowSoAHostNeverSwitchesWithinOne()
+    {
+        WindowedDirective windowed = WindowedDirective.of(HALF);
+        Directive residual = new Directive(0.125, true);
+        windowed = windowed.receive(residual, 7);
+        assertThat(windowed.at(7)).isEqualTo(HALF);
+        assertThat(windowed.at(8)).isEqualTo(residual);
+        // The same directive again changes nothing; another in the same window replaces the coming one.
+        assertThat(windowed.receive(residual, 7)).isEqualTo(windowed);
+        WindowedDirective stopped = windowed.receive(new Directive(0, false), 7);
+        assertThat(stopped.at(7)).isEqualTo(HALF);
+        assertThat(stopped.at(8)).isEqualTo(new Directive(0, false));
+        // Every start within window 7 has window 7's arm under the share in force then.
+        WindowedDirective finalWindowed = windowed;
+        for (long at = 7 * WINDOW; at < 8 * WINDOW; at += 1_000) {
+            assertThat(schedule.start(host, at, finalWindowed::at).arm()).isEqualTo(HALF.draw(new ArmAssignment(23), host, 7));
+        }
+        // Washout is judged across the change: the previous window under its own directive.
+        long switched = 8;
+        Arm before = HALF.draw(new ArmAssignment(23), host, 7).arm();
+        Arm after = residual.draw(new ArmAssignment(23), host, 8).arm();
+        assertThat(schedule.start(host, switched * WINDOW + 10, finalWindowed::at).inWashout()).isEqualTo(before != after);
+    }
+
+    @Test
     void clustersNameTheHostAndTheWindow()
     {
         assertThat(SwitchbackSchedule.cluster("b1", 7)).isEqualTo("b1 window 7");

@@ -5,6 +5,7 @@ import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowedDirective;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.slf4j.Logger;
@@ -48,6 +49,9 @@ public final class ExecutorMeasuring
     private final boolean oneL3;
     private final ScheduledExecutorService sender;
     private volatile Directive directive;
+    // Windows: a new directive applies from the next window on, so a host never changes arm within a window.
+    private volatile WindowedDirective windowed;
+    private final SwitchbackSchedule schedule;
     private long lastReportNanos;
 
     /**
@@ -66,6 +70,8 @@ public final class ExecutorMeasuring
         this.ask = requireNonNull(ask, "ask is null");
         this.plan = settings.plan();
         this.directive = new Directive(settings.enabled() && !oneL3 ? settings.controlShare() : 0, true);
+        this.windowed = WindowedDirective.of(directive);
+        this.schedule = settings.schedule();
         this.sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-measure-arms");
             thread.setDaemon(true);
@@ -85,7 +91,7 @@ public final class ExecutorMeasuring
             return placement;
         }
         TaskArmDraw draw = settings.design() == MeasureSettings.Design.WINDOW
-                ? TaskArmDraw.windows(settings.schedule(), SwitchbackSchedule.hostStratum(hostKey), () -> directive, System::currentTimeMillis)
+                ? TaskArmDraw.windows(schedule, SwitchbackSchedule.hostStratum(hostKey), window -> windowed.at(window), System::currentTimeMillis)
                 : TaskArmDraw.perTask(plan.assignment(), () -> directive);
         return new MeasuredTaskPlacement(placement, draw, this::ended, cpu, injector());
     }
@@ -150,6 +156,7 @@ public final class ExecutorMeasuring
             Optional<Object> decoded = MeasureMessages.decode(reply);
             if (decoded.isPresent() && decoded.get() instanceof Directive latest && !oneL3) {
                 directive = latest;
+                windowed = windowed.receive(latest, schedule.windowAt(System.currentTimeMillis()));
             }
         }
         catch (Exception | LinkageError e) {

@@ -6,6 +6,7 @@ import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.SwitchbackSchedule;
 import io.chiplet.spark.placement.TaskPlacement.TaskIdentity;
 
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -61,9 +62,10 @@ interface TaskArmDraw
      * at its end, left out where it started in a washout or spanned a switch.
      *
      * @param host the host's stratum ({@link SwitchbackSchedule#hostStratum} of its key)
+     * @param directive the directive in force in each window ({@link io.chiplet.measure.WindowedDirective})
      * @param clock epoch milliseconds
      */
-    static TaskArmDraw windows(SwitchbackSchedule schedule, long host, Supplier<Directive> directive, LongSupplier clock)
+    static TaskArmDraw windows(SwitchbackSchedule schedule, long host, LongFunction<Directive> directive, LongSupplier clock)
     {
         requireNonNull(schedule, "schedule is null");
         requireNonNull(directive, "directive is null");
@@ -73,13 +75,13 @@ interface TaskArmDraw
             @Override
             public SwitchbackSchedule.Start start(TaskIdentity task)
             {
-                return schedule.start(host, clock.getAsLong(), directive.get());
+                return schedule.start(host, clock.getAsLong(), directive);
             }
 
             @Override
             public TaskArm end(SwitchbackSchedule.Start start)
             {
-                return new TaskArm(start.arm(), start.window(), schedule.exclusion(host, start, clock.getAsLong(), directive.get()));
+                return new TaskArm(start.arm(), start.window(), schedule.exclusion(host, start, clock.getAsLong(), directive));
             }
         };
     }
