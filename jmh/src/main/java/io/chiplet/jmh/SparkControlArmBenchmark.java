@@ -40,6 +40,14 @@ public class SparkControlArmBenchmark
     @Param({"off", "0.1", "0.5"})
     public String controlShare;
 
+    /**
+     * A sysfs snapshot of more than one L3 group ({@code spark.chiplet.fsRoot}), empty for the live machine: a host of
+     * one L3 group measures nothing (no control arm), so on one the measured hooks run only with a snapshot, e.g.
+     * {@code -p fsRoot=<core's two-cpus-two-chiplets snapshot unpacked>}.
+     */
+    @Param({""})
+    public String fsRoot;
+
     /** {@code window}: switchback windows per host (the default); {@code task}: task-level arms (opt-in). */
     @Param({"window", "task"})
     public String design;
@@ -59,6 +67,9 @@ public class SparkControlArmBenchmark
         }
         Map<String, String> conf = new HashMap<>();
         conf.put("spark.chiplet.mode", "task");
+        if (!fsRoot.isEmpty()) {
+            conf.put("spark.chiplet.fsRoot", fsRoot);
+        }
         conf.put("spark.chiplet.measure.enabled", Boolean.toString(!controlShare.equals("off")));
         if (!controlShare.equals("off")) {
             conf.put("spark.chiplet.measure.controlShare", controlShare);
