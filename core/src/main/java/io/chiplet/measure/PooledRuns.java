@@ -11,7 +11,8 @@ import static java.util.Objects.requireNonNull;
  * runs of etl-daily: 1.06x [1.03, 1.09]"). Pure: the engine reads the history ({@link RunRecord}) and hands it in.
  *
  * <p><b>Fixed effect.</b> The runs' log time ratios weighted by their inverse variances:
- * {@code y = sum w_i y_i / sum w_i}, {@code w_i = 1 / SE_i^2}, standard error {@code 1 / sqrt(sum w_i)}, Student's t
+ * {@code y = sum w_i y_i / sum w_i}, {@code w_i = 1 / SE_i^2}, standard error {@code 1 / sqrt(sum w_i)} (widened by
+ * {@code sqrt(Q / (k - 1))} where that exceeds 1, as Knapp and Hartung's modified estimator does), Student's t
  * with Satterthwaite's degrees of freedom of that sum ({@code (sum w_i)^2 / sum (w_i^2 / df_i)}: each run's variance is
  * itself estimated from its clusters). It assumes every run estimates <i>one</i> common speed-up (same job, same
  * machines, same kind of data) and that the runs' errors are independent (each run drew its own arms: a seed per
@@ -68,9 +69,15 @@ public record PooledRuns(String key, List<RunRecord> runs)
         return runs.stream().mapToDouble(run -> weight(run) * run.logTimeRatio()).sum() / totalWeight();
     }
 
+    /**
+     * {@code 1 / sqrt(sum w_i)}, widened by {@code sqrt(Q / (k - 1))} where the runs scatter more than their own
+     * standard errors say (never narrowed): the runs' variances are themselves estimates, and taken as known they made
+     * the interval hold the common speed-up in 93.5 % of simulated histories at a stated 95 %.
+     */
     public double logStandardError()
     {
-        return 1 / Math.sqrt(totalWeight());
+        double spread = runs.size() > 1 ? Math.max(1, heterogeneity() / (runs.size() - 1)) : 1;
+        return Math.sqrt(spread / totalWeight());
     }
 
     /** Satterthwaite's degrees of freedom of the pooled variance. */

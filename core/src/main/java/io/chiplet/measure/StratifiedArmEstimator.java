@@ -295,9 +295,16 @@ public final class StratifiedArmEstimator
     {
         double placedFreedom = placed.freedom();
         double controlFreedom = control.freedom();
-        double dispersion = (placedFreedom * placed.variance() / placed.scales() + controlFreedom * control.variance() / control.scales())
-                / (placedFreedom + controlFreedom);
-        return new LogFigure(log, dispersion * (placed.scales() + control.scales()), Math.max(1, placedFreedom + controlFreedom));
+        double all = placedFreedom + controlFreedom;
+        double placedDispersion = placed.variance() / placed.scales();
+        double controlDispersion = control.variance() / control.scales();
+        double dispersion = (placedFreedom * placedDispersion + controlFreedom * controlDispersion) / all;
+        // Satterthwaite: 2 d^2 / Var(d), Var(d) read from how the clusters' squares scatter around their expectation,
+        // so that heavy tails (a few clusters holding most of the squares) leave few degrees of freedom.
+        double scatter = (placedFreedom * placedFreedom * placed.dispersionVariance(placedDispersion)
+                + controlFreedom * controlFreedom * control.dispersionVariance(controlDispersion)) / (all * all);
+        double freedom = scatter > 0 ? Math.min(all, 2 * dispersion * dispersion / scatter) : all;
+        return new LogFigure(log, dispersion * (placed.scales() + control.scales()), Math.max(1, freedom));
     }
 
     /**
@@ -386,6 +393,22 @@ public final class StratifiedArmEstimator
                 }
             }
             return sum;
+        }
+
+        /** The variance of this arm's dispersion estimate: its clusters' squares' scatter around {@code dispersion} times their scale. */
+        double dispersionVariance(double dispersion)
+        {
+            double sum = 0;
+            double scales = 0;
+            for (int g = 0; g < influence.length; g++) {
+                if (seen[g]) {
+                    double adjusted = 1 / (1 - leverage(g));
+                    double deviation = influence[g] * influence[g] * adjusted - dispersion * scale[g] * scale[g] * adjusted;
+                    sum += deviation * deviation;
+                    scales += scale[g] * scale[g] * adjusted;
+                }
+            }
+            return scales > 0 ? sum / (scales * scales) : 0;
         }
 
         /** Clusters less the leverage they used up: about one per stratum mean fitted. */

@@ -3,12 +3,12 @@ package io.chiplet.measure;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One stratum's part of an {@link ArmEstimate}: its own time ratio (placed over control, per unit of what its units
- * read) with a 95 % interval from its own spread alone (Student's t with its smaller arm's degrees), for the chart and
- * the table.
+ * One stratum's part of an {@link ArmEstimate}: its own time ratio (placed over control: each arm's summed time over
+ * its summed work) with a 95 % interval from its own clusters alone (as {@link StratifiedArmEstimator} computes the
+ * job's), for the chart and the table.
  *
  * @param basis what its units' times were divided by: {@code bytes}, {@code records} or {@code unit} (nothing read)
- * @param weight its share of the units compared: how much it counts in the overall figure
+ * @param weight its share of the job's time (both arms, strata compared): how much it counts in the job's figure
  */
 public record StratumFigure(String stratum, int placed, int control, String basis, double timeRatio, double low, double high, double weight)
 {

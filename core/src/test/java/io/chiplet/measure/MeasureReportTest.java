@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MeasureReportTest
 {
@@ -56,6 +57,67 @@ class MeasureReportTest
         MeasureReport queries = MeasureReport.of(harmed, "a", "d", new Noun("query", "queries"), Noun.regular("query shape"), "t", PluginCost.none(), List.of());
         assertThat(queries.summaryLine()).contains("control queries in ").doesNotContain("querys").doesNotContain("shapess");
         assertThat(scalars(queries.json())).containsEntry("unit", "query").containsKey("unitsSinceStop");
+    }
+
+    @Test
+    void everyFigureSaysTheSmallestEffectItCouldHaveSeen()
+    {
+        Measurement none = SimulatedJob.noEffect().run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 2, 20), 2);
+        MeasureReport report = MeasureReport.of(none, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of());
+        ArmEstimate estimate = none.estimate();
+        assertThat(estimate.timeRatio().orElseThrow().noiseExplains()).isTrue();
+        double detectable = estimate.minimumDetectableEffect().orElseThrow();
+        // (t_0.975 + t_0.8) standard errors on the log scale.
+        double expected = Math.expm1((NormalQuantile.student(0.975, estimate.degreesOfFreedom()) + NormalQuantile.student(0.8, estimate.degreesOfFreedom()))
+                * estimate.logStandardError());
+        assertThat(detectable).isCloseTo(expected, org.assertj.core.api.Assertions.within(1e-12)).isGreaterThan(0);
+        assertThat(report.summaryLine()).contains(String.format(java.util.Locale.ROOT, "noise explains it; no difference measurable; an effect beyond \u00b1%.1f%% would have shown",
+                detectable * 100));
+        assertThat(scalars(report.json())).containsKey("minimumDetectableEffect").containsKey("controlClusters");
+        assertThat(report.html()).contains("Smallest effect these data could have detected").contains("per task (diagnostic)");
+
+        Measurement gain = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 1, 20), 1);
+        assertThat(MeasureReport.of(gain, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of()).summaryLine())
+                .contains("placed faster; smallest detectable effect \u00b1");
+    }
+
+    @Test
+    void thePerUnitDiagnosticIsShownWhereItDisagreesWithTheJobsFigure()
+    {
+        // Placement halves the small tasks' time and doubles the big ones': most tasks faster, the job slower.
+        List<UnitObservation> units = new java.util.ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(4);
+        for (int i = 0; i < 2000; i++) {
+            Arm arm = i % 2 == 0 ? Arm.CONTROL : Arm.PLACED;
+            boolean big = i % 10 >= 8;
+            double seconds = (big ? 100 : 1) * Math.exp(0.05 * random.nextGaussian()) * (arm == Arm.PLACED ? (big ? 2 : 0.5) : 1);
+            units.add(new UnitObservation("stage 0", arm, seconds, 0, 0, 0, 0));
+        }
+        Measurement measurement = new Measurement(new MeasurementPlan(true, ControlShare.of(0.5), GuardMode.ALWAYS, 1, 20));
+        units.forEach(measurement::record);
+        measurement.update();
+        ArmEstimate estimate = measurement.estimate();
+        assertThat(estimate.placedSlower()).isTrue();
+        assertThat(estimate.perUnit().orElseThrow().high()).isLessThan(1);
+        assertThat(estimate.perUnitDisagrees()).isTrue();
+        MeasureReport report = MeasureReport.of(measurement, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of());
+        assertThat(report.summaryLine()).contains("placed slower").contains("the per-task geometric mean (a diagnostic: every task alike) says")
+                .contains("disagrees");
+        assertThat(scalars(report.json())).containsEntry("disagrees", "true");
+    }
+
+    @Test
+    void aHostWithNothingToSeparateSaysSoInsteadOfAFigure()
+    {
+        MeasureReport report = MeasureReport.notMeasured(MeasurementPlan.defaults(1), "etl (app-1)", "switchback windows per host", Noun.regular("task"),
+                Noun.regular("stage"), "t", MeasureReport.ONE_L3_GROUP, PluginCost.none(), List.of());
+        assertThat(report.summaryLine()).isEqualTo("Chiplet placement not measured for etl (app-1): this host has one L3 group: placement has nothing to separate, "
+                + "not measured; plugin CPU unknown of the job's");
+        assertThat(report.verdict()).isEqualTo("not measured");
+        assertThat(scalars(report.json())).containsEntry("notMeasured", MeasureReport.ONE_L3_GROUP).containsEntry("enough", "false").doesNotContainKey("speedUp");
+        assertThat(report.html()).contains("Not measured: this host has one L3 group");
+        assertThatThrownBy(() -> MeasureReport.notMeasured(MeasurementPlan.defaults(1), "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", " ",
+                PluginCost.none(), List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static Map<String, String> scalars(String json)

@@ -68,6 +68,17 @@ class MeasurementSimulationTest
     }
 
     @Test
+    void theGuardSpendsItsBudgetOverAnyNumberOfLooksAndAThirdAtTheFirst()
+    {
+        double sum = 0;
+        for (int look = 0; look < 100_000; look++) {
+            sum += PlacementGuard.spent(look);
+        }
+        assertThat(sum).isLessThanOrEqualTo(PlacementGuard.FALSE_STOP_BOUND).isGreaterThan(PlacementGuard.FALSE_STOP_BOUND * 0.9999);
+        assertThat(PlacementGuard.spent(0)).isCloseTo(PlacementGuard.FALSE_STOP_BOUND / 3, org.assertj.core.api.Assertions.within(1e-15));
+    }
+
+    @Test
     void anInjectedHarmStopsPlacementOnceAndLaterWorkRunsUnplaced()
     {
         Measurement measurement = SimulatedJob.noEffect().withEffect(1.25).run(MeasurementPlan.defaults(3), 3);

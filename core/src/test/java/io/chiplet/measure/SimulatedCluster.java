@@ -56,6 +56,11 @@ record SimulatedCluster(Layout layout, int strata, int minUnits, int maxUnits, i
         return new SimulatedCluster(layout, strata, minUnits, maxUnits, hosts, unitsPerWindow, sigma, noise, stragglerShare, windowLoadSigma, warmup, effect, loadCoupling);
     }
 
+    SimulatedCluster withStragglers(double share)
+    {
+        return new SimulatedCluster(layout, strata, minUnits, maxUnits, hosts, unitsPerWindow, workSigma, noise, share, windowLoadSigma, warmup, effect, loadCoupling);
+    }
+
     /** Each unit its own cluster, arms drawn per unit within its stratum (Spark's task mode). */
     SimulatedCluster perUnit()
     {
@@ -92,7 +97,7 @@ record SimulatedCluster(Layout layout, int strata, int minUnits, int maxUnits, i
                     if (inWindow[host] == unitsPerWindow) {
                         inWindow[host] = 0;
                         window[host]++;
-                        if (++windowsSinceUpdate >= Math.max(4 * hosts, 100 / unitsPerWindow)) {
+                        if (++windowsSinceUpdate >= Math.max(6 * hosts, 200 / unitsPerWindow)) {
                             directive = measurement.update().directive();
                             windowsSinceUpdate = 0;
                         }
@@ -148,7 +153,7 @@ record SimulatedCluster(Layout layout, int strata, int minUnits, int maxUnits, i
                     measurement.record(new UnitObservation(drawn.stratum("shape " + shape), drawn.arm(), seconds, seconds, 0, Math.round(bytes), Math.round(bytes / 100),
                             "window " + window));
                 }
-                if (window % 5 == 4) {
+                if (window % 10 == 9) {
                     directive = measurement.update().directive();
                 }
             }
