@@ -29,12 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * effect injector (honoured only with {@code -Dchiplet.test.effectInjector=true} on the executors) slows one arm by a
  * known factor; the driver's report must recover it within its interval, and an injected harm must make the guard
  * stop placement while the job's answer stays the one computed without Spark. Each run is one application of
- * {@value #PARTITIONS} tasks of some 200 ms on two 1-core executors (about 10 s of tasks). The control share is 0.5
+ * {@value #PARTITIONS} tasks of some 200 ms on two 1-core executors (about 20 s of tasks). The control share is 0.5
  * here so that a short job reaches the evidence the estimate asks for (20 tasks per arm).
  */
 class MeasureInPlaceTest
 {
-    private static final int PARTITIONS = 100;
+    private static final int PARTITIONS = 200;
     private static final String MASTER = "local-cluster[2,1,1024]";
 
     /** The SQL job's queries: each of 4 map tasks hashes 1 M rows, some 50 to 500 ms on this busy machine. */
