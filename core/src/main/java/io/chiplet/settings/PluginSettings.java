@@ -39,6 +39,8 @@ public final class PluginSettings
     public static final Duration DEFAULT_MEASURE_WINDOW = Duration.ofSeconds(30);
     /** The shortest switchback window: shorter ones hold no whole query. */
     public static final Duration MIN_MEASURE_WINDOW = Duration.ofMillis(100);
+    /** After a switch of arm, the time a task of the old arm still running may need: Spark's tasks mostly take well under a second. */
+    public static final Duration DEFAULT_MEASURE_WASHOUT = Duration.ofSeconds(1);
     /** The seed of the arms' draw where none is set and the engine draws none (Spark: every executor draws alike). */
     public static final long DEFAULT_MEASURE_SEED = 0x23_c41e_7L;
     /** The bounds of the test-only injected effect: placed over control time. */
@@ -91,9 +93,23 @@ public final class PluginSettings
     public static final Setting<Double> MEASURE_CONTROL_SHARE = Setting.of("measure.control-share", Double.class, "share", Double.toString(MeasurementPlan.DEFAULT_CONTROL_SHARE),
             "a control share from 0 to " + ArmAssignment.MAX_CONTROL_SHARE + ", e.g. 0.1", "the share run unplaced while the interval is wide; a quarter of it once decisive",
             value -> SettingValues.parseDouble(value, 0, ArmAssignment.MAX_CONTROL_SHARE));
-    /** Trino only: the switchback windows' length (Spark's control arm is per task). */
+    /** The switchback windows' length (Trino's, and Spark's with {@link #MEASURE_DESIGN} {@code window}). */
     public static final Setting<Duration> MEASURE_WINDOW = Setting.of("measure.window", Duration.class, "milliseconds", DEFAULT_MEASURE_WINDOW.toSeconds() + "s",
             durationExpected(MIN_MEASURE_WINDOW), "the length of one switchback window", value -> SettingValues.parseDuration(value, MIN_MEASURE_WINDOW));
+    /** Spark only: switchback windows per host ({@code window}) or a control share of each stage's tasks ({@code task}). */
+    public static final Setting<String> MEASURE_DESIGN = Setting.of("measure.design", String.class, "", "window", "window or task",
+            "window: every executor of a host places or not for a window of time; task: a share of each stage's tasks runs unplaced beside placed ones",
+            value -> SettingValues.parseChoice(value, List.of("window", "task")));
+    /** Spark only: after a switch of arm, tasks starting this long into the new window are left out. */
+    public static final Setting<Duration> MEASURE_WASHOUT = Setting.of("measure.washout", Duration.class, "milliseconds", DEFAULT_MEASURE_WASHOUT.toSeconds() + "s",
+            "a duration such as 500ms or 2s (a bare number is milliseconds), 0 or more and shorter than the window",
+            "after a switch of arm, tasks that start within this time are left out", value -> SettingValues.parseDuration(value, Duration.ZERO));
+    /** Spark only: where the driver keeps the measurement's history of runs. */
+    public static final Setting<Path> MEASURE_HISTORY_DIR = Setting.optional("measure.history-dir", Path.class, "", "a file system path",
+            "where each application's measured runs are kept, so recurring runs add up", SettingValues::parsePath);
+    /** Spark only: the key recurring runs are pooled under; the application's name by default. */
+    public static final Setting<String> MEASURE_KEY = Setting.optional("measure.key", String.class, "", "a non-empty name",
+            "the name recurring runs are pooled under", SettingValues::parseNonEmpty);
     public static final Setting<GuardMode> GUARD = Setting.of("guard", GuardMode.class, "", GuardMode.AUTO.configName(), "auto or always",
             "auto stops placing once placed work is measurably slower; always places regardless",
             value -> GuardMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("auto or always")));
@@ -133,7 +149,7 @@ public final class PluginSettings
     /** Every declaration, in the order the docs list them. */
     public static final List<Setting<?>> ALL = List.of(ENABLED, POLICY, FS_ROOT, ADAPTIVE_INTERVAL, REMOTE_ACCESS_THRESHOLD, MEMORY_BIND, MEMORY_KIND,
             VIRTUAL_CHIPLET_CORES, LEASE_DIR, MODE, PINNING_BACKEND, PARTITIONS_RESIZE, CHIPLETS_PER_NODE, RESCAN_INTERVAL, MEASURE_ENABLED,
-            MEASURE_CONTROL_SHARE, MEASURE_WINDOW, GUARD, MEASURE_REPORT_DIR, MEASURE_SEED, MEASURE_INJECT_TIME_RATIO, SKEW_MAX_OVER_MEDIAN,
+            MEASURE_CONTROL_SHARE, MEASURE_WINDOW, MEASURE_DESIGN, MEASURE_WASHOUT, MEASURE_HISTORY_DIR, MEASURE_KEY, GUARD, MEASURE_REPORT_DIR, MEASURE_SEED, MEASURE_INJECT_TIME_RATIO, SKEW_MAX_OVER_MEDIAN,
             SKEW_MIN_STAGE_ROWS, SKEW_CONSOLIDATE_BELOW_BYTES, SKEW_WINDOW_QUERIES, WORKERS_PER_HOST, WORKERS);
 
     private static String durationExpected(Duration minimum)

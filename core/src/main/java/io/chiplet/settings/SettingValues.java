@@ -143,6 +143,15 @@ public final class SettingValues
         }
     }
 
+    /** A name with at least one character that is not white space, trimmed. */
+    public static String parseNonEmpty(String value)
+    {
+        if (value.isBlank()) {
+            throw new UnusableValueException("a non-empty name");
+        }
+        return value.strip();
+    }
+
     /** A non-empty path the platform accepts; whether it exists is for the caller to check where it is used. */
     public static Path parsePath(String value)
     {

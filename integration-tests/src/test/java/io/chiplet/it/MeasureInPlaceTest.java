@@ -21,18 +21,119 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Placement measured in place, run as users run it: the pip-installed pyspark's {@code spark-submit} with the plugin
+ * Placement measured in place, run as users run it. The default design, switchback windows per host, against an
+ * effect that comes from the machine: a PySpark SQL job whose placed windows share their CPU with a busy process
+ * pinned there ({@link #aBusyProcessOnThePlacedCpuIsFoundAsASlowdownAndTheGuardStopsPlacement}), and the same job
+ * with nothing beside it. Then the opt-in task design with the test-only injector: the pip-installed pyspark's {@code spark-submit} with the plugin
  * in {@code --jars}, {@code local-cluster} with two executor JVMs, task mode on the two-chiplet snapshot. The test-only
  * effect injector (honoured only with {@code -Dchiplet.test.effectInjector=true} on the executors) slows one arm by a
  * known factor; the driver's report must recover it within its interval, and an injected harm must make the guard
  * stop placement while the job's answer stays the one computed without Spark. Each run is one application of
- * {@value #PARTITIONS} tasks of some 200 ms on two 1-core executors (about 10 s of tasks). The control share is 0.5
+ * {@value #PARTITIONS} tasks of some 200 ms on two 1-core executors (about 20 s of tasks). The control share is 0.5
  * here so that a short job reaches the evidence the estimate asks for (20 tasks per arm).
  */
 class MeasureInPlaceTest
 {
-    private static final int PARTITIONS = 100;
+    private static final int PARTITIONS = 200;
     private static final String MASTER = "local-cluster[2,1,1024]";
+
+    /** The SQL job's queries: each of 4 map tasks hashes 1 M rows, some 50 to 500 ms on this busy machine. */
+    private static final String ROWS = "4000000";
+    /** Busy processes pinned to CPU 0: on a machine other builds keep busy, the kernel's balancing evens out one. */
+    private static final int BUSY_PROCESSES = 3;
+    private static final String SQL_PARTITIONS = "4";
+
+    @Test
+    void aBusyProcessOnThePlacedCpuIsFoundAsASlowdownAndTheGuardStopsPlacement(@TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path reports = temp.resolve("reports");
+        // The executor's one task slot is placed on chiplet 0 of the snapshot, CPU 0: processes spinning there take
+        // most of it from placed tasks; control tasks run where the kernel puts them (CPU 1 mostly).
+        List<Process> busy = new java.util.ArrayList<>();
+        Result result;
+        try {
+            for (int i = 0; i < BUSY_PROCESSES; i++) {
+                busy.add(new ProcessBuilder("taskset", "-c", "0", "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
+            }
+            // Until the guard stops placement (and 5 queries more), at most 4 minutes.
+            result = runSql(temp, reports, "240", "until-stopped");
+        }
+        finally {
+            for (Process process : busy) {
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        }
+
+        JsonNode report = report(reports);
+        System.err.println("chiplet measure IT (busy CPU 0): " + report.get("summary").asText());
+        assertThat(result.executorLogs().values()).as(result.describe()).anySatisfy(log -> assertThat(log).contains("on chiplets [0] (CPUs 0)"));
+        assertThat(report.get("design").asText()).startsWith("switchback windows per host");
+        assertThat(report.get("unit").asText()).isEqualTo("task");
+        JsonNode estimate = report.get("estimate");
+        assertThat(estimate.get("enough").asBoolean()).as(report.toPrettyString()).isTrue();
+        // Placed windows are slower: the figure's sign is right, and the guard acted on it.
+        assertThat(estimate.get("speedUp").asDouble()).as(report.toPrettyString()).isLessThan(1);
+        assertThat(estimate.get("verdict").asText()).as(report.toPrettyString()).isEqualTo("placed slower");
+        assertThat(report.get("guard").get("placing").asBoolean()).as(report.toPrettyString()).isFalse();
+        assertThat(result.driverLog() + result.stdout()).contains("Chiplet plugin stops placing tasks in chiplet-measure-sql");
+        assertThat(result.probeLines("result").getFirst().get("placing")).isEqualTo("False");
+        assertThat(sqlAnswers(result)).isEqualTo(1);
+    }
+
+    @Test
+    void withNothingBesideItASmallHostGetsAFigureAndPlacementGoesOn(@TempDir Path temp)
+            throws Exception
+    {
+        Assumptions.liveCpusHoldingCpus0And1();
+        Path reports = temp.resolve("reports");
+        Result result = runSql(temp, reports, "60", "fixed");
+
+        JsonNode report = report(reports);
+        System.err.println("chiplet measure IT (nothing beside): " + report.get("summary").asText());
+        JsonNode estimate = report.get("estimate");
+        // On 2 cores, SQL stages of a few tasks: a figure, over windows.
+        assertThat(estimate.get("enough").asBoolean()).as(report.toPrettyString()).isTrue();
+        assertThat(report.get("guard").get("placing").asBoolean()).as(report.toPrettyString()).isTrue();
+        assertThat(report.get("pluginCost").get("share").asDouble()).isPositive();
+        // The seed was drawn for this application and recorded; the run went into the history.
+        assertThat(report.get("plan").get("seed").asLong()).isNotEqualTo(io.chiplet.settings.PluginSettings.DEFAULT_MEASURE_SEED);
+        assertThat(result.driverLog() + result.stdout()).contains("over the last 1 run of chiplet-measure-sql");
+        assertThat(Files.readString(temp.resolve("history").resolve("measure-history.jsonl"))).contains("\"key\":\"chiplet-measure-sql\"");
+        assertThat(sqlAnswers(result)).isEqualTo(1);
+    }
+
+    private static Result runSql(Path temp, Path reports, String seconds, String until)
+            throws Exception
+    {
+        Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
+        Path script = temp.resolve("measure_sql_job.py");
+        try (var in = MeasureInPlaceTest.class.getResourceAsStream("/measure_sql_job.py")) {
+            Files.copy(in, script);
+        }
+        Map<String, String> conf = new HashMap<>(SparkSubmitTest.pluginConf(snapshot, temp));
+        conf.put("spark.chiplet.mode", "task");
+        conf.put("spark.chiplet.measure.enabled", "true");
+        // A trial's settings (docs/measuring.md): half the windows control, windows of 2 s (tasks of a few hundred ms).
+        conf.put("spark.chiplet.measure.controlShare", "0.5");
+        conf.put("spark.chiplet.measure.window", "2s");
+        conf.put("spark.chiplet.measure.historyDir", temp.resolve("history").toString());
+        conf.put("spark.chiplet.measure.reportDir", reports.toString());
+        Cell cell = Cell.configured().getFirst();
+        Result result = SparkSubmit.of(cell, Files.createDirectories(temp.resolve("run"))).master("local-cluster[1,1,1024]").conf(conf).jars(ProbeJar.pluginJar())
+                .timeout(java.time.Duration.ofMinutes(6)).runPython(script, seconds, ROWS, SQL_PARTITIONS, until);
+        assertThat(result.succeeded()).as(result.describe()).isTrue();
+        return result;
+    }
+
+    /** How many different answers the job's queries gave: 1, placed, control or stopped alike. */
+    private static int sqlAnswers(Result result)
+    {
+        assertThat(result.probeLines("result")).as(result.describe()).hasSize(1);
+        return Integer.parseInt(result.probeLines("result").getFirst().get("answers"));
+    }
 
     @Test
     void anInjectedSpeedUpIsRecoveredWithinTheIntervalAndTheReportIsWritten(@TempDir Path temp)
@@ -93,6 +194,9 @@ class MeasureInPlaceTest
         Map<String, String> conf = new HashMap<>(SparkSubmitTest.pluginConf(snapshot, temp));
         conf.put("spark.chiplet.measure.enabled", "true");
         conf.put("spark.chiplet.measure.controlShare", "0.5");
+        // Task-level arms (the opt-in design): a short job of 100 tasks holds enough of each arm.
+        conf.put("spark.chiplet.measure.design", "task");
+        conf.put("spark.chiplet.measure.historyDir", temp.resolve("history").toString());
         conf.put("spark.chiplet.measure.reportDir", reports.toString());
         conf.put("spark.chiplet.measure.seed", "23");
         conf.put("spark.chiplet.measure.test.injectTimeRatio", injectedTimeRatio);

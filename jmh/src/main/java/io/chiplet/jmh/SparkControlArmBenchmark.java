@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the in-place measurement adds to every task (docs/measuring.md): the task-mode hooks pair
  * ({@code onTaskStart}, {@code onTaskSucceeded}) with measuring off (placement only), with the default control share
- * (one task in ten unplaced) and with half the tasks unplaced. A control task skips the pin and its restore but pays
- * the arm's draw, the hook CPU clock reads and the arm's queueing for the driver; the difference to {@code off} is the
- * control's per-task cost, which a 10 % share must keep within the hooks' noise.
+ * (one window or task in ten unplaced) and with half unplaced, in both designs (windows per host, task-level arms).
+ * A control task skips the pin and its restore but pays the arm's draw (and, for windows, two clock reads and the
+ * spanning check at its end), the sampled hook CPU clock reads (one call in 16) and the arm's queueing for the driver;
+ * the difference to {@code off} is the measurement's per-task cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,6 +39,18 @@ public class SparkControlArmBenchmark
 
     @Param({"off", "0.1", "0.5"})
     public String controlShare;
+
+    /**
+     * A sysfs snapshot of more than one L3 group ({@code spark.chiplet.fsRoot}), empty for the live machine: a host of
+     * one L3 group measures nothing (no control arm), so on one the measured hooks run only with a snapshot, e.g.
+     * {@code -p fsRoot=<core's two-cpus-two-chiplets snapshot unpacked>}.
+     */
+    @Param({""})
+    public String fsRoot;
+
+    /** {@code window}: switchback windows per host (the default); {@code task}: task-level arms (opt-in). */
+    @Param({"window", "task"})
+    public String design;
 
     private final TaskPlacement.TaskIdentity[] tasks = new TaskPlacement.TaskIdentity[PARTITIONS];
     private int next;
@@ -54,9 +67,13 @@ public class SparkControlArmBenchmark
         }
         Map<String, String> conf = new HashMap<>();
         conf.put("spark.chiplet.mode", "task");
+        if (!fsRoot.isEmpty()) {
+            conf.put("spark.chiplet.fsRoot", fsRoot);
+        }
         conf.put("spark.chiplet.measure.enabled", Boolean.toString(!controlShare.equals("off")));
         if (!controlShare.equals("off")) {
             conf.put("spark.chiplet.measure.controlShare", controlShare);
+            conf.put("spark.chiplet.measure.design", design);
         }
         executor = HookedSparkExecutor.start(conf, () -> current);
     }

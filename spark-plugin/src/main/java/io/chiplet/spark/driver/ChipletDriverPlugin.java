@@ -66,6 +66,8 @@ public final class ChipletDriverPlugin
     public static final String DISABLED_BY_DRIVER = "disabledByDriver";
     /** Extra executor conf entry: why Python daemons may start in per-session directories (Spark Connect). */
     public static final String ISOLATED_PYTHON_SESSIONS = "isolatedPythonSessions";
+    /** The seed of the measurement's arms the driver drew for this application where none is set: every executor draws alike. */
+    public static final String MEASURE_SEED = "measureSeed";
     static final String SESSION_EXTENSIONS = "spark.sql.extensions";
 
     private static final Logger log = LoggerFactory.getLogger(ChipletDriverPlugin.class);
@@ -110,7 +112,14 @@ public final class ChipletDriverPlugin
     @Override
     public Map<String, String> init(SparkContext sparkContext, PluginContext context)
     {
-        return guard.call("driver init", () -> start(sparkContext, context), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+        Map<String, String> toExecutors = guard.call("driver init", () -> start(sparkContext, context), Map.of(DISABLED_BY_DRIVER, "the driver plugin failed to start"));
+        MeasuringListener listener = measuring;
+        if (listener == null || toExecutors.containsKey(DISABLED_BY_DRIVER)) {
+            return toExecutors;
+        }
+        Map<String, String> withSeed = new java.util.HashMap<>(toExecutors);
+        withSeed.put(MEASURE_SEED, Long.toString(listener.seed()));
+        return withSeed;
     }
 
     private Map<String, String> start(SparkContext sparkContext, PluginContext context)
@@ -144,6 +153,7 @@ public final class ChipletDriverPlugin
                         "Chiplet plugin cannot write its measurement report ({}): {}; the figures still go to the event log and the driver's metrics",
                         MeasureSettings.REPORT_DIR, problem));
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
+                // No seed set: the listener draws one for this application (recurring runs do not repeat one assignment).
                 measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);
                 measuring.register(context.metricRegistry());
                 sparkContext.addSparkListener(measuring);

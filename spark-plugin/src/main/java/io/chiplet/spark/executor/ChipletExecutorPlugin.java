@@ -11,6 +11,7 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
+import io.chiplet.spark.measure.HostKey;
 import io.chiplet.spark.measure.MeasuredTaskPlacement;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
@@ -179,7 +180,7 @@ public final class ChipletExecutorPlugin
         Topology topology = share.topology();
         List<Integer> usable = NodeShare.of(topology).ids();
         PlacementMetrics contextMetrics = new PlacementMetrics(usable);
-        MeasureSettings measureSettings = measureSettings(context);
+        MeasureSettings measureSettings = measureSettings(context, extraConf);
         // Executor mode, measured: the driver draws whether this whole executor is placed, before it leases or binds anything.
         Optional<DrawnArm> executorArm = mode == PlacementMode.EXECUTOR && measureSettings.enabled()
                 ? ExecutorMeasuring.askExecutorArm(context.executorID(), message -> askDriver(context, message))
@@ -188,7 +189,7 @@ public final class ChipletExecutorPlugin
         placement = control
                 ? new UnplacedTaskPlacement()
                 : placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context), leaseCoordinator));
-        measure(context, mode, measureSettings, executorArm);
+        measure(context, mode, measureSettings, executorArm, NodeShare.of(host).ids().size() < 2);
         List<Integer> placedOn = placement.chipletIds(usable);
         // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
         PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
@@ -219,13 +220,16 @@ public final class ChipletExecutorPlugin
         followCpuset(context.executorID(), topology, placementMetrics);
     }
 
-    private static MeasureSettings measureSettings(PluginContext context)
+    /** The measurement's settings, with the seed the driver drew for this application where none is set. */
+    private static MeasureSettings measureSettings(PluginContext context, Map<String, String> extraConf)
     {
         MeasureSettings.Parsed parsed = MeasureSettings.parse(SparkConfs.toMap(context.conf()));
         if (parsed instanceof MeasureSettings.Invalid invalid) {
             throw new IllegalArgumentException(invalid.problem().message());
         }
-        return ((MeasureSettings.Valid) parsed).settings();
+        MeasureSettings settings = ((MeasureSettings.Valid) parsed).settings();
+        String drawn = extraConf.get(ChipletDriverPlugin.MEASURE_SEED);
+        return drawn == null ? settings : settings.withSeed(Long.parseLong(drawn));
     }
 
     private static Object askDriver(PluginContext context, Object message)
@@ -243,12 +247,12 @@ public final class ChipletExecutorPlugin
      * In executor mode every task has its executor's arm, drawn by the driver; an executor the driver drew no arm
      * for is placed and not measured.
      */
-    private void measure(PluginContext context, PlacementMode mode, MeasureSettings settings, Optional<DrawnArm> executorArm)
+    private void measure(PluginContext context, PlacementMode mode, MeasureSettings settings, Optional<DrawnArm> executorArm, boolean oneL3)
     {
         if (!settings.enabled() || (mode == PlacementMode.EXECUTOR && executorArm.isEmpty())) {
             return;
         }
-        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> askDriver(context, message));
+        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> askDriver(context, message), HostKey.live(), oneL3);
         measuring = started;
         placement = executorArm.isPresent() ? started.wrapWhole(placement, executorArm.get()) : started.wrap(placement);
     }

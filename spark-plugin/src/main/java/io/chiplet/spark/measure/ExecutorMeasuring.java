@@ -4,6 +4,8 @@ import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.MeasurementPlan;
+import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowedDirective;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.MeasureSettings;
 import org.slf4j.Logger;
@@ -22,8 +24,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The executor's side of the measurement: wraps the task placement in {@link MeasuredTaskPlacement}, and every
- * {@value #REPORT_INTERVAL_MS} ms where tasks started (every {@value #IDLE_REPORT_INTERVAL_MS} ms when idle) sends the
- * driver the arms of the tasks started since ({@link ArmReport}, with this
+ * {@value #REPORT_INTERVAL_MS} ms where tasks ended (every {@value #IDLE_REPORT_INTERVAL_MS} ms when idle) sends the
+ * driver the arms of the tasks ended since ({@link ArmReport}, with this
  * JVM's plugin CPU time), taking the driver's {@link Directive} from the reply. A lost message only loses those
  * tasks from the comparison (the driver counts them); the directive stays the last one received.
  */
@@ -35,28 +37,41 @@ public final class ExecutorMeasuring
     static final long IDLE_REPORT_INTERVAL_MS = 5_000;
     private static final Logger log = LoggerFactory.getLogger(ExecutorMeasuring.class);
 
-    private record Started(long taskId, DrawnArm arm) {}
+    private record Ended(long taskId, TaskArm arm) {}
 
     private final String executorId;
     private final UnaryOperator<Object> ask;
     private final MeasurementPlan plan;
     private final MeasureSettings settings;
     private final OwnCpu cpu = new OwnCpu();
-    private final ConcurrentLinkedQueue<Started> started = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Ended> ended = new ConcurrentLinkedQueue<>();
+    private final String hostKey;
+    private final boolean oneL3;
     private final ScheduledExecutorService sender;
     private volatile Directive directive;
+    // Windows: a new directive applies from the next window on, so a host never changes arm within a window.
+    private volatile WindowedDirective windowed;
+    private final SwitchbackSchedule schedule;
     private long lastReportNanos;
 
     /**
+     * @param settings with the seed in force (the one set, or the driver's draw for this application)
      * @param ask the driver's {@code PluginContext.ask}
+     * @param hostKey the same for every executor of this host ({@link HostKey#live})
+     * @param oneL3 the host has one L3 group: placement has nothing to separate, so no task is control and the
+     *         driver hears so
      */
-    public ExecutorMeasuring(MeasureSettings settings, String executorId, UnaryOperator<Object> ask)
+    public ExecutorMeasuring(MeasureSettings settings, String executorId, UnaryOperator<Object> ask, String hostKey, boolean oneL3)
     {
+        this.hostKey = requireNonNull(hostKey, "hostKey is null");
+        this.oneL3 = oneL3;
         this.settings = requireNonNull(settings, "settings is null");
         this.executorId = requireNonNull(executorId, "executorId is null");
         this.ask = requireNonNull(ask, "ask is null");
         this.plan = settings.plan();
-        this.directive = new Directive(settings.enabled() ? settings.controlShare() : 0, true);
+        this.directive = new Directive(settings.enabled() && !oneL3 ? settings.controlShare() : 0, true);
+        this.windowed = WindowedDirective.of(directive);
+        this.schedule = settings.schedule();
         this.sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-measure-arms");
             thread.setDaemon(true);
@@ -65,10 +80,25 @@ public final class ExecutorMeasuring
         sender.scheduleWithFixedDelay(this::report, REPORT_INTERVAL_MS, REPORT_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** {@code placement} with a control arm. */
+    /**
+     * {@code placement} with a control arm: by default every executor of this host places or not for a window of time
+     * (core's {@link SwitchbackSchedule}, the host drawn by its key); with {@code spark.chiplet.measure.design=task}
+     * a share of each stage's tasks. On a host of one L3 group, {@code placement} itself: nothing to compare.
+     */
     public TaskPlacement wrap(TaskPlacement placement)
     {
-        return new MeasuredTaskPlacement(placement, plan.assignment(), () -> directive, (task, arm) -> started.add(new Started(task, arm)), cpu, injector());
+        if (oneL3) {
+            return placement;
+        }
+        TaskArmDraw draw = settings.design() == MeasureSettings.Design.WINDOW
+                ? TaskArmDraw.windows(schedule, SwitchbackSchedule.hostStratum(hostKey), window -> windowed.at(window), System::currentTimeMillis)
+                : TaskArmDraw.perTask(plan.assignment(), () -> directive);
+        return new MeasuredTaskPlacement(placement, draw, this::ended, cpu, injector());
+    }
+
+    private void ended(long task, TaskArm arm)
+    {
+        ended.add(new Ended(task, arm));
     }
 
     private EffectInjector injector()
@@ -86,7 +116,7 @@ public final class ExecutorMeasuring
     public TaskPlacement wrapWhole(TaskPlacement placement, DrawnArm executorArm)
     {
         requireNonNull(executorArm, "executorArm is null");
-        return new MeasuredTaskPlacement(placement, task -> executorArm, (task, arm) -> started.add(new Started(task, arm)), cpu, injector());
+        return new MeasuredTaskPlacement(placement, TaskArmDraw.whole(executorArm), this::ended, cpu, injector());
     }
 
     /**
@@ -113,19 +143,20 @@ public final class ExecutorMeasuring
     /** Sends the arms started since the last report; on the sender thread, and once more at close. */
     void report()
     {
-        if (started.isEmpty() && System.nanoTime() - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(IDLE_REPORT_INTERVAL_MS)) {
+        if (ended.isEmpty() && System.nanoTime() - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(IDLE_REPORT_INTERVAL_MS)) {
             return;
         }
         lastReportNanos = System.nanoTime();
         try {
-            Map<Long, DrawnArm> arms = new HashMap<>();
-            for (Started task = started.poll(); task != null; task = started.poll()) {
+            Map<Long, TaskArm> arms = new HashMap<>();
+            for (Ended task = ended.poll(); task != null; task = ended.poll()) {
                 arms.put(task.taskId(), task.arm());
             }
-            Object reply = ask.apply(MeasureMessages.encode(new ArmReport(executorId, cpu.nanos(), arms)));
+            Object reply = ask.apply(MeasureMessages.encode(new ArmReport(executorId, cpu.nanos(), arms, hostKey, oneL3)));
             Optional<Object> decoded = MeasureMessages.decode(reply);
-            if (decoded.isPresent() && decoded.get() instanceof Directive latest) {
+            if (decoded.isPresent() && decoded.get() instanceof Directive latest && !oneL3) {
                 directive = latest;
+                windowed = windowed.receive(latest, schedule.windowAt(System.currentTimeMillis()));
             }
         }
         catch (Exception | LinkageError e) {

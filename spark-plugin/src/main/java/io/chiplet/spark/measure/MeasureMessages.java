@@ -4,6 +4,7 @@ import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.Directive;
+import io.chiplet.measure.SwitchbackSchedule;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -29,10 +30,18 @@ public final class MeasureMessages
 
     public static String encode(ArmReport report)
     {
+        // task:<p|c><block>[@window][/w|/s]: arm, share as its block, window, left out (washout, spanning).
         StringBuilder arms = new StringBuilder();
-        report.arms().forEach((task, drawn) -> arms.append(arms.length() == 0 ? "" : ",").append(task).append(':')
-                .append(drawn.arm() == Arm.PLACED ? 'p' : 'c').append(ArmAssignment.blockSize(drawn.controlShare())));
-        return String.join("\t", VERSION, ARMS, URLEncoder.encode(report.executorId(), StandardCharsets.UTF_8), Long.toString(report.pluginCpuNanos()), arms);
+        report.arms().forEach((task, arm) -> {
+            DrawnArm drawn = arm.drawn();
+            arms.append(arms.length() == 0 ? "" : ",").append(task).append(':').append(drawn.arm() == Arm.PLACED ? 'p' : 'c').append(ArmAssignment.blockSize(drawn.controlShare()));
+            if (arm.window() != TaskArm.NO_WINDOW) {
+                arms.append('@').append(arm.window());
+            }
+            arm.exclusion().ifPresent(exclusion -> arms.append(exclusion == SwitchbackSchedule.Exclusion.WASHOUT ? "/w" : "/s"));
+        });
+        return String.join("\t", VERSION, ARMS, URLEncoder.encode(report.executorId(), StandardCharsets.UTF_8), Long.toString(report.pluginCpuNanos()), arms,
+                URLEncoder.encode(report.hostKey(), StandardCharsets.UTF_8), report.oneL3() ? "one-l3" : "l3s");
     }
 
     public static String encode(Directive directive)
@@ -51,6 +60,20 @@ public final class MeasureMessages
         return String.join("\t", VERSION, EXECUTOR_ARM, executorArm.arm() == Arm.PLACED ? "placed" : "control", Integer.toString(ArmAssignment.blockSize(executorArm.controlShare())));
     }
 
+    private static TaskArm taskArm(String text)
+    {
+        Optional<SwitchbackSchedule.Exclusion> exclusion = text.endsWith("/w") ? Optional.of(SwitchbackSchedule.Exclusion.WASHOUT)
+                : text.endsWith("/s") ? Optional.of(SwitchbackSchedule.Exclusion.SPANNING) : Optional.empty();
+        String arm = exclusion.isPresent() ? text.substring(0, text.length() - 2) : text;
+        int at = arm.indexOf('@');
+        int block = Integer.parseInt(arm.substring(1, at < 0 ? arm.length() : at));
+        long window = at < 0 ? TaskArm.NO_WINDOW : Long.parseLong(arm.substring(at + 1));
+        if (arm.charAt(0) != 'p' && arm.charAt(0) != 'c') {
+            throw new IllegalArgumentException("not an arm: " + text);
+        }
+        return new TaskArm(new DrawnArm(arm.charAt(0) == 'p' ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block), window, exclusion);
+    }
+
     /** An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; empty for any other message, which is then not the measurement's. */
     public static Optional<Object> decode(Object message)
     {
@@ -59,16 +82,15 @@ public final class MeasureMessages
         }
         String[] fields = text.split("\t", -1);
         try {
-            if (fields[1].equals(ARMS) && fields.length == 5) {
-                Map<Long, DrawnArm> arms = new HashMap<>();
+            if (fields[1].equals(ARMS) && fields.length == 7) {
+                Map<Long, TaskArm> arms = new HashMap<>();
                 if (!fields[4].isEmpty()) {
                     for (String entry : fields[4].split(",")) {
-                        int colon = entry.indexOf(':');
-                        int block = Integer.parseInt(entry.substring(colon + 2));
-                        arms.put(Long.parseLong(entry.substring(0, colon)), new DrawnArm(entry.charAt(colon + 1) == 'p' ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block));
+                        arms.put(Long.parseLong(entry.substring(0, entry.indexOf(':'))), taskArm(entry.substring(entry.indexOf(':') + 1)));
                     }
                 }
-                return Optional.of(new ArmReport(URLDecoder.decode(fields[2], StandardCharsets.UTF_8), Long.parseLong(fields[3]), arms));
+                return Optional.of(new ArmReport(URLDecoder.decode(fields[2], StandardCharsets.UTF_8), Long.parseLong(fields[3]), arms,
+                        URLDecoder.decode(fields[5], StandardCharsets.UTF_8), fields[6].equals("one-l3")));
             }
             if (fields[1].equals(EXECUTOR_ARM_REQUEST) && fields.length == 3) {
                 return Optional.of(new ExecutorArmRequest(URLDecoder.decode(fields[2], StandardCharsets.UTF_8)));

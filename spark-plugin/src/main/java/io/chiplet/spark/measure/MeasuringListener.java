@@ -10,6 +10,7 @@ import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
 import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
+import io.chiplet.measure.SwitchbackSchedule;
 import io.chiplet.measure.UnitObservation;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -17,6 +18,7 @@ import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerApplicationEnd;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -51,8 +54,17 @@ public final class MeasuringListener
     static final long WARN_INTERVAL_MS = 60_000;
     /** Arms or task ends waiting for their other half; beyond this the oldest are given up (and counted). */
     static final int MAX_WAITING = 200_000;
-    static final String DESIGN = "per task: a seeded draw per stage and partition, one control task in each block of 1/share partitions of a stage "
-            + "(so every stage of enough tasks has both arms); time per byte (or record) read compared within each stage and control share";
+    static final String DESIGN = "per task (spark.chiplet.measure.design=task): a seeded draw per stage and partition, one control task in each block of 1/share "
+            + "partitions of a stage (so every stage of enough tasks has both arms); time per byte (or record) read compared within each stage and control share";
+    static final String WINDOW_DESIGN = "switchback windows per host: every executor of a host places or not for a window of time, each host's windows drawn "
+            + "from the seed, one control window in each block of 1/share; a task belongs to the window it started in, left out when it started in the washout "
+            + "after a switch or ran into a window of the other arm; time per byte (or record) read compared within each stage name and control share, "
+            + "the interval over host windows (cluster-robust)";
+    static final String TASK_INTERFERENCE = "Control tasks share the machine with placed ones, so the control is not a clean 'plugin off': each arm changes what the "
+            + "other sees (caches, memory bandwidth, the kernel's balancing of the unpinned control threads), a bias of unknown sign (docs/measuring.md). "
+            + "The default design (switchback windows per host) has no such interference.";
+    /** Runs of one key pooled at most: recent enough to be the same job on the same machines. */
+    static final int POOLED_RUNS = 20;
 
     static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
             + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
@@ -63,19 +75,27 @@ public final class MeasuringListener
 
     private static final Logger log = LoggerFactory.getLogger(MeasuringListener.class);
 
-    private record TaskEnd(String stage, String executorId, UnitObservation withoutArm) {}
+    private record TaskEnd(int stageId, String executorId, UnitObservation withoutArm) {}
 
     private final MeasureSettings settings;
+    private final boolean seedSet;
     private final String applicationName;
     private final Supplier<String> applicationId;
     private final LongSupplier clock;
     private final FailOpenGuard guard = new FailOpenGuard(log, "the driver's measurement", "placement and Spark go on unmeasured");
     private final Measurement measurement;
     private final OwnCpu cpu = new OwnCpu();
-    private final Map<Long, DrawnArm> arms = waiting();
+    private final Map<Long, TaskArm> arms = waiting();
     private final Map<Long, TaskEnd> ends = waiting();
     private final Map<String, Long> executorCpu = new ConcurrentHashMap<>();
     private final Map<String, DrawnArm> executorArms = new LinkedHashMap<>();
+    private final Map<String, String> executorHosts = new ConcurrentHashMap<>();
+    private final java.util.Set<String> oneL3Executors = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, String> stageNames = waitingStages();
+    private String firstExecutor;
+    private long firstExecutorTasks;
+    private long inWashout;
+    private long spanning;
     private final long startedAt;
     private long jobCpuNanos;
     private long givenUp;
@@ -84,20 +104,58 @@ public final class MeasuringListener
     private long lastWarn;
     private boolean ended;
     private volatile MeasureReport latest;
+    private final Optional<RunHistory> history;
+    private final String key;
+    private Optional<String> pooled = Optional.empty();
 
     /**
      * @param applicationId read when a report is made: Spark assigns it after the plugins start
      */
     public MeasuringListener(MeasureSettings settings, String applicationName, Supplier<String> applicationId, LongSupplier clock)
     {
-        this.settings = requireNonNull(settings, "settings is null");
+        this(settings, applicationName, applicationId, clock, new java.security.SecureRandom()::nextLong);
+    }
+
+    /**
+     * @param seedDraw draws this application's seed where {@code spark.chiplet.measure.seed} is unset
+     */
+    public MeasuringListener(MeasureSettings settings, String applicationName, Supplier<String> applicationId, LongSupplier clock, LongSupplier seedDraw)
+    {
+        requireNonNull(settings, "settings is null");
+        this.seedSet = settings.seed().isPresent();
+        this.settings = settings.withSeed(seedDraw.getAsLong());
         this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.measurement = new Measurement(settings.plan());
+        this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
+        this.key = settings.key().orElse(applicationName);
+        this.history = openHistory(settings.historyDir().orElseGet(() -> RunHistory.defaultDirectory(System.getenv(), System.getProperty("user.home"))));
         this.latest = report();
+    }
+
+    private static Map<Integer, String> waitingStages()
+    {
+        return new LinkedHashMap<>(64, 0.75f, false)
+        {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, String> eldest)
+            {
+                return size() > MAX_WAITING;
+            }
+        };
+    }
+
+    /** The history of runs, checked at the start: a directory that cannot be written is said once, and runs do not add up. */
+    private static Optional<RunHistory> openHistory(Path directory)
+    {
+        StringBuilder problem = new StringBuilder();
+        Optional<RunHistory> opened = RunHistory.open(directory, problem);
+        if (opened.isEmpty()) {
+            log.warn("Chiplet plugin cannot keep this application's measured runs ({}): {}; each run's figure stands alone", MeasureSettings.HISTORY_DIR, problem);
+        }
+        return opened;
     }
 
     private static <V> Map<Long, V> waiting()
@@ -133,8 +191,12 @@ public final class MeasuringListener
             long hook = cpu.hookStarted();
             synchronized (this) {
                 executorCpu.put(report.executorId(), report.pluginCpuNanos());
+                executorHosts.put(report.executorId(), report.hostKey());
+                if (report.oneL3()) {
+                    oneL3Executors.add(report.executorId());
+                }
                 // An executor-mode executor's tasks all have its arm, known here since it asked: nothing to join.
-                Map<Long, DrawnArm> taskArms = executorArms.containsKey(report.executorId()) ? Map.of() : report.arms();
+                Map<Long, TaskArm> taskArms = executorArms.containsKey(report.executorId()) ? Map.of() : report.arms();
                 taskArms.forEach((task, arm) -> {
                     TaskEnd end = ends.remove(task);
                     if (end == null) {
@@ -159,6 +221,10 @@ public final class MeasuringListener
     {
         return guard.call("measurement executor arm", () -> {
             synchronized (this) {
+                if (executorArms.isEmpty()) {
+                    // Always placed (ArmAssignment.ofProcess): not a randomised unit, so its tasks are not compared.
+                    firstExecutor = request.executorId();
+                }
                 DrawnArm arm = executorArms.computeIfAbsent(request.executorId(),
                         executor -> measurement.directive().drawProcess(settings.plan().assignment(), executorArms.size()));
                 latest = report();
@@ -190,11 +256,11 @@ public final class MeasuringListener
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
                 String stage = "stage " + event.stageId();
-                TaskEnd end = new TaskEnd(stage, event.taskInfo().executorId(), new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
+                TaskEnd end = new TaskEnd(event.stageId(), event.taskInfo().executorId(), new UnitObservation(stage, Arm.PLACED, metrics.executorRunTime() / 1e3, metrics.executorCpuTime() / 1e9,
                         metrics.jvmGCTime() / 1e3, bytes, records));
                 long task = event.taskInfo().taskId();
                 DrawnArm executorArm = executorArms.get(end.executorId());
-                DrawnArm arm = executorArm != null ? executorArm : arms.remove(task);
+                TaskArm arm = executorArm != null ? TaskArm.of(executorArm) : arms.remove(task);
                 if (arm == null) {
                     if (ends.size() >= MAX_WAITING) {
                         givenUp++;
@@ -210,14 +276,55 @@ public final class MeasuringListener
         });
     }
 
-    private void record(TaskEnd end, DrawnArm arm)
+    private void record(TaskEnd end, TaskArm arm)
     {
+        if (end.executorId().equals(firstExecutor)) {
+            firstExecutorTasks++;
+            return;
+        }
+        if (arm.exclusion().isPresent()) {
+            if (arm.exclusion().get() == SwitchbackSchedule.Exclusion.WASHOUT) {
+                inWashout++;
+            }
+            else {
+                spanning++;
+            }
+            return;
+        }
         UnitObservation unit = end.withoutArm();
-        // Compared within its stage and the share it was drawn at (DrawnArm).
-        // A task of an executor-mode executor shares its executor's arm: the executor is the cluster the interval accounts for.
-        String cluster = executorArms.containsKey(end.executorId()) ? "executor " + end.executorId() : "";
-        measurement.record(new UnitObservation(arm.stratum(unit.stratum()), arm.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(),
+        DrawnArm drawn = arm.drawn();
+        String stratum = unit.stratum();
+        String cluster = "";
+        if (arm.window() != TaskArm.NO_WINDOW) {
+            // Windows: a stage rarely outlasts one window, so stages of one name (the same code run again) are compared
+            // across windows; the window of the task's host is the cluster its arm was drawn for.
+            stratum = "stage '" + stageNames.getOrDefault(end.stageId(), "stage " + end.stageId() + "'");
+            cluster = SwitchbackSchedule.cluster(executorHosts.getOrDefault(end.executorId(), "executor " + end.executorId()), arm.window());
+        }
+        else if (executorArms.containsKey(end.executorId())) {
+            // A task of an executor-mode executor shares its executor's arm: the executor is the cluster.
+            cluster = "executor " + end.executorId();
+        }
+        // Compared within its stratum and the share it was drawn at (DrawnArm).
+        measurement.record(new UnitObservation(drawn.stratum(stratum), drawn.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(),
                 unit.recordsRead(), cluster));
+    }
+
+    @Override
+    public void onStageSubmitted(SparkListenerStageSubmitted event)
+    {
+        guard.run("measurement onStageSubmitted", () -> {
+            synchronized (this) {
+                // A stage's name (its call site) and its number of tasks: a query's map and reduce stages share a call site.
+                stageNames.put(event.stageInfo().stageId(), event.stageInfo().name() + "' of " + event.stageInfo().numTasks() + " tasks");
+            }
+        });
+    }
+
+    /** The seed of this application's arms: the one set, or the one the driver drew (recorded in the report). */
+    public long seed()
+    {
+        return settings.plan().seed();
     }
 
     /** Re-estimates at most once a second (or now); warns when the guard stops placement, and once a minute. */
@@ -233,7 +340,7 @@ public final class MeasuringListener
         latest = report();
         if (!now && time - lastWarn >= WARN_INTERVAL_MS && heardFromExecutors()) {
             lastWarn = time;
-            log.warn("{}", latest.summaryLine());
+            log.warn("{}", summaryLine());
         }
     }
 
@@ -251,8 +358,18 @@ public final class MeasuringListener
     {
         long plugin = cpu.hookNanos() + executorCpu.values().stream().mapToLong(Long::longValue).sum();
         List<String> notes = new java.util.ArrayList<>();
-        notes.add("Control tasks share the machine with placed ones, so the control is not a clean 'plugin off': a share of placement's effect on "
-                + "shared caches and memory reaches control tasks too and pulls the estimate towards 1 (docs/measuring.md).");
+        boolean windows = settings.design() == MeasureSettings.Design.WINDOW;
+        notes.add(String.format(Locale.ROOT, "Seed %d (%s).", seed(), seedSet ? "set" : "drawn for this application"));
+        if (windows) {
+            notes.add(String.format(Locale.ROOT, "Windows of %d ms per host, washout %d ms: %d tasks left out as started in a washout, %d as spanning a switch.",
+                    settings.window().toMillis(), settings.washout().toMillis(), inWashout, spanning));
+        }
+        if (!windows && executorArms.isEmpty()) {
+            notes.add(TASK_INTERFERENCE);
+        }
+        if (firstExecutor != null) {
+            notes.add(String.format(Locale.ROOT, "%d tasks of the first executor (%s, always placed, not a randomised unit) not compared.", firstExecutorTasks, firstExecutor));
+        }
         if (!executorArms.isEmpty()) {
             long control = executorArms.values().stream().filter(arm -> arm.arm() == Arm.CONTROL).count();
             notes.add(String.format(Locale.ROOT, "%d executors in executor mode: %d placed, %d control.", executorArms.size(), executorArms.size() - control, control));
@@ -262,15 +379,34 @@ public final class MeasuringListener
             notes.add(String.format(Locale.ROOT, "%d tasks finished without their arm reaching the driver (an executor's last report lost at its end, "
                     + "or an executor in executor mode); %d tasks ran under 1 ms and were not compared.", ends.size() + givenUp, untimed));
         }
-        String design = executorArms.isEmpty() ? DESIGN : executorCpu.keySet().stream().allMatch(executorArms::containsKey) ? EXECUTOR_DESIGN : EXECUTOR_DESIGN + "; executors in task mode: " + DESIGN;
-        return MeasureReport.of(measurement, applicationName + " (" + applicationId() + ")", design, Noun.regular("task"), Noun.regular("stage"), Instant.ofEpochMilli(clock.getAsLong()).toString(),
-                new PluginCost(plugin, jobCpuNanos), notes);
+        String design = executorArms.isEmpty() ? (windows ? WINDOW_DESIGN : DESIGN) : executorCpu.keySet().stream().allMatch(executorArms::containsKey) ? EXECUTOR_DESIGN : EXECUTOR_DESIGN + "; executors in task mode: " + DESIGN;
+        pooled.ifPresent(notes::add);
+        String subject = applicationName + " (" + applicationId() + ")";
+        String generatedAt = Instant.ofEpochMilli(clock.getAsLong()).toString();
+        if (isOneL3()) {
+            return MeasureReport.notMeasured(measurement.plan(), subject, design, Noun.regular("task"), Noun.regular("stage"), generatedAt, MeasureReport.ONE_L3_GROUP,
+                    new PluginCost(plugin, jobCpuNanos), notes);
+        }
+        return MeasureReport.of(measurement, subject, design, Noun.regular("task"), Noun.regular("stage"), generatedAt, new PluginCost(plugin, jobCpuNanos), notes);
     }
 
     @Override
     public void onApplicationEnd(SparkListenerApplicationEnd event)
     {
         guard.run("measurement onApplicationEnd", this::finish);
+    }
+
+    /** Whether every executor heard from has one L3 group: nothing was measured. */
+    private boolean isOneL3()
+    {
+        return !oneL3Executors.isEmpty() && oneL3Executors.containsAll(executorCpu.keySet());
+    }
+
+    /** The line the user reads: the report's, with the pooled runs of this application's key once it ended. */
+    public String summaryLine()
+    {
+        MeasureReport report = latest;
+        return report.summaryLine() + pooled.map(line -> "; " + line).orElse("");
     }
 
     private synchronized boolean heardFromExecutors()
@@ -289,17 +425,50 @@ public final class MeasuringListener
             }
             maybeUpdate(true);
             ended = true;
-            report = latest;
             heard = heardFromExecutors();
         }
         if (heard) {
-            log.warn("{}", report.summaryLine());
+            pooled = addToHistory(latest);
+            synchronized (this) {
+                latest = report();
+            }
+        }
+        report = latest;
+        if (heard) {
+            log.warn("{}", summaryLine());
         }
         else {
             // Executors that switched the plugin off (and warned once) report nothing: no second warning for that.
             log.info("Chiplet placement was not measured: no executor reported its tasks' arms (the plugin is off on the executors)");
         }
         settings.reportDir().ifPresent(directory -> write(directory, report));
+    }
+
+    /** Appends this run's record to the history and pools the key's last runs; empty where there is no history or no run with a figure. */
+    private Optional<String> addToHistory(MeasureReport report)
+    {
+        if (history.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<io.chiplet.measure.RunRecord> run = io.chiplet.measure.RunRecord.of(key, applicationId(), Instant.ofEpochMilli(clock.getAsLong()), seed(), report.estimate());
+            if (run.isPresent()) {
+                history.get().append(run.get());
+            }
+            RunHistory.Read read = history.get().read();
+            if (read.skipped() > 0) {
+                log.info("Chiplet plugin skipped {} lines of {} it could not read", read.skipped(), history.get().file());
+            }
+            if (read.runs().stream().noneMatch(record -> record.key().equals(key))) {
+                return Optional.empty();
+            }
+            return Optional.of(io.chiplet.measure.PooledRuns.lastOf(key, read.runs(), POOLED_RUNS).summaryLine()
+                    + (read.skipped() > 0 ? String.format(Locale.ROOT, " (%d unreadable lines of the history skipped)", read.skipped()) : ""));
+        }
+        catch (IOException | RuntimeException e) {
+            log.warn("Chiplet plugin could not add this run to {} ({}): {}", history.get().file(), MeasureSettings.HISTORY_DIR, e.toString());
+            return Optional.empty();
+        }
     }
 
     private void write(Path directory, MeasureReport report)

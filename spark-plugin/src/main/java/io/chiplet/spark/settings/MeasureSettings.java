@@ -11,7 +11,10 @@ import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
 
 
+import io.chiplet.measure.SwitchbackSchedule;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -39,27 +42,53 @@ import static java.util.Objects.requireNonNull;
  *         control task's time (0.8: control tasks are slowed by 1/0.8)
  */
 public record MeasureSettings(boolean enabled, double controlShare, GuardMode guard, Optional<Path> reportDir, OptionalLong seed,
-        OptionalDouble injectedTimeRatio)
+        OptionalDouble injectedTimeRatio, Design design, Duration window, Duration washout, Optional<Path> historyDir, Optional<String> key)
 {
+    /** How arms are drawn in task mode ({@code spark.chiplet.measure.design}). */
+    public enum Design
+    {
+        /** Switchback windows per host: every executor of a host places or not for a window (the default). */
+        WINDOW,
+        /** A control share of each stage's tasks, beside placed ones on the same executors (opt-in; interference). */
+        TASK
+    }
+
+    /** The settings as before switchback windows: task-level arms, for tests of that design. */
+    public MeasureSettings(boolean enabled, double controlShare, GuardMode guard, Optional<Path> reportDir, OptionalLong seed, OptionalDouble injectedTimeRatio)
+    {
+        this(enabled, controlShare, guard, reportDir, seed, injectedTimeRatio, Design.TASK, PluginSettings.DEFAULT_MEASURE_WINDOW, PluginSettings.DEFAULT_MEASURE_WASHOUT,
+                Optional.empty(), Optional.empty());
+    }
+
     public static final String ENABLED = ChipletSettings.PREFIX + "measure.enabled";
     public static final String CONTROL_SHARE = ChipletSettings.PREFIX + "measure.controlShare";
     public static final String GUARD = ChipletSettings.PREFIX + "guard";
     public static final String REPORT_DIR = ChipletSettings.PREFIX + "measure.reportDir";
     public static final String SEED = ChipletSettings.PREFIX + "measure.seed";
     public static final String INJECT_TIME_RATIO = ChipletSettings.PREFIX + "measure.test.injectTimeRatio";
+    public static final String DESIGN = ChipletSettings.PREFIX + "measure.design";
+    public static final String WINDOW = ChipletSettings.PREFIX + "measure.window";
+    public static final String WASHOUT = ChipletSettings.PREFIX + "measure.washout";
+    public static final String HISTORY_DIR = ChipletSettings.PREFIX + "measure.historyDir";
+    public static final String KEY = ChipletSettings.PREFIX + "measure.key";
     /** The system property without which {@link #INJECT_TIME_RATIO} is ignored: it never acts in normal use. */
     public static final String TEST_INJECTOR_PROPERTY = "chiplet.test.effectInjector";
 
-    public static final Set<String> KEYS = Set.of(ENABLED, CONTROL_SHARE, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO);
+    public static final Set<String> KEYS = Set.of(ENABLED, CONTROL_SHARE, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO, DESIGN, WINDOW, WASHOUT, HISTORY_DIR, KEY);
 
     /** Each measurement setting's Spark key, by core's declaration. */
-    public static final Map<Setting<?>, String> DECLARED = Map.of(
-            PluginSettings.MEASURE_ENABLED, ENABLED,
-            PluginSettings.MEASURE_CONTROL_SHARE, CONTROL_SHARE,
-            PluginSettings.GUARD, GUARD,
-            PluginSettings.MEASURE_REPORT_DIR, REPORT_DIR,
-            PluginSettings.MEASURE_SEED, SEED,
-            PluginSettings.MEASURE_INJECT_TIME_RATIO, INJECT_TIME_RATIO);
+    public static final Map<Setting<?>, String> DECLARED = Map.ofEntries(
+            Map.entry(PluginSettings.MEASURE_DESIGN, DESIGN),
+            Map.entry(PluginSettings.MEASURE_WINDOW, WINDOW),
+            Map.entry(PluginSettings.MEASURE_WASHOUT, WASHOUT),
+            Map.entry(PluginSettings.MEASURE_HISTORY_DIR, HISTORY_DIR),
+            Map.entry(PluginSettings.MEASURE_KEY, KEY),
+            Map.entry(PluginSettings.MEASURE_ENABLED, ENABLED),
+            Map.entry(PluginSettings.MEASURE_CONTROL_SHARE, CONTROL_SHARE),
+            Map.entry(PluginSettings.GUARD, GUARD),
+            Map.entry(PluginSettings.MEASURE_REPORT_DIR, REPORT_DIR),
+            Map.entry(PluginSettings.MEASURE_SEED, SEED),
+            Map.entry(PluginSettings.MEASURE_INJECT_TIME_RATIO, INJECT_TIME_RATIO));
 
     public MeasureSettings
     {
@@ -67,7 +96,28 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
         requireNonNull(reportDir, "reportDir is null");
         requireNonNull(seed, "seed is null");
         requireNonNull(injectedTimeRatio, "injectedTimeRatio is null");
+        requireNonNull(design, "design is null");
+        requireNonNull(window, "window is null");
+        requireNonNull(washout, "washout is null");
+        requireNonNull(historyDir, "historyDir is null");
+        requireNonNull(key, "key is null");
         ArmAssignment.blockSize(controlShare);
+    }
+
+    private static Duration washout(PluginSettingsReader settings)
+    {
+        Duration window = settings.read(PluginSettings.MEASURE_WINDOW);
+        Optional<Duration> set = settings.readIfSet(PluginSettings.MEASURE_WASHOUT);
+        if (set.isEmpty()) {
+            // By default at most a tenth of the window: short windows (a trial) keep most of their tasks.
+            Duration defaultWashout = settings.read(PluginSettings.MEASURE_WASHOUT);
+            return defaultWashout.compareTo(window.dividedBy(10)) <= 0 ? defaultWashout : window.dividedBy(10);
+        }
+        Duration washout = set.get();
+        if (washout.compareTo(window) >= 0) {
+            throw new InvalidSettingException(WASHOUT, washout.toMillis() + "ms", "a washout shorter than " + WINDOW + " (" + window.toMillis() + "ms)");
+        }
+        return washout;
     }
 
     /** Reads the measurement settings from a Spark configuration's entries; other entries are ignored. */
@@ -82,7 +132,12 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
                     settings.read(PluginSettings.GUARD),
                     settings.readIfSet(PluginSettings.MEASURE_REPORT_DIR),
                     settings.readIfSet(PluginSettings.MEASURE_SEED).map(OptionalLong::of).orElse(OptionalLong.empty()),
-                    settings.readIfSet(PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty())));
+                    settings.readIfSet(PluginSettings.MEASURE_INJECT_TIME_RATIO).map(OptionalDouble::of).orElse(OptionalDouble.empty()),
+                    settings.read(PluginSettings.MEASURE_DESIGN).equals("task") ? Design.TASK : Design.WINDOW,
+                    settings.read(PluginSettings.MEASURE_WINDOW),
+                    washout(settings),
+                    settings.readIfSet(PluginSettings.MEASURE_HISTORY_DIR),
+                    settings.readIfSet(PluginSettings.MEASURE_KEY)));
         }
         catch (InvalidSettingException e) {
             return new Invalid(new ChipletSettings.Problem(e.setting(), e.value(), e.expected()));
@@ -120,6 +175,18 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     {
         return new MeasurementPlan(enabled, ControlShare.of(enabled ? controlShare : 0), guard, seed.orElse(DEFAULT_SEED),
                 StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
+    }
+
+    /** The seed in force: the one set, else the one the driver drew for this application. */
+    public MeasureSettings withSeed(long drawn)
+    {
+        return seed.isPresent() ? this : new MeasureSettings(enabled, controlShare, guard, reportDir, OptionalLong.of(drawn), injectedTimeRatio, design, window, washout, historyDir, key);
+    }
+
+    /** The host's switchback schedule (core's), for {@link Design#WINDOW}. */
+    public SwitchbackSchedule schedule()
+    {
+        return SwitchbackSchedule.of(seed.orElse(DEFAULT_SEED), window.toMillis(), washout.toMillis());
     }
 
     /** The injected effect where the test property allows it; empty in normal use. */

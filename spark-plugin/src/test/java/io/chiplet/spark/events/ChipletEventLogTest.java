@@ -8,6 +8,7 @@ import io.chiplet.placement.Advice;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.MeasuringListener;
+import io.chiplet.spark.measure.TaskArm;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -86,7 +87,7 @@ class ChipletEventLogTest
             Arm arm = assignment.of(0, (int) task, 0.5);
             measuring.onTaskEnd(taskEnd(task, arm == Arm.PLACED ? 130 + task % 7 : 100 + task % 5));
             clock.addAndGet(2_000);
-            measuring.receive(new ArmReport("1", 0, Map.of(task, new DrawnArm(arm, 0.5))));
+            measuring.receive(new ArmReport("1", 0, Map.of(task, TaskArm.of(new DrawnArm(arm, 0.5)))));
             if (task % 50 == 49) {
                 poster.onStageCompleted(null);
             }

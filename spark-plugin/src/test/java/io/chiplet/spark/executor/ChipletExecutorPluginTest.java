@@ -40,6 +40,7 @@ class ChipletExecutorPluginTest
 {
     private static final long MIB = 1L << 20;
     private static final Topology TWO_CHIPLETS = topology(CpuSet.range(0, 7), List.of(chiplet(0, CpuSet.range(0, 3), 32 * MIB), chiplet(1, CpuSet.range(4, 7), 32 * MIB)));
+    private static final Topology ONE_CHIPLET = topology(CpuSet.range(0, 7), List.of(chiplet(0, CpuSet.range(0, 7), 32 * MIB)));
 
     private final RecordingTaskPlacement placement = new RecordingTaskPlacement(2);
     private final AtomicReference<TaskPlacement.TaskIdentity> currentTask = new AtomicReference<>();
@@ -69,9 +70,9 @@ class ChipletExecutorPluginTest
     }
 
     @Test
-    void measuringByDefaultLeavesAShareOfEachStagesTasksUnplaced()
+    void measuringByTaskLeavesAShareOfEachStagesTasksUnplaced()
     {
-        FakePluginContext context = new FakePluginContext(Map.of("spark.app.id", "app-9"), message -> SpreadHints.NONE);
+        FakePluginContext context = new FakePluginContext(Map.of("spark.app.id", "app-9", "spark.chiplet.measure.design", "task"), message -> SpreadHints.NONE);
         ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
         plugin.init(context, Map.of());
         for (int partition = 0; partition < 40; partition++) {
@@ -82,6 +83,50 @@ class ChipletExecutorPluginTest
         // One control task in each block of ten partitions: core's draw.
         assertThat(placement.started()).hasSize(36);
         assertThat(context.metricRegistry().getGauges().get("tasks.unplaced").getValue()).isEqualTo(4L);
+    }
+
+    @Test
+    void measuringByDefaultGivesEveryTaskOfAWindowItsHostsArmAndTheDriversSeed()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.app.id", "app-9", "spark.chiplet.measure.window", "1m"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
+        plugin.init(context, Map.of(io.chiplet.spark.driver.ChipletDriverPlugin.MEASURE_SEED, "4242"));
+        for (int partition = 0; partition < 40; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), true);
+        }
+        plugin.shutdown();
+
+        Map<Long, io.chiplet.spark.measure.TaskArm> reported = new java.util.HashMap<>();
+        context.measureMessages().stream().filter(ArmReport.class::isInstance).map(ArmReport.class::cast).forEach(report -> reported.putAll(report.arms()));
+        assertThat(reported).hasSize(40);
+        // All within (at most two) windows of a minute: the host's arm under the driver's seed, the same for every task of a window.
+        io.chiplet.measure.SwitchbackSchedule schedule = io.chiplet.measure.SwitchbackSchedule.of(4242, 60_000, 1_000);
+        long host = io.chiplet.measure.SwitchbackSchedule.hostStratum(io.chiplet.spark.measure.HostKey.live());
+        assertThat(reported.values()).allSatisfy(arm -> assertThat(arm.drawn().arm())
+                .isEqualTo(schedule.start(host, arm.window() * 60_000 + 30_000, new io.chiplet.measure.Directive(0.1, true)).arm().arm()));
+        long placedTasks = reported.values().stream().filter(arm -> arm.drawn().arm() == Arm.PLACED).count();
+        assertThat(placement.started()).hasSize((int) placedTasks);
+        assertThat(context.measureMessages().stream().filter(ArmReport.class::isInstance).map(ArmReport.class::cast))
+                .allSatisfy(report -> assertThat(report.hostKey()).isEqualTo(io.chiplet.spark.measure.HostKey.live()));
+    }
+
+    @Test
+    void onAHostOfOneL3NoTaskIsControlAndTheDriverHearsSo()
+    {
+        FakePluginContext context = new FakePluginContext(Map.of("spark.app.id", "app-9", "spark.chiplet.measure.design", "task"), message -> SpreadHints.NONE);
+        ChipletExecutorPlugin plugin = plugin(settings -> ONE_CHIPLET);
+        plugin.init(context, Map.of());
+        for (int partition = 0; partition < 40; partition++) {
+            runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), true);
+        }
+        plugin.shutdown();
+
+        assertThat(placement.started()).hasSize(40);
+        List<ArmReport> reports = context.measureMessages().stream().filter(ArmReport.class::isInstance).map(ArmReport.class::cast).toList();
+        assertThat(reports).isNotEmpty().allSatisfy(report -> {
+            assertThat(report.oneL3()).isTrue();
+            assertThat(report.arms()).isEmpty();
+        });
     }
 
     @Test
@@ -107,9 +152,9 @@ class ChipletExecutorPluginTest
             assertThat(created.get()).as(drawn.name()).isEqualTo(drawn == Arm.PLACED ? 1 : 0);
             assertThat(bound.started()).as(drawn.name()).hasSize(drawn == Arm.PLACED ? 12 : 0);
             // Every task carries the executor's arm to the driver, none drawn per task.
-            Map<Long, DrawnArm> reported = new java.util.HashMap<>();
+            Map<Long, io.chiplet.spark.measure.TaskArm> reported = new java.util.HashMap<>();
             context.measureMessages().stream().filter(ArmReport.class::isInstance).map(ArmReport.class::cast).forEach(report -> reported.putAll(report.arms()));
-            assertThat(reported).hasSize(12).allSatisfy((task, arm) -> assertThat(arm).isEqualTo(new DrawnArm(drawn, 0.1)));
+            assertThat(reported).hasSize(12).allSatisfy((task, arm) -> assertThat(arm).isEqualTo(io.chiplet.spark.measure.TaskArm.of(new DrawnArm(drawn, 0.1))));
         }
     }
 
