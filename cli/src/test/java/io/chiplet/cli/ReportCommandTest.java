@@ -121,7 +121,7 @@ class ReportCommandTest
         double high = speedUp * Math.exp(1.96 * 0.05);
         boolean placing = speedUp >= 1;
         String report = String.format(Locale.ROOT, "{\"kind\":\"chiplet-measure-report/1\",\"estimate\":{\"speedUp\":%s,\"speedUpLow\":%s,\"speedUpHigh\":%s,"
-                + "\"logStandardError\":0.05,\"degreesOfFreedom\":1000},\"summary\":\"speed-up %.3fx\"}", speedUp, low, high, speedUp);
+                + "\"logStandardError\":0.05,\"degreesOfFreedom\":1000,\"placedClusters\":20,\"controlClusters\":20},\"summary\":\"speed-up %.3fx\"}", speedUp, low, high, speedUp);
         Function<String, String> quoted = text -> "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
         return String.join("\n",
                 "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"4.2.1\"}",

@@ -59,8 +59,8 @@ public final class RunsPage
                 if (report.get("estimate") instanceof Map<?, ?> estimate && estimate.get("speedUp") instanceof Number speedUp
                         && estimate.get("logStandardError") instanceof Number error && error.doubleValue() > 0
                         && estimate.get("degreesOfFreedom") instanceof Number freedom && freedom.doubleValue() >= 1
-                        && report.get("estimate") instanceof Map<?, ?> counts && counts.get("placedClusters") instanceof Number placed
-                        && counts.get("controlClusters") instanceof Number control && placed.intValue() >= 2 && control.intValue() >= 2) {
+                        && estimate.get("placedClusters") instanceof Number placed && estimate.get("controlClusters") instanceof Number control
+                        && placed.intValue() >= 2 && control.intValue() >= 2) {
                     records.add(new RunRecord(run.name(), run.id(), Instant.ofEpochMilli(run.started().orElse(0)), 0, -Math.log(speedUp.doubleValue()),
                             error.doubleValue(), freedom.doubleValue(), placed.intValue(), control.intValue()));
                 }
