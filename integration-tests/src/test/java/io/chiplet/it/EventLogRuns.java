@@ -76,6 +76,9 @@ record EventLogRuns(Cell cell, Result result, Path eventLogDir, Path unwritableR
             Map<String, String> conf = new HashMap<>(SparkSubmitTest.pluginConf(snapshot, directory));
             conf.put("spark.chiplet.measure.enabled", "true");
             conf.put("spark.chiplet.measure.controlShare", "0.5");
+            // Per-task arms: a job of a few seconds gets a figure (and the page something to pool) within the run; the
+            // default switchback windows (30 s) would leave every task of so short a job out.
+            conf.put("spark.chiplet.measure.design", "task");
             conf.put("spark.chiplet.measure.seed", "5");
             conf.put("spark.chiplet.measure.reportDir", reports.toString());
             conf.put("spark.eventLog.enabled", "true");
