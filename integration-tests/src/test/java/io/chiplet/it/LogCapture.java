@@ -83,7 +83,9 @@ final class LogCapture
 
     private static boolean isMeasurement(String line)
     {
-        return line.startsWith("Chiplet placement measured in place") || line.startsWith("Chiplet plugin stops placing tasks");
+        // The end-of-application line; on a host of one L3 group it says placement was not measured.
+        return line.startsWith("Chiplet placement measured in place") || line.startsWith("Chiplet placement not measured")
+                || line.startsWith("Chiplet plugin stops placing tasks");
     }
 
     private static boolean isExecutorSummary(String line)
