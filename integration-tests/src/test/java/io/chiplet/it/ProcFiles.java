@@ -51,7 +51,8 @@ final class ProcFiles
         }
     }
 
-    private static Optional<CpuSet> cpusAllowed(Path status)
+    /** The {@code Cpus_allowed_list} of a {@code /proc/.../status} file; empty when the thread ended while listed. */
+    static Optional<CpuSet> cpusAllowed(Path status)
     {
         try {
             return Files.readAllLines(status).stream()

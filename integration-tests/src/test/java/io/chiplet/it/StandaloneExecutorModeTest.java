@@ -322,21 +322,7 @@ class StandaloneExecutorModeTest
             throws IOException
     {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            return tasks.map(task -> cpusAllowed(task.resolve("status"))).flatMap(Optional::stream).toList();
-        }
-    }
-
-    private static Optional<CpuSet> cpusAllowed(Path status)
-    {
-        try {
-            return Files.readAllLines(status).stream()
-                    .filter(line -> line.startsWith("Cpus_allowed_list:"))
-                    .map(line -> CpuSet.parseList(line.substring("Cpus_allowed_list:".length()).trim()))
-                    .findFirst();
-        }
-        catch (IOException e) {
-            // The thread ended while listed.
-            return Optional.empty();
+            return tasks.map(task -> ProcFiles.cpusAllowed(task.resolve("status"))).flatMap(Optional::stream).toList();
         }
     }
 }

@@ -24,7 +24,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -131,26 +130,12 @@ class TpchWithAndWithoutPluginTest
         Map<Integer, CpuSet> masks = new LinkedHashMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : tasks.toList()) {
-                cpusAllowed(task.resolve("status")).ifPresent(mask -> masks.put(Integer.parseInt(task.getFileName().toString()), mask));
+                ProcFiles.cpusAllowed(task.resolve("status")).ifPresent(mask -> masks.put(Integer.parseInt(task.getFileName().toString()), mask));
             }
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return masks;
-    }
-
-    private static Optional<CpuSet> cpusAllowed(Path status)
-    {
-        try {
-            return Files.readAllLines(status).stream()
-                    .filter(line -> line.startsWith("Cpus_allowed_list:"))
-                    .map(line -> CpuSet.parseList(line.substring("Cpus_allowed_list:".length()).trim()))
-                    .findFirst();
-        }
-        catch (IOException e) {
-            // The thread ended while listed.
-            return Optional.empty();
-        }
     }
 }
