@@ -21,19 +21,20 @@ class PackageDependencyTest
 {
     private final JavaClasses classes = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("io.chiplet.placement", "io.chiplet.measure", "io.chiplet.adaptive");
+            .importPackages("io.chiplet.placement", "io.chiplet.engine", "io.chiplet.advice", "io.chiplet.measure", "io.chiplet.adaptive");
 
     @Test
     void theRulesSeeTheDecisionPackages()
     {
         assertThat(classes.stream().map(type -> type.getPackageName()).distinct())
-                .contains("io.chiplet.placement", "io.chiplet.measure", "io.chiplet.adaptive");
+                .contains("io.chiplet.placement", "io.chiplet.engine", "io.chiplet.engine.spark", "io.chiplet.engine.trino", "io.chiplet.advice",
+                        "io.chiplet.measure", "io.chiplet.adaptive");
     }
 
     @Test
-    void placementDecidesWithoutIoClocksOrThreads()
+    void placementItsEngineDialectsAndTheAdviceDecideWithoutIoClocksOrThreads()
     {
-        ArchRule rule = noClasses().that().resideInAPackage("io.chiplet.placement")
+        ArchRule rule = noClasses().that().resideInAnyPackage("io.chiplet.placement", "io.chiplet.engine..", "io.chiplet.advice")
                 .should().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.net..", "java.util.concurrent..")
                 .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
                 .orShould().callMethod(System.class, "nanoTime")

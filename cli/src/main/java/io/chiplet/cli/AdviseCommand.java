@@ -1,18 +1,20 @@
 package io.chiplet.cli;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.advice.ClusterAdvice;
+import io.chiplet.advice.PlanFormatter;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.Advice;
-import io.chiplet.placement.ClusterAdvice;
-import io.chiplet.placement.PlanFormatter;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Engine;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +35,7 @@ public final class AdviseCommand
     CommandSpec spec;
 
     @Option(names = "--engine", required = true, paramLabel = "ENGINE", converter = EngineConverter.class, description = "spark or trino.")
-    Advice.Engine engine;
+    Engine engine;
 
     @Option(names = {"--executors-per-host", "--workers-per-host"}, paramLabel = "N",
             description = "Executors (Spark) or workers (Trino) per machine; default one per chiplet.")
@@ -60,14 +62,14 @@ public final class AdviseCommand
     private final Function<DiscoveryOptions, Topology> discovery;
 
     static final class EngineConverter
-            implements CommandLine.ITypeConverter<Advice.Engine>
+            implements CommandLine.ITypeConverter<Engine>
     {
         @Override
-        public Advice.Engine convert(String value)
+        public Engine convert(String value)
         {
             return switch (value.strip().toLowerCase(Locale.ROOT)) {
-                case "spark" -> Advice.Engine.SPARK;
-                case "trino" -> Advice.Engine.TRINO;
+                case "spark" -> Engine.SPARK;
+                case "trino" -> Engine.TRINO;
                 default -> throw new CommandLine.TypeConversionException("expected spark or trino but found \"" + value + "\"");
             };
         }
@@ -139,7 +141,7 @@ public final class AdviseCommand
                 spec.commandLine().getOut().flush();
                 return;
             }
-            List<Advice.Setting> settings = Advice.advise(engine, topology, topology.allowed(), optional(workersPerHost),
+            List<AdvisedSetting> settings = Advice.advise(engine, topology, topology.allowed(), optional(workersPerHost),
                     dataBytes == null ? OptionalLong.empty() : OptionalLong.of(dataBytes), optional(hosts));
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(settings) : PlanFormatter.text(settings));
             spec.commandLine().getOut().flush();

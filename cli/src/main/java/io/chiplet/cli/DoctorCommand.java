@@ -1,8 +1,10 @@
 package io.chiplet.cli;
 
+import io.chiplet.advice.Advice;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.engine.Wording;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 import io.chiplet.perf.CounterAvailability;
@@ -10,7 +12,6 @@ import io.chiplet.perf.CounterTarget;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.PerfEvent;
 import io.chiplet.perf.PerfPlatform;
-import io.chiplet.placement.Advice;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
@@ -145,7 +146,7 @@ public final class DoctorCommand
     {
         try {
             Topology machine = TopologyDiscovery.discover(options);
-            checks.add(new Check("topology", Outcome.OK, Advice.count(machine.chiplets().size(), "chiplet") + ", " + Advice.count(machine.cores().size(), "core") + ", CPUs "
+            checks.add(new Check("topology", Outcome.OK, Wording.count(machine.chiplets().size(), "chiplet") + ", " + Wording.count(machine.cores().size(), "core") + ", CPUs "
                     + machine.allowed().toList() + " allowed (" + machine.source() + ")"
                     + (machine.unknowns().isEmpty() ? "" : "; unknown: " + String.join("; ", machine.unknowns()))));
             return Optional.of(machine);

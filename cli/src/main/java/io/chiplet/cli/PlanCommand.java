@@ -1,13 +1,13 @@
 package io.chiplet.cli;
 
+import io.chiplet.advice.PlanFormatter;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
-import io.chiplet.placement.PlanFormatter;
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.settings.PluginSettings;
@@ -16,13 +16,13 @@ import io.chiplet.settings.UnusableValueException;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

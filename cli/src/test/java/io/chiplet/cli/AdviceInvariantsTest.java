@@ -1,9 +1,11 @@
 package io.chiplet.cli;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.advice.ClusterAdvice;
+import io.chiplet.advice.ClusterAdvice.ClusterManager;
 import io.chiplet.discovery.BundledMachines;
-import io.chiplet.placement.Advice;
-import io.chiplet.placement.ClusterAdvice;
-import io.chiplet.placement.ClusterAdvice.ClusterManager;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Engine;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.TestTopologies;
 import io.chiplet.topology.Chiplet;
@@ -109,7 +111,7 @@ class AdviceInvariantsTest
     }
 
     /** The options of one {@code chiplet advise} run. */
-    record Options(Advice.Engine engine, Optional<ClusterManager> manager, OptionalInt workersPerHost, OptionalLong dataBytes, OptionalInt hosts) {}
+    record Options(Engine engine, Optional<ClusterManager> manager, OptionalInt workersPerHost, OptionalLong dataBytes, OptionalInt hosts) {}
 
     @Test
     void everyBundledMachineWithEveryOptionCombination()
@@ -154,7 +156,7 @@ class AdviceInvariantsTest
     @Provide
     Arbitrary<Options> options()
     {
-        return Combinators.combine(Arbitraries.of(Advice.Engine.class),
+        return Combinators.combine(Arbitraries.of(Engine.class),
                         Arbitraries.of(Optional.<ClusterManager>empty(), Optional.of(ClusterManager.KUBERNETES), Optional.of(ClusterManager.YARN),
                                 Optional.of(ClusterManager.STANDALONE)),
                         Arbitraries.integers().between(0, 40), Arbitraries.of(OptionalLong.empty(), OptionalLong.of(1L << 30), OptionalLong.of(1L << 40)),
@@ -179,7 +181,7 @@ class AdviceInvariantsTest
         int chiplets = Math.max(1, (int) topology.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(topology.allowed())).count());
         int cpus = topology.allowed().size();
         List<Options> all = new ArrayList<>();
-        for (Advice.Engine engine : Advice.Engine.values()) {
+        for (Engine engine : Engine.values()) {
             for (ClusterManager manager : ClusterManager.values()) {
                 all.add(new Options(engine, Optional.of(manager), OptionalInt.empty(), OptionalLong.empty(), OptionalInt.empty()));
             }
@@ -211,7 +213,7 @@ class AdviceInvariantsTest
         }
         String where = topology.source() + " allowed " + allowed.toList() + " " + options;
         Map<String, String> values = new LinkedHashMap<>();
-        for (Advice.Setting setting : advice.settings()) {
+        for (AdvisedSetting setting : advice.settings()) {
             if (!setting.key().equals("note")) {
                 assertThat(values.put(setting.key(), setting.value())).as(where + ": %s twice", setting.key()).isNull();
             }
@@ -272,7 +274,7 @@ class AdviceInvariantsTest
                 assertThat(message).as(where).contains("apply without --cluster-manager or with standalone");
                 return;
             }
-            if (options.manager().get() == ClusterManager.YARN && options.engine() == Advice.Engine.TRINO) {
+            if (options.manager().get() == ClusterManager.YARN && options.engine() == Engine.TRINO) {
                 assertThat(message).as(where).contains("Trino does not run on YARN");
                 return;
             }
@@ -320,7 +322,7 @@ class AdviceInvariantsTest
         else {
             int workers = intValue(values, values.containsKey("executors per host") ? "executors per host" : "workers per host");
             assertThat(workers).as(where).isEqualTo(options.workersPerHost().orElse(usable.chiplets()));
-            String slots = options.engine() == Advice.Engine.SPARK ? "spark.executor.cores" : "task_concurrency";
+            String slots = options.engine() == Engine.SPARK ? "spark.executor.cores" : "task_concurrency";
             assertThat(workers * intValue(values, slots)).as(where + ": " + workers + " x " + slots + " within the host's " + usable.cpus() + " CPUs")
                     .isLessThanOrEqualTo(usable.cpus());
         }
@@ -354,9 +356,9 @@ class AdviceInvariantsTest
         return Integer.parseInt(matcher.group(1));
     }
 
-    private static void assertReasonsMatchValues(Usable usable, Options options, List<Advice.Setting> settings, String where)
+    private static void assertReasonsMatchValues(Usable usable, Options options, List<AdvisedSetting> settings, String where)
     {
-        for (Advice.Setting setting : settings) {
+        for (AdvisedSetting setting : settings) {
             String at = where + ": " + setting.key() + "=" + setting.value() + " (" + setting.reason() + ")";
             String value = setting.value();
             switch (setting.key()) {
@@ -410,7 +412,7 @@ class AdviceInvariantsTest
         }
     }
 
-    private static int workersOf(List<Advice.Setting> settings)
+    private static int workersOf(List<AdvisedSetting> settings)
     {
         return settings.stream().filter(setting -> setting.key().equals("workers per host") || setting.key().equals("executors per host"))
                 .mapToInt(setting -> Integer.parseInt(setting.value())).findFirst().orElseThrow();
@@ -521,9 +523,9 @@ class AdviceInvariantsTest
                 .findFirst().orElseThrow();
         assertThat(twoCpus.online().size()).isEqualTo(2);
         Topology epyc = MACHINES.stream().filter(topology -> topology.source().contains("AMD-Zen3-2xEpyc-7763")).findFirst().orElseThrow();
-        List<Advice.Setting> four = Advice.advise(Advice.Engine.SPARK, epyc, epyc.allowed(), OptionalInt.of(4), OptionalLong.empty());
-        assertThat(four).filteredOn(setting -> setting.key().equals("spark.chiplet.mode")).extracting(Advice.Setting::value).containsExactly("task");
-        assertThatThrownBy(() -> Advice.advise(Advice.Engine.SPARK, twoCpus, twoCpus.allowed(), OptionalInt.of(99), OptionalLong.empty()))
+        List<AdvisedSetting> four = Advice.advise(Engine.SPARK, epyc, epyc.allowed(), OptionalInt.of(4), OptionalLong.empty());
+        assertThat(four).filteredOn(setting -> setting.key().equals("spark.chiplet.mode")).extracting(AdvisedSetting::value).containsExactly("task");
+        assertThatThrownBy(() -> Advice.advise(Engine.SPARK, twoCpus, twoCpus.allowed(), OptionalInt.of(99), OptionalLong.empty()))
                 .hasMessageContaining("99 is more than this host's 2 physical cores");
     }
 }

@@ -39,7 +39,8 @@ public record PartitionSizing(int partitions, int rddPartitions, long targetByte
     public static final int MAX_PARTITIONS = 100_000;
     static final int SHUFFLE_TASKS_PER_CORE = 3;
     static final int RDD_TASKS_PER_CORE = 2;
-    static final int SKEW_FACTOR = 4;
+    /** A partition this many times the advisory size is skewed: Spark's own ratio (256 MiB to 64 MiB). */
+    public static final int SKEW_FACTOR = 4;
 
     public PartitionSizing
     {

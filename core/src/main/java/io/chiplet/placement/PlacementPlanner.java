@@ -44,6 +44,17 @@ public final class PlacementPlanner
         return targets(share, new PlacementRequest(policy, workers, OptionalLong.empty(), share.shareCpus()), memory);
     }
 
+    /**
+     * The workers of {@code targets} placed the same way (the policy they asked for, as many) within {@code rescoped}:
+     * after the process's allowed CPUs changed.
+     */
+    public static WorkerTargets within(WorkerTargets targets, NodeShare rescoped)
+    {
+        requireNonNull(targets, "targets is null");
+        requireNonNull(rescoped, "rescoped is null");
+        return targets(rescoped, new PlacementRequest(targets.plan().requested(), targets.workers(), OptionalLong.empty(), rescoped.shareCpus()), targets.memory());
+    }
+
     public static Plan plan(Topology topology, PlacementRequest request)
     {
         requireNonNull(topology, "topology is null");

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,7 +15,9 @@ import static java.util.Objects.requireNonNull;
  * A finished placement: what each worker is bound to, in worker order, with the decisions the planner's {@link Plan}
  * leaves open made here once: the pin unit ({@link Policy#pinsWholeChiplets()}: the whole chiplet's share CPUs under the
  * chiplet policies), {@code wim} as no binding at all, and each worker's memory node under {@link MemoryBinding}'s rule.
- * Runners apply {@link #targets()} as they are. Pure.
+ * Runners apply {@link #targets()} as they are. Pure. A value: the planner makes these
+ * ({@link PlacementPlanner#targets}, and {@link PlacementPlanner#within} after a process's allowed CPUs change) and
+ * this record knows nothing of the planner.
  *
  * @param plan what the planner decided (the CPUs it booked per worker, the policy {@code auto} resolved to, why)
  * @param share the CPUs and chiplets the workers were placed on
@@ -177,12 +178,5 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
     private static WorkerTarget renumbered(WorkerTarget target, int worker)
     {
         return new WorkerTarget(worker, target.chiplet(), target.cpusToBind(), target.memoryNodeToBind());
-    }
-
-    /** These workers placed the same way within {@code rescoped} (after the process's allowed CPUs changed). */
-    public WorkerTargets within(NodeShare rescoped)
-    {
-        requireNonNull(rescoped, "rescoped is null");
-        return PlacementPlanner.targets(rescoped, new PlacementRequest(plan.requested(), workers(), OptionalLong.empty(), rescoped.shareCpus()), memory);
     }
 }

@@ -1,5 +1,6 @@
 package io.chiplet.placement;
 
+import io.chiplet.engine.trino.TrinoSessionSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

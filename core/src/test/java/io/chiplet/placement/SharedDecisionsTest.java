@@ -1,5 +1,10 @@
 package io.chiplet.placement;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Engine;
+import io.chiplet.engine.spark.SparkPartitionSettings;
+import io.chiplet.engine.trino.TrinoSessionSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -72,7 +77,7 @@ class SharedDecisionsTest
     void sparkSettingsComeFromOneSizing()
     {
         Map<String, String> settings = SparkPartitionSettings.of(PartitionSizing.of(new PartitionBasis(3, 12, 3L << 20, 24L << 20), OptionalLong.empty()))
-                .stream().collect(Collectors.toMap(Advice.Setting::key, Advice.Setting::value));
+                .stream().collect(Collectors.toMap(AdvisedSetting::key, AdvisedSetting::value));
         assertThat(settings).containsExactlyInAnyOrderEntriesOf(Map.of(
                 SparkPartitionSettings.SHUFFLE_PARTITIONS, "36",
                 SparkPartitionSettings.DEFAULT_PARALLELISM, "24",
@@ -89,11 +94,11 @@ class SharedDecisionsTest
     @Test
     void trinoHashPartitionMinimumIsHeldToTrinosOwn()
     {
-        assertThat(TrinoSessionSettings.hashPartitions(3)).extracting(Advice.Setting::value).containsExactly("3", "102");
-        assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(Advice.Setting::value).containsExactly("4", "112");
+        assertThat(TrinoSessionSettings.hashPartitions(3)).extracting(AdvisedSetting::value).containsExactly("3", "102");
+        assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(AdvisedSetting::value).containsExactly("4", "112");
         assertThat(TrinoSessionSettings.taskConcurrency(FOUR, FOUR.allowed(), 2).value()).isEqualTo(8);
-        List<Advice.Setting> advice = Advice.advise(Advice.Engine.TRINO, FOUR, FOUR.allowed(), OptionalInt.empty(), OptionalLong.empty(), OptionalInt.of(1));
-        assertThat(advice).extracting(Advice.Setting::key).containsSubsequence(
+        List<AdvisedSetting> advice = Advice.advise(Engine.TRINO, FOUR, FOUR.allowed(), OptionalInt.empty(), OptionalLong.empty(), OptionalInt.of(1));
+        assertThat(advice).extracting(AdvisedSetting::key).containsSubsequence(
                 TrinoSessionSettings.TASK_CONCURRENCY, TrinoSessionSettings.MIN_HASH_PARTITION_COUNT, TrinoSessionSettings.MAX_HASH_PARTITION_COUNT);
     }
 }

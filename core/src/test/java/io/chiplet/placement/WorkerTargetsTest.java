@@ -157,7 +157,7 @@ class WorkerTargetsTest
     void targetsFollowTheShareAfterACpusetChange()
     {
         WorkerTargets before = PlacementPlanner.targets(SHARE, Policy.WICP_MIXED, 2, BIND);
-        WorkerTargets after = before.within(SHARE.rescopedTo(CpuSet.parseList("24-31,152-159")));
+        WorkerTargets after = PlacementPlanner.within(before, SHARE.rescopedTo(CpuSet.parseList("24-31,152-159")));
         assertThat(cpus(after)).containsExactly("24-31,152-159", "24-31,152-159");
         assertThat(nodes(after)).containsExactly("node 0", "node 0");
     }

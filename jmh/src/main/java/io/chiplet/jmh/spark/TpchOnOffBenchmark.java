@@ -1,10 +1,10 @@
 package io.chiplet.jmh.spark;
 
+import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.jmh.report.ReportDocument;
 import io.chiplet.jmh.tpch.OnOffReport;
 import io.chiplet.jmh.tpch.TpchBenchArguments;
 import io.chiplet.measure.OnOffRounds;
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.ChipletPlugin;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.tpch.TpchQueries;

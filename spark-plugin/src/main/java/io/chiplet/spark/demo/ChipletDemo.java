@@ -1,11 +1,11 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.OnOffRounds;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.spark.ChipletSparkPlugin;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.tpch.TpchTables;

@@ -1,11 +1,12 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.advice.Advice;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.Advice;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.Plan;
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.spark.placement.SlotTable;
@@ -135,13 +136,13 @@ final class MachineShowcase
     private void printDriverSettings(Topology topology)
     {
         out.println("Settings the driver would apply (unless the user set them):");
-        for (Advice.Setting setting : driverSettings(topology)) {
+        for (AdvisedSetting setting : driverSettings(topology)) {
             out.printf(Locale.ROOT, "  %s=%s  (%s)%n", setting.key(), setting.value(), setting.reason());
         }
     }
 
     /** What the driver applies for an executor on {@code topology}: core's sizing, as {@code chiplet advise} prints it. */
-    static List<Advice.Setting> driverSettings(Topology topology)
+    static List<AdvisedSetting> driverSettings(Topology topology)
     {
         return SparkPartitionSettings.of(PartitionSizing.of(topology, topology.allowed(), OptionalLong.empty()));
     }

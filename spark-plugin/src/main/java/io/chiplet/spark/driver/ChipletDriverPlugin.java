@@ -2,15 +2,17 @@ package io.chiplet.spark.driver;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.chiplet.advice.Advice;
 import io.chiplet.affinity.LeaseClaim;
 import io.chiplet.affinity.LeaseLedger;
 import io.chiplet.affinity.LeaseVerdict;
-import io.chiplet.placement.Advice;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Wording;
+import io.chiplet.engine.spark.SparkExecutorExpectation;
+import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
-import io.chiplet.placement.SparkExecutorExpectation;
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.settings.ReportDirectory;
 import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -18,12 +20,12 @@ import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.ExecutorArmRequest;
 import io.chiplet.spark.measure.MeasureMessages;
 import io.chiplet.spark.measure.MeasuringListener;
-import io.chiplet.spark.settings.MeasureSettings;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.MeasureSettings;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
@@ -84,7 +86,7 @@ public final class ChipletDriverPlugin
     private final Function<Object, SessionConf> sessionConf;
     private volatile SessionSizing sessions;
     private volatile SparkExecutorExpectation expectation = new SparkExecutorExpectation(OptionalInt.empty(), "not started");
-    private List<Advice.Setting> figure = List.of();
+    private List<AdvisedSetting> figure = List.of();
     private final Map<String, PlacementCounts> counts = new ConcurrentHashMap<>();
     // The executors' chiplet leases, to keep executors of one host apart where their lease directories differ.
     private final LeaseLedger leases = new LeaseLedger();
@@ -283,8 +285,8 @@ public final class ChipletDriverPlugin
     {
         if (message instanceof TopologyReport report) {
             log.info("Executor {} on {} ({} mode) has {}, {}, L3 {} per chiplet",
-                    report.executorId(), report.host(), report.mode().configName(), Advice.count(report.summary().chiplets(), "chiplet"),
-                    Advice.count(report.summary().cores(), "core"), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
+                    report.executorId(), report.host(), report.mode().configName(), Wording.count(report.summary().chiplets(), "chiplet"),
+                    Wording.count(report.summary().cores(), "core"), report.summary().chipletL3Bytes() == 0 ? "unknown" : Bytes.format(report.summary().chipletL3Bytes()));
             reports.put(report.executorId(), report);
             events.topology(report);
             resize();
@@ -356,7 +358,7 @@ public final class ChipletDriverPlugin
             return;
         }
         // Core's rule, as chiplet advise --engine spark prints it.
-        List<Advice.Setting> advice = SparkPartitionSettings.of(PartitionSizing.of(cluster(reports.values()), OptionalLong.empty()));
+        List<AdvisedSetting> advice = SparkPartitionSettings.of(PartitionSizing.of(cluster(reports.values()), OptionalLong.empty()));
         int reported = reports.size();
         String basis = expectation.describe(reported) + (expectation.complete(reported) ? "" : ", provisional until they have reported");
         synchronized (owned) {
@@ -365,7 +367,7 @@ public final class ChipletDriverPlugin
             }
             figure = advice;
             List<String> toSparkConf = new ArrayList<>();
-            for (Advice.Setting setting : advice) {
+            for (AdvisedSetting setting : advice) {
                 String ours = owned.get(setting.key());
                 if (ours == null) {
                     continue;
@@ -391,7 +393,7 @@ public final class ChipletDriverPlugin
                 log.info("Chiplet plugin sized partitions for {}: {} in the SparkConf{}", basis,
                         toSparkConf.isEmpty() ? "nothing changed" : String.join(", ", toSparkConf),
                         applied.sessionsChanged() == 0 ? "" : ", and in " + applied.sessionsChanged() + " SparkSession" + (applied.sessionsChanged() == 1 ? "" : "s"));
-                for (Advice.Setting setting : advice) {
+                for (AdvisedSetting setting : advice) {
                     log.debug("Chiplet plugin: {} = {}: {}", setting.key(), setting.value(), setting.reason());
                 }
             }

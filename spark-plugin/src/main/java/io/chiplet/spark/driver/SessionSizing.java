@@ -1,6 +1,7 @@
 package io.chiplet.spark.driver;
 
-import io.chiplet.placement.Advice;
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +38,7 @@ final class SessionSizing
     private final Function<Object, SessionConf> confOf;
     private final Map<String, Set<String>> ourValues = new HashMap<>();
     private final Map<Object, Map<String, String>> sessions = new WeakHashMap<>();
-    private List<Advice.Setting> figure = List.of();
+    private List<AdvisedSetting> figure = List.of();
 
     /**
      * @param userKeys keys the user set in the SparkConf: never ours
@@ -76,7 +77,7 @@ final class SessionSizing
     }
 
     /** A new figure, for every registered session (and later ones). */
-    synchronized Applied update(List<Advice.Setting> settings)
+    synchronized Applied update(List<AdvisedSetting> settings)
     {
         figure = List.copyOf(requireNonNull(settings, "settings is null"));
         return applyTo(new ArrayList<>(sessions.keySet()));
@@ -95,7 +96,7 @@ final class SessionSizing
             Map<String, String> applied = sessions.get(session);
             SessionConf conf = confOf.apply(session);
             boolean any = false;
-            for (Advice.Setting setting : figure) {
+            for (AdvisedSetting setting : figure) {
                 String key = setting.key();
                 if (!key.startsWith("spark.sql.") || userKeys.contains(key) || USERS.equals(applied.get(key))) {
                     continue;

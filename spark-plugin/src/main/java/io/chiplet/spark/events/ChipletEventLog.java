@@ -1,7 +1,8 @@
 package io.chiplet.spark.events;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.measure.MeasureReport;
-import io.chiplet.placement.Advice;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.TopologyReport;
@@ -66,7 +67,7 @@ public final class ChipletEventLog
         });
     }
 
-    public void settings(String basis, List<Advice.Setting> advice)
+    public void settings(String basis, List<AdvisedSetting> advice)
     {
         post("settings event", () -> ChipletSettingsEvent.of(clock.getAsLong(), basis, advice));
     }

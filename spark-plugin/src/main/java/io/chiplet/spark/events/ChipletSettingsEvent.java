@@ -1,6 +1,7 @@
 package io.chiplet.spark.events;
 
-import io.chiplet.placement.Advice;
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
 import org.apache.spark.scheduler.SparkListenerEvent;
 
 import java.util.List;
@@ -23,7 +24,7 @@ public record ChipletSettingsEvent(long time, String basis, List<String> setting
         settings = List.copyOf(requireNonNull(settings, "settings is null"));
     }
 
-    static ChipletSettingsEvent of(long time, String basis, List<Advice.Setting> advice)
+    static ChipletSettingsEvent of(long time, String basis, List<AdvisedSetting> advice)
     {
         return new ChipletSettingsEvent(time, basis, advice.stream().map(setting -> setting.key() + " = " + setting.value() + ": " + setting.reason()).toList());
     }

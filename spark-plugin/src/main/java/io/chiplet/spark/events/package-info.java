@@ -7,6 +7,7 @@
  * annotations of ours: the plugin's jar relocates its own Jackson, and Spark's must read them.
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.messages}, {@code io.chiplet.spark.settings}, {@code
- * io.chiplet.spark.measure}, {@code io.chiplet.measure}, {@code io.chiplet.placement}.
+ * io.chiplet.spark.measure}, {@code io.chiplet.measure}, {@code io.chiplet.placement},
+ * {@code io.chiplet.engine}.
  */
 package io.chiplet.spark.events;

@@ -241,7 +241,7 @@ public final class BoundTaskPlacement
         requireNonNull(start, "start is null");
         targets = Optional.of(start);
         replan = allowed -> {
-            WorkerTargets now = start.within(start.share().rescopedTo(allowed));
+            WorkerTargets now = PlacementPlanner.within(start, start.share().rescopedTo(allowed));
             targets = Optional.of(now);
             return SlotTable.of(now);
         };

@@ -1,10 +1,11 @@
 package io.chiplet.spark.demo;
 
+import io.chiplet.advice.Advice;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
-import io.chiplet.placement.Advice;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
@@ -38,7 +39,7 @@ class MachineShowcaseTest
                 .contains("What the papers measured on this class of machine (their figures, not measured by this project or this demo):")
                 .contains("[Fogli, Zhao, Pietzuch, Bandle, Giceva, \"OLAP on Modern Chiplet-Based Processors\", PVLDB 17(11), 2024]");
         // The settings are the driver's code's answer for that topology, not a copy of it.
-        for (Advice.Setting setting : MachineShowcase.driverSettings(read(BundledMachine.ALL.get(0)))) {
+        for (AdvisedSetting setting : MachineShowcase.driverSettings(read(BundledMachine.ALL.get(0)))) {
             assertThat(shown).contains("  " + setting.key() + "=" + setting.value() + "  (" + setting.reason() + ")");
         }
         assertThat(shown).contains("spark.sql.shuffle.partitions=384");

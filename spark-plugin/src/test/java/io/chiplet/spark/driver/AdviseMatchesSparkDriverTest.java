@@ -2,8 +2,8 @@ package io.chiplet.spark.driver;
 
 import io.chiplet.cli.AdviseRun;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.SparkPartitionSettings;
 import io.chiplet.placement.UsableChiplets;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.messages.PluginMessages;

@@ -1,6 +1,7 @@
 package io.chiplet.spark.driver;
 
-import io.chiplet.placement.Advice;
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,11 +15,11 @@ class SessionSizingTest
     private static final String ADVISORY = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
     private static final String PARALLELISM = "spark.default.parallelism";
 
-    private static List<Advice.Setting> figure(int partitions, String advisory)
+    private static List<AdvisedSetting> figure(int partitions, String advisory)
     {
-        return List.of(new Advice.Setting(PARTITIONS, Integer.toString(partitions), "test"),
-                new Advice.Setting(PARALLELISM, Integer.toString(partitions), "test"),
-                new Advice.Setting(ADVISORY, advisory, "test"));
+        return List.of(new AdvisedSetting(PARTITIONS, Integer.toString(partitions), "test"),
+                new AdvisedSetting(PARALLELISM, Integer.toString(partitions), "test"),
+                new AdvisedSetting(ADVISORY, advisory, "test"));
     }
 
     @Test

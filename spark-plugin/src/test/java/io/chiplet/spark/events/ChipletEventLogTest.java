@@ -1,10 +1,11 @@
 package io.chiplet.spark.events;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardMode;
-import io.chiplet.placement.Advice;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.MeasuringListener;
@@ -44,7 +45,7 @@ class ChipletEventLogTest
     {
         events.topology(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(2, 2, 1 << 20, 8 << 20)));
         events.placement(new PlacementCounts("1", 10, 1, 0, Map.of(0, 5L, 1, 4L)));
-        events.settings("1 of 1 expected executors", List.of(new Advice.Setting("spark.sql.shuffle.partitions", "6", "3 per chiplet")));
+        events.settings("1 of 1 expected executors", List.of(new AdvisedSetting("spark.sql.shuffle.partitions", "6", "3 per chiplet")));
         MeasuringListener measuring = new MeasuringListener(settings(), "app", () -> "app-1", clock::get);
         SparkListener poster = events.measurement(measuring::latest);
         poster.onApplicationEnd(null);

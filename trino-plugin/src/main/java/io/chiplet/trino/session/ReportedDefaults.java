@@ -1,6 +1,7 @@
 package io.chiplet.trino.session;
 
-import io.chiplet.placement.Advice;
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.Wording;
 import io.chiplet.trino.cluster.WorkerReport;
 import io.chiplet.trino.cluster.WorkerReports;
 import org.slf4j.Logger;
@@ -52,7 +53,7 @@ final class ReportedDefaults
                         policy.taskConcurrencyReason()));
                 log.info("Chiplet session defaults on the topology the workers reported ({}: {}): task_concurrency {} ({}); hash partition counts for {}",
                         current.describe(), current.reports().stream().map(ReportedDefaults::describe).collect(Collectors.joining(", ")),
-                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), Advice.count(current.reports().size(), "worker"));
+                        policy.taskConcurrency().getAsInt(), policy.taskConcurrencyReason(), Wording.count(current.reports().size(), "worker"));
             }
         }
         return policy;
@@ -60,6 +61,6 @@ final class ReportedDefaults
 
     private static String describe(WorkerReport report)
     {
-        return "%s on %s with %s and %s".formatted(report.node(), report.host(), Advice.count(report.chiplets(), "chiplet"), Advice.count(report.cores(), "core"));
+        return "%s on %s with %s and %s".formatted(report.node(), report.host(), Wording.count(report.chiplets(), "chiplet"), Wording.count(report.cores(), "core"));
     }
 }

@@ -1,7 +1,7 @@
 package io.chiplet.trino.session;
 
+import io.chiplet.engine.trino.TrinoSessionSettings;
 import io.chiplet.placement.SkewHint;
-import io.chiplet.placement.TrinoSessionSettings;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.cluster.WorkerReport;
 

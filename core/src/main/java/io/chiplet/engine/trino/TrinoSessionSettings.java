@@ -1,5 +1,10 @@
-package io.chiplet.placement;
+package io.chiplet.engine.trino;
 
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Wording;
+import io.chiplet.placement.PartitionBasis;
+import io.chiplet.placement.PartitionSizing;
+import io.chiplet.placement.SkewHint;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 
@@ -81,9 +86,9 @@ public final class TrinoSessionSettings
             requireNonNull(reason, "reason is null");
         }
 
-        public Advice.Setting setting()
+        public AdvisedSetting setting()
         {
-            return new Advice.Setting(TASK_CONCURRENCY, Integer.toString(value), reason);
+            return new AdvisedSetting(TASK_CONCURRENCY, Integer.toString(value), reason);
         }
     }
 
@@ -109,7 +114,7 @@ public final class TrinoSessionSettings
         int concurrency = taskConcurrency(coresPerWorker);
         boolean mixed = hosts.stream().mapToInt(WorkerHost::coresPerWorker).distinct().count() > 1;
         return new TaskConcurrency(concurrency,
-                "the largest power of two (Trino requires one) not above the " + Advice.count(coresPerWorker, "physical core") + " per worker"
+                "the largest power of two (Trino requires one) not above the " + Wording.count(coresPerWorker, "physical core") + " per worker"
                         + (mixed ? " on the smallest of the differing workers" : "")
                         + (concurrency < coresPerWorker && concurrency == MAX_TASK_CONCURRENCY ? " and Trino's useful maximum " + MAX_TASK_CONCURRENCY : ""));
     }
@@ -186,9 +191,9 @@ public final class TrinoSessionSettings
      * The advice rows for what each skew hint turns the fitted values into: what the coordinator's session defaults
      * set for queries whose recent runs were skewed (spread) or spread too thin (consolidate).
      */
-    public static List<Advice.Setting> skewHintSettings(int taskConcurrency, Optional<HashPartitions> hashPartitions)
+    public static List<AdvisedSetting> skewHintSettings(int taskConcurrency, Optional<HashPartitions> hashPartitions)
     {
-        List<Advice.Setting> settings = new ArrayList<>();
+        List<AdvisedSetting> settings = new ArrayList<>();
         for (SkewHint hint : List.of(SkewHint.SPREAD, SkewHint.CONSOLIDATE)) {
             HintedValues hinted = withSkewHint(hint, taskConcurrency, hashPartitions);
             String why = hint == SkewHint.SPREAD
@@ -197,30 +202,30 @@ public final class TrinoSessionSettings
             StringBuilder value = new StringBuilder(TASK_CONCURRENCY + "=" + hinted.taskConcurrency());
             hinted.hashPartitions().ifPresent(partitions -> value.append(", ").append(MIN_HASH_PARTITION_COUNT).append('=').append(partitions.min())
                     .append(", ").append(MAX_HASH_PARTITION_COUNT).append('=').append(partitions.max()));
-            settings.add(new Advice.Setting("skew hint " + hint.configName(), value.toString(), why));
+            settings.add(new AdvisedSetting("skew hint " + hint.configName(), value.toString(), why));
         }
         return List.copyOf(settings);
     }
 
     /** {@code min_hash_partition_count} and {@code max_hash_partition_count} for {@code workers} workers of the whole cluster taking part. */
-    public static List<Advice.Setting> hashPartitions(int workers)
+    public static List<AdvisedSetting> hashPartitions(int workers)
     {
         HashPartitions counts = HashPartitions.of(workers);
         int min = counts.min();
         long max = counts.max();
         String minReason = workers < TRINO_MIN_HASH_PARTITION_COUNT
-                ? "one hash partition per worker (" + Advice.count(workers, "worker") + "), below Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT
+                ? "one hash partition per worker (" + Wording.count(workers, "worker") + "), below Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT
                         + "), so a user's lower max_hash_partition_count never fails a query"
-                : "Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT + "), not one per worker (" + Advice.count(workers, "worker")
+                : "Trino's own default (" + TRINO_MIN_HASH_PARTITION_COUNT + "), not one per worker (" + Wording.count(workers, "worker")
                         + "): a higher minimum would fail the queries of a user who lowers max_hash_partition_count below it";
         String maxReason = max == TRINO_DEFAULT_MAX_HASH_PARTITIONS
-                ? "Trino's default (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + "), already a multiple of the cluster's " + Advice.count(workers, "worker")
+                ? "Trino's default (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + "), already a multiple of the cluster's " + Wording.count(workers, "worker")
                 : workers > TRINO_DEFAULT_MAX_HASH_PARTITIONS
-                ? "one per worker of the cluster's " + Advice.count(workers, "worker") + " (more than Trino's default " + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ")"
+                ? "one per worker of the cluster's " + Wording.count(workers, "worker") + " (more than Trino's default " + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ")"
                 : "Trino's default (" + TRINO_DEFAULT_MAX_HASH_PARTITIONS + ") rounded up to " + max + ", a multiple of the cluster's "
-                        + Advice.count(workers, "worker") + ", so partitions fall evenly on them";
+                        + Wording.count(workers, "worker") + ", so partitions fall evenly on them";
         return List.of(
-                new Advice.Setting(MIN_HASH_PARTITION_COUNT, Integer.toString(min), minReason),
-                new Advice.Setting(MAX_HASH_PARTITION_COUNT, Long.toString(max), maxReason));
+                new AdvisedSetting(MIN_HASH_PARTITION_COUNT, Integer.toString(min), minReason),
+                new AdvisedSetting(MAX_HASH_PARTITION_COUNT, Long.toString(max), maxReason));
     }
 }

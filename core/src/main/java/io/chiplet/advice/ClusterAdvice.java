@@ -1,5 +1,11 @@
-package io.chiplet.placement;
+package io.chiplet.advice;
 
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.engine.Engine;
+import io.chiplet.engine.Wording;
+import io.chiplet.engine.trino.TrinoSessionSettings;
+import io.chiplet.placement.CpusetAlignment;
+import io.chiplet.placement.HostShares;
 import io.chiplet.topology.Cache;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Core;
@@ -37,7 +43,7 @@ import static java.util.Objects.requireNonNull;
  *       (anything) leases one chiplet per JVM.</li>
  * </ul>
  */
-public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragments)
+public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragments)
 {
     /** Share of a NUMA node's memory given to the pods or containers of its chiplets; the rest is the OS's, the kubelet's, the page cache's. */
     static final double MEMORY_SHARE = 0.9;
@@ -170,7 +176,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         String chipletShape()
         {
             boolean evenSmt = smt() && chipletCpus == chipletCores * threadsPerCore;
-            return Advice.count(chipletCpus, "CPU") + " (" + Advice.count(chipletCores, "core") + (evenSmt ? " x " + threadsPerCore + " threads" : "") + ")";
+            return Wording.count(chipletCpus, "CPU") + " (" + Wording.count(chipletCores, "core") + (evenSmt ? " x " + threadsPerCore + " threads" : "") + ")";
         }
 
         /** A pod's CPUs: one whole chiplet where there are several (the reserved core's chiplet takes none), else the one less the reserved core. */
@@ -191,7 +197,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
             return chiplets.size() > 1
                     ? "one chiplet: " + chipletShape()
                     : "the host's one chiplet, " + chipletShape() + ", less the reserved core (CPUs " + reserved.toList() + "): "
-                            + Advice.count(podCpus(), "CPU") + " (" + Advice.count(podCores(), "core") + ")";
+                            + Wording.count(podCpus(), "CPU") + " (" + Wording.count(podCores(), "core") + ")";
         }
 
         /** The memory of one pod or container: its chiplet's share of its node, less what the host keeps, in whole 256 MiB. */
@@ -201,7 +207,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         }
     }
 
-    public static ClusterAdvice advise(ClusterManager manager, Advice.Engine engine, Topology topology, CpuSet allowed)
+    public static ClusterAdvice advise(ClusterManager manager, Engine engine, Topology topology, CpuSet allowed)
     {
         return advise(manager, engine, topology, allowed, OptionalInt.empty(), OptionalLong.empty(), OptionalInt.empty());
     }
@@ -211,7 +217,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
      * @param dataBytes only for standalone, as in {@link Advice#advise}
      * @param hosts only for standalone, as in {@link Advice#advise}
      */
-    public static ClusterAdvice advise(ClusterManager manager, Advice.Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost,
+    public static ClusterAdvice advise(ClusterManager manager, Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost,
             OptionalLong dataBytes, OptionalInt hosts)
     {
         requireNonNull(manager, "manager is null");
@@ -220,7 +226,7 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
             throw new IllegalArgumentException("--cluster-manager " + manager.cliName() + " sizes one pod or container per chiplet: "
                     + "--workers-per-host, --data-bytes and --hosts apply without --cluster-manager or with standalone");
         }
-        if (manager == ClusterManager.YARN && engine != Advice.Engine.SPARK) {
+        if (manager == ClusterManager.YARN && engine != Engine.SPARK) {
             throw new IllegalArgumentException("--cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone");
         }
         return switch (manager) {
@@ -230,63 +236,63 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         };
     }
 
-    private static ClusterAdvice kubernetes(Advice.Engine engine, Host host)
+    private static ClusterAdvice kubernetes(Engine engine, Host host)
     {
-        List<Advice.Setting> settings = new ArrayList<>();
+        List<AdvisedSetting> settings = new ArrayList<>();
         int chiplets = host.chiplets().size();
         if (host.podCores() < 1) {
-            throw new IllegalArgumentException("--cluster-manager kubernetes: this host has one chiplet of " + Advice.count(host.chipletCores(), "core")
+            throw new IllegalArgumentException("--cluster-manager kubernetes: this host has one chiplet of " + Wording.count(host.chipletCores(), "core")
                     + "; the kubelet's reserved core (CPUs " + host.reserved().toList() + ") leaves no whole core for a pod");
         }
         int podCpus = host.podCpus();
         int podCores = host.podCores();
         int podsPerNode = chiplets > 1 ? chiplets - 1 : 1;
-        String worker = engine == Advice.Engine.SPARK ? "executor" : "worker";
+        String worker = engine == Engine.SPARK ? "executor" : "worker";
 
-        settings.add(new Advice.Setting("kubelet cpuManagerPolicy", "static",
+        settings.add(new AdvisedSetting("kubelet cpuManagerPolicy", "static",
                 "gives the containers of Guaranteed pods with integer CPU requests exclusive CPUs (a cpuset); the none policy shares every CPU"));
         if (host.smt()) {
-            settings.add(new Advice.Setting("kubelet cpuManagerPolicyOptions full-pcpus-only", "true",
+            settings.add(new AdvisedSetting("kubelet cpuManagerPolicyOptions full-pcpus-only", "true",
                     "whole physical cores only (" + host.threadsPerCore() + " threads each), so no pod shares a core's L1/L2 with another"));
         }
         if (host.l3IsChiplet()) {
-            settings.add(new Advice.Setting("kubelet cpuManagerPolicyOptions prefer-align-cpus-by-uncorecache", "true",
+            settings.add(new AdvisedSetting("kubelet cpuManagerPolicyOptions prefer-align-cpus-by-uncorecache", "true",
                     "each chiplet is one L3 (uncore cache) to the kernel; the kubelet then takes a " + podCpus + "-CPU request from one free L3 group"
                             + " (beta and on by default from Kubernetes 1.34; 1.32-1.33 also need featureGates CPUManagerPolicyAlphaOptions: true; best effort)"));
         }
         else {
-            settings.add(new Advice.Setting("kubelet cpuManagerPolicyOptions prefer-align-cpus-by-uncorecache", "(leave unset)",
+            settings.add(new AdvisedSetting("kubelet cpuManagerPolicyOptions prefer-align-cpus-by-uncorecache", "(leave unset)",
                     "the kernel reports one L3 for several chiplets here (" + (host.numaNodeIsChiplet() ? "each chiplet is a NUMA node: SNC or NPS" : "no finer L3")
                             + "), so the kubelet has no uncore-cache groups to align to"));
         }
-        settings.add(new Advice.Setting("kubelet reservedSystemCPUs", host.reserved().toList(),
+        settings.add(new AdvisedSetting("kubelet reservedSystemCPUs", host.reserved().toList(),
                 "one whole core for the kubelet and system daemons (the static policy needs a reservation above zero); its chiplet then takes no whole-chiplet pod"));
         // A chiplet always lies within one NUMA node, so a one-chiplet pod always fits single-numa-node.
-        settings.add(new Advice.Setting("kubelet topologyManagerPolicy", "single-numa-node",
+        settings.add(new AdvisedSetting("kubelet topologyManagerPolicy", "single-numa-node",
                 host.numaNodeIsChiplet()
                         ? "each chiplet is one NUMA node here, so a pod on one node is on one chiplet: this is what aligns pods to chiplets"
                         : "a chiplet lies within one NUMA node; a pod is admitted only with CPUs (and, with the memory manager below, memory) of one node"));
-        settings.add(new Advice.Setting("kubelet topologyManagerScope", "pod",
+        settings.add(new AdvisedSetting("kubelet topologyManagerScope", "pod",
                 "aligns the whole pod (the " + worker + " container and any sidecar) to one NUMA node, not each container on its own"));
         if (!host.l3IsChiplet() && !host.numaNodeIsChiplet()) {
-            settings.add(new Advice.Setting("note", "kubelet cannot align", "neither the kernel's L3 nor its NUMA nodes match the chiplets here; "
+            settings.add(new AdvisedSetting("note", "kubelet cannot align", "neither the kernel's L3 nor its NUMA nodes match the chiplets here; "
                     + "pods get whole cores of one node, and the plugin pins threads within whatever cpuset they get"));
         }
-        settings.add(new Advice.Setting("kubelet memoryManagerPolicy", "Static",
+        settings.add(new AdvisedSetting("kubelet memoryManagerPolicy", "Static",
                 "the topology manager aligns a Guaranteed pod's memory to its NUMA node only with the memory manager's Static policy; without it memory "
                         + "comes from any node and only the plugin's memory binding prefers the chiplet's node"));
-        settings.add(new Advice.Setting("kubelet reservedMemory", "numaNode " + host.chiplets().get(0).numaNode() + ": " + kubernetesBytes(RESERVED_MEMORY),
+        settings.add(new AdvisedSetting("kubelet reservedMemory", "numaNode " + host.chiplets().get(0).numaNode() + ": " + kubernetesBytes(RESERVED_MEMORY),
                 "the Static memory manager needs reservedMemory summing to kubeReserved + systemReserved + evictionHard memory.available: "
                         + kubernetesBytes(RESERVED_MEMORY) + " is the default hard eviction threshold alone; add kubeReserved and systemReserved "
                         + "memory if you set them, or the kubelet does not start"));
-        settings.add(new Advice.Setting(worker + " pods per node", Integer.toString(podsPerNode),
+        settings.add(new AdvisedSetting(worker + " pods per node", Integer.toString(podsPerNode),
                 chiplets > 1 ? "one per chiplet (" + chiplets + " chiplets), less the chiplet that holds the reserved CPUs"
                         : "one chiplet only: the pod gets it less the reserved core"));
-        settings.add(new Advice.Setting(worker + " pod cpu (requests = limits)", Integer.toString(podCpus),
+        settings.add(new AdvisedSetting(worker + " pod cpu (requests = limits)", Integer.toString(podCpus),
                 host.podShape() + "; an integer request equal to the limit (and memory likewise) makes the pod Guaranteed"
                         + (host.uniform() ? "" : "; chiplets differ in size here, this is the most common one")));
         OptionalLong podMemory = host.podMemory();
-        settings.add(new Advice.Setting(worker + " pod memory (requests = limits)", podMemory.isPresent() ? kubernetesBytes(podMemory.getAsLong()) : "(unknown)",
+        settings.add(new AdvisedSetting(worker + " pod memory (requests = limits)", podMemory.isPresent() ? kubernetesBytes(podMemory.getAsLong()) : "(unknown)",
                 podMemory.isPresent() ? (int) (MEMORY_SHARE * 100) + "% of the chiplet's share of its NUMA node's memory; the rest for the host"
                         : "the NUMA nodes' memory is unknown in this source; give each pod its chiplet's share of its node, less what the host needs"));
 
@@ -297,22 +303,22 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         String resources = "resources:\n"
                 + "  requests:\n    cpu: \"" + podCpus + "\"\n    memory: " + memory + "\n"
                 + "  limits:\n    cpu: \"" + podCpus + "\"\n    memory: " + memory + "\n";
-        if (engine == Advice.Engine.SPARK) {
+        if (engine == Engine.SPARK) {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB) : 0;
-            settings.add(new Advice.Setting("spark.executor.cores", Integer.toString(podCores),
-                    "one task per physical core of the pod's " + Advice.count(podCpus, "CPU") + ": " + Advice.count(podCores, "core")
+            settings.add(new AdvisedSetting("spark.executor.cores", Integer.toString(podCores),
+                    "one task per physical core of the pod's " + Wording.count(podCpus, "CPU") + ": " + Wording.count(podCores, "core")
                             + (podCpus > podCores ? "; the SMT siblings take GC, JIT and shuffle threads" : "")));
-            settings.add(new Advice.Setting("spark.kubernetes.executor.request.cores", Integer.toString(podCpus), "the pod's CPU request: "
-                    + Advice.count(podCpus, "CPU") + (chiplets > 1 ? ", the whole chiplet" : ", the chiplet less the reserved core")));
-            settings.add(new Advice.Setting("spark.kubernetes.executor.limit.cores", Integer.toString(podCpus), "equal to the request, for Guaranteed QoS"));
+            settings.add(new AdvisedSetting("spark.kubernetes.executor.request.cores", Integer.toString(podCpus), "the pod's CPU request: "
+                    + Wording.count(podCpus, "CPU") + (chiplets > 1 ? ", the whole chiplet" : ", the chiplet less the reserved core")));
+            settings.add(new AdvisedSetting("spark.kubernetes.executor.limit.cores", Integer.toString(podCpus), "equal to the request, for Guaranteed QoS"));
             if (podMemory.isPresent()) {
-                settings.add(new Advice.Setting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the pod's memory for the heap"));
-                settings.add(new Advice.Setting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap),
+                settings.add(new AdvisedSetting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the pod's memory for the heap"));
+                settings.add(new AdvisedSetting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap),
                         "the rest, so that Spark's pod memory (request = limit) is exactly " + kubernetesBytes(podMemory.getAsLong())));
             }
-            settings.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS,
+            settings.add(new AdvisedSetting("spark.plugins", Advice.SPARK_PLUGIN_CLASS,
                     "binds task threads to the chiplet of the pod's cpuset, reports whether the cpuset is one chiplet, and follows it when the kubelet narrows it"));
-            settings.add(new Advice.Setting("spark.chiplet.mode", "task", "the pod already is one chiplet: each task thread is bound to it (its allowed CPUs) while it runs, as the plugin does on any host"));
+            settings.add(new AdvisedSetting("spark.chiplet.mode", "task", "the pod already is one chiplet: each task thread is bound to it (its allowed CPUs) while it runs, as the plugin does on any host"));
             StringBuilder properties = new StringBuilder()
                     .append("spark.executor.cores=").append(podCores).append('\n')
                     .append("spark.kubernetes.executor.request.cores=").append(podCpus).append('\n')
@@ -331,10 +337,10 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         else {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * TRINO_HEAP_SHARE), GIB) : 0;
             long concurrency = TrinoSessionSettings.taskConcurrency(podCores);
-            settings.add(new Advice.Setting("task.concurrency", Long.toString(concurrency), "the largest power of two (Trino requires one) not above the pod's "
-                    + Advice.count(podCores, "physical core")));
+            settings.add(new AdvisedSetting("task.concurrency", Long.toString(concurrency), "the largest power of two (Trino requires one) not above the pod's "
+                    + Wording.count(podCores, "physical core")));
             if (podMemory.isPresent()) {
-                settings.add(new Advice.Setting("-Xmx (etc/jvm.config)", (heap / GIB) + "G", (int) (TRINO_HEAP_SHARE * 100) + "% of the pod's memory, as Trino advises for containers"));
+                settings.add(new AdvisedSetting("-Xmx (etc/jvm.config)", (heap / GIB) + "G", (int) (TRINO_HEAP_SHARE * 100) + "% of the pod's memory, as Trino advises for containers"));
             }
             fragments.add(new Fragment("the worker container's resources (Deployment or StatefulSet of Trino workers)", "yaml", resources));
             fragments.add(new Fragment("etc/config.properties and etc/jvm.config of each worker", "properties",
@@ -374,53 +380,53 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
         return yaml.toString();
     }
 
-    private static ClusterAdvice yarn(Advice.Engine engine, Host host)
+    private static ClusterAdvice yarn(Engine engine, Host host)
     {
-        List<Advice.Setting> yarnSite = List.of(
-                new Advice.Setting("yarn.nodemanager.numa-awareness.enabled", "true",
+        List<AdvisedSetting> yarnSite = List.of(
+                new AdvisedSetting("yarn.nodemanager.numa-awareness.enabled", "true",
                         "the NodeManager starts each container under numactl bound to one NUMA node's CPUs and memory"),
-                new Advice.Setting("yarn.nodemanager.container-executor.class", "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor",
+                new AdvisedSetting("yarn.nodemanager.container-executor.class", "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor",
                         "NUMA awareness works only with the LinuxContainerExecutor, which needs the setuid container-executor binary and its "
                                 + "container-executor.cfg (fragments below)"),
-                new Advice.Setting("yarn.nodemanager.linux-container-executor.group", YARN_GROUP,
+                new AdvisedSetting("yarn.nodemanager.linux-container-executor.group", YARN_GROUP,
                         "the NodeManager's group: the group owning the setuid container-executor binary, and the same value in container-executor.cfg"),
-                new Advice.Setting("yarn.nodemanager.numa-awareness.read-topology", "true", "reads the nodes from numactl --hardware"),
-                new Advice.Setting("yarn.nodemanager.numa-awareness.numactl.cmd", "/usr/bin/numactl", "where numactl is (package numactl)"));
-        List<Advice.Setting> settings = new ArrayList<>(yarnSite);
-        settings.add(new Advice.Setting("note", "container users", "without Kerberos the LinuxContainerExecutor runs every container as "
+                new AdvisedSetting("yarn.nodemanager.numa-awareness.read-topology", "true", "reads the nodes from numactl --hardware"),
+                new AdvisedSetting("yarn.nodemanager.numa-awareness.numactl.cmd", "/usr/bin/numactl", "where numactl is (package numactl)"));
+        List<AdvisedSetting> settings = new ArrayList<>(yarnSite);
+        settings.add(new AdvisedSetting("note", "container users", "without Kerberos the LinuxContainerExecutor runs every container as "
                 + "yarn.nodemanager.linux-container-executor.nonsecure-mode.local-user (default nobody); set "
                 + "yarn.nodemanager.linux-container-executor.nonsecure-mode.limit-users=false to run them as the submitting user (who must exist on every node)"));
         boolean several = host.chipletsPerNode() > 1;
-        settings.add(new Advice.Setting("executors per NUMA node", Integer.toString(host.chipletsPerNode()),
+        settings.add(new AdvisedSetting("executors per NUMA node", Integer.toString(host.chipletsPerNode()),
                 several ? "one per chiplet: YARN binds a whole node (" + host.chipletsPerNode() + " chiplets), nothing finer, so each executor leases a chiplet of it"
                         : "each NUMA node is one chiplet here: YARN's binding alone is chiplet-aligned"));
-        List<Advice.Setting> spark = new ArrayList<>();
+        List<AdvisedSetting> spark = new ArrayList<>();
         spark.add(host.smallestChipletCores() < host.chipletCores()
-                ? new Advice.Setting("spark.executor.cores", Integer.toString(host.smallestChipletCores()), "the smallest chiplet's physical cores ("
-                        + Advice.count(host.smallestChipletCores(), "core") + "; most have " + host.chipletShape() + "): an executor may lease any chiplet of its node")
-                : new Advice.Setting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
+                ? new AdvisedSetting("spark.executor.cores", Integer.toString(host.smallestChipletCores()), "the smallest chiplet's physical cores ("
+                        + Wording.count(host.smallestChipletCores(), "core") + "; most have " + host.chipletShape() + "): an executor may lease any chiplet of its node")
+                : new AdvisedSetting("spark.executor.cores", Integer.toString(host.chipletCores()), "one chiplet's physical cores: " + host.chipletShape()));
         OptionalLong podMemory = host.podMemory();
         if (podMemory.isPresent()) {
             long heap = floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB);
-            spark.add(new Advice.Setting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the container ("
+            spark.add(new AdvisedSetting("spark.executor.memory", sparkMebibytes(heap), (int) (SPARK_HEAP_SHARE * 100) + "% of the container ("
                     + sparkMebibytes(podMemory.getAsLong()) + ": the chiplet's share of its node's memory less " + (100 - (int) (MEMORY_SHARE * 100))
                     + "% for the host, so containers that fit a node's memory stay on it)"));
-            spark.add(new Advice.Setting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
+            spark.add(new AdvisedSetting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
         }
-        spark.add(new Advice.Setting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
-        spark.add(new Advice.Setting("spark.chiplet.leaseDir", HostShares.DEFAULT_LEASE_DIRECTORY, "one directory for every container of the node "
+        spark.add(new AdvisedSetting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
+        spark.add(new AdvisedSetting("spark.chiplet.leaseDir", HostShares.DEFAULT_LEASE_DIRECTORY, "one directory for every container of the node "
                 + "(YARN gives each container a java.io.tmpdir of its own, where leases would see no other executor); the driver checks that "
                 + "executors of one node see the same one"));
-        spark.add(new Advice.Setting("spark.chiplet.mode", several ? "executor" : "task",
+        spark.add(new AdvisedSetting("spark.chiplet.mode", several ? "executor" : "task",
                 several ? "each executor leases one chiplet of its node (host-wide leases, shared by every user) and binds itself there"
                         : "the container already is one chiplet: each task thread is bound to it (its allowed CPUs) while it runs, as the plugin does on any host"));
         settings.addAll(spark);
         StringBuilder xml = new StringBuilder();
-        for (Advice.Setting setting : yarnSite) {
+        for (AdvisedSetting setting : yarnSite) {
             xml.append("<property>\n  <name>").append(setting.key()).append("</name>\n  <value>").append(setting.value()).append("</value>\n</property>\n");
         }
         StringBuilder properties = new StringBuilder();
-        for (Advice.Setting setting : spark) {
+        for (AdvisedSetting setting : spark) {
             properties.append(setting.key()).append('=').append(setting.value()).append('\n');
         }
         return new ClusterAdvice(settings, List.of(
@@ -436,15 +442,15 @@ public record ClusterAdvice(List<Advice.Setting> settings, List<Fragment> fragme
                 new Fragment("spark-defaults.conf or spark-submit --conf", "properties", properties.toString())));
     }
 
-    private static ClusterAdvice standalone(Advice.Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost, OptionalLong dataBytes,
+    private static ClusterAdvice standalone(Engine engine, Topology topology, CpuSet allowed, OptionalInt workersPerHost, OptionalLong dataBytes,
             OptionalInt hosts)
     {
-        List<Advice.Setting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, workersPerHost, dataBytes, hosts));
+        List<AdvisedSetting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, workersPerHost, dataBytes, hosts));
         List<Fragment> fragments = new ArrayList<>();
         int workers = Advice.workersPerHost(topology, allowed, workersPerHost);
-        if (engine == Advice.Engine.SPARK) {
+        if (engine == Engine.SPARK) {
             StringBuilder properties = new StringBuilder();
-            for (Advice.Setting setting : settings) {
+            for (AdvisedSetting setting : settings) {
                 if (setting.key().startsWith("spark.")) {
                     properties.append(setting.key()).append('=').append(setting.value()).append('\n');
                 }

@@ -1,5 +1,11 @@
-package io.chiplet.placement;
+package io.chiplet.advice;
 
+import io.chiplet.placement.MemoryBinding;
+import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementPlanner;
+import io.chiplet.placement.Policy;
+import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.placement.WorkerTargets;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;

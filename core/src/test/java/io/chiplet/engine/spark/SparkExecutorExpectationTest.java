@@ -1,4 +1,4 @@
-package io.chiplet.placement;
+package io.chiplet.engine.spark;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,11 @@
-package io.chiplet.placement;
+package io.chiplet.advice;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.placement.Plan;
+import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerTargets;
 
 import io.chiplet.topology.CpuSet;
 
@@ -76,17 +80,17 @@ public final class PlanFormatter
         return out.toString();
     }
 
-    public static String text(List<Advice.Setting> settings)
+    public static String text(List<AdvisedSetting> settings)
     {
         StringBuilder out = new StringBuilder();
-        for (Advice.Setting setting : settings) {
+        for (AdvisedSetting setting : settings) {
             out.append(setting.key()).append('=').append(setting.value()).append(System.lineSeparator());
             out.append("    # ").append(setting.reason()).append(System.lineSeparator());
         }
         return out.toString();
     }
 
-    public static String json(List<Advice.Setting> settings)
+    public static String json(List<AdvisedSetting> settings)
     {
         return jsonDocument(json -> writeSettings(json, settings));
     }
@@ -120,11 +124,11 @@ public final class PlanFormatter
     }
 
     /** The {@code "settings": [{key, value, reason}, ...]} field, as every advice document writes it. */
-    public static void writeSettings(JsonGenerator json, List<Advice.Setting> settings)
+    public static void writeSettings(JsonGenerator json, List<AdvisedSetting> settings)
             throws IOException
     {
         json.writeArrayFieldStart("settings");
-        for (Advice.Setting setting : settings) {
+        for (AdvisedSetting setting : settings) {
             json.writeStartObject();
             json.writeStringField("key", setting.key());
             json.writeStringField("value", setting.value());

@@ -1,5 +1,7 @@
-package io.chiplet.placement;
+package io.chiplet.engine.spark;
 
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.placement.PartitionSizing;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -19,14 +21,14 @@ public final class SparkPartitionSettings
 
     private SparkPartitionSettings() {}
 
-    public static List<Advice.Setting> of(PartitionSizing sizing)
+    public static List<AdvisedSetting> of(PartitionSizing sizing)
     {
         requireNonNull(sizing, "sizing is null");
         return List.of(
-                new Advice.Setting(SHUFFLE_PARTITIONS, Integer.toString(sizing.partitions()), sizing.partitionsReason()),
-                new Advice.Setting(DEFAULT_PARALLELISM, Integer.toString(sizing.rddPartitions()), sizing.rddReason()),
-                new Advice.Setting(ADVISORY_PARTITION_SIZE, sparkBytes(sizing.targetBytes()), "AQE coalesces toward " + sizing.targetReason()),
-                new Advice.Setting(SKEW_THRESHOLD, sparkBytes(sizing.skewThresholdBytes()),
+                new AdvisedSetting(SHUFFLE_PARTITIONS, Integer.toString(sizing.partitions()), sizing.partitionsReason()),
+                new AdvisedSetting(DEFAULT_PARALLELISM, Integer.toString(sizing.rddPartitions()), sizing.rddReason()),
+                new AdvisedSetting(ADVISORY_PARTITION_SIZE, sparkBytes(sizing.targetBytes()), "AQE coalesces toward " + sizing.targetReason()),
+                new AdvisedSetting(SKEW_THRESHOLD, sparkBytes(sizing.skewThresholdBytes()),
                         PartitionSizing.SKEW_FACTOR + " x the advisory size (Spark's own ratio, 256 MiB to 64 MiB): a partition that large is split"));
     }
 

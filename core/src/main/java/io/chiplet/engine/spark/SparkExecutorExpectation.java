@@ -1,4 +1,4 @@
-package io.chiplet.placement;
+package io.chiplet.engine.spark;
 
 import java.util.Map;
 import java.util.OptionalInt;

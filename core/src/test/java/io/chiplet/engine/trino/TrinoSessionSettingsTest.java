@@ -1,5 +1,9 @@
-package io.chiplet.placement;
+package io.chiplet.engine.trino;
 
+import io.chiplet.advice.Advice;
+import io.chiplet.engine.AdvisedSetting;
+import io.chiplet.placement.SkewHint;
+import io.chiplet.placement.SyntheticTopologies;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,7 +19,7 @@ class TrinoSessionSettingsTest
     {
         assertThat(TrinoSessionSettings.HashPartitions.of(3)).isEqualTo(new TrinoSessionSettings.HashPartitions(3, 102, 3));
         assertThat(TrinoSessionSettings.HashPartitions.of(16)).isEqualTo(new TrinoSessionSettings.HashPartitions(4, 112, 16));
-        assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(Advice.Setting::value).containsExactly("4", "112");
+        assertThat(TrinoSessionSettings.hashPartitions(16)).extracting(AdvisedSetting::value).containsExactly("4", "112");
     }
 
     @Test
@@ -41,7 +45,7 @@ class TrinoSessionSettingsTest
     {
         TrinoSessionSettings.TaskConcurrency mixed = TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(64, 1), new TrinoSessionSettings.WorkerHost(8, 1)));
         assertThat(mixed.value()).isEqualTo(8);
-        assertThat(mixed.setting()).isEqualTo(new Advice.Setting("task_concurrency", "8", mixed.reason()));
+        assertThat(mixed.setting()).isEqualTo(new AdvisedSetting("task_concurrency", "8", mixed.reason()));
         assertThat(mixed.reason()).contains("smallest of the differing workers");
         assertThat(TrinoSessionSettings.taskConcurrency(List.of(new TrinoSessionSettings.WorkerHost(8, 1), new TrinoSessionSettings.WorkerHost(8, 1))).reason())
                 .doesNotContain("differing");
@@ -89,12 +93,12 @@ class TrinoSessionSettingsTest
     void adviceRowsSayWhatEachHintSets()
     {
         assertThat(TrinoSessionSettings.skewHintSettings(32, Optional.of(TrinoSessionSettings.HashPartitions.of(3))))
-                .extracting(Advice.Setting::key, Advice.Setting::value)
+                .extracting(AdvisedSetting::key, AdvisedSetting::value)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("skew hint spread", "task_concurrency=64, min_hash_partition_count=3, max_hash_partition_count=204"),
                         org.assertj.core.groups.Tuple.tuple("skew hint consolidate", "task_concurrency=16, min_hash_partition_count=1, max_hash_partition_count=102"));
         assertThat(TrinoSessionSettings.skewHintSettings(4, Optional.empty()))
-                .extracting(Advice.Setting::value)
+                .extracting(AdvisedSetting::value)
                 .containsExactly("task_concurrency=8", "task_concurrency=2");
     }
 }
