@@ -13,9 +13,9 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.nativeio.ProcessReplacement;
+import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
-import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTarget;
 import io.chiplet.settings.PluginSettings;
@@ -56,7 +56,7 @@ import static java.util.Objects.requireNonNull;
  * fork and exec; and the death signal follows the parent <em>thread</em>), exit-status translation, and 40 MB of
  * idle JVM beside every task. Replaced, the command <em>is</em> the process that gets the signals; there is no
  * launcher to be killed alone, so no orphan can outlive it, and its exit status is the caller's without
- * translation. {@code --policy wicp-local} keeps its lease by keeping the lock file's descriptor open across
+ * translation. {@code --policy} (any but wim) keeps its lease by keeping the lock file's descriptor open across
  * {@code execve}: POSIX record locks belong to the process and survive the exec, so the chiplet is leased exactly as
  * long as the command runs, and the kernel frees it however the command ends. Every other descriptor of the JVM is
  * closed on exec, and the signal mask is emptied (the JVM blocks SIGQUIT in its threads).
@@ -93,9 +93,9 @@ public final class ExecCommand
         List<Integer> chiplets;
 
         @Option(names = "--policy", paramLabel = "POLICY",
-                description = "wicp-local: one free chiplet (its allowed CPUs), leased host-wide for as long as the command runs, so concurrent runs spread out; "
-                        + "wim: no binding; win, wicp-mixed, wic, auto, adaptive: what `chiplet plan --workers 1` binds (win: a NUMA node, wic: one core, "
-                        + "the chiplet policies: the whole chiplet)")
+                description = "the command is one process placed as one worker, as Spark's executor mode places an executor: wim binds nothing; "
+                        + "every other policy (win, wicp-local, wicp-mixed, wic, auto, adaptive) one free chiplet (its allowed CPUs), leased host-wide "
+                        + "for as long as the command runs, so concurrent runs spread out")
         String policy;
     }
 
@@ -117,7 +117,7 @@ public final class ExecCommand
     @Option(names = "--backend", paramLabel = "ffm|openhft", defaultValue = "ffm", description = "pinning backend (default: ${DEFAULT-VALUE})")
     String backend;
 
-    @Option(names = "--lease-dir", paramLabel = "DIR", description = "chiplet lease directory for --policy wicp-local, shared by every user of the host "
+    @Option(names = "--lease-dir", paramLabel = "DIR", description = "chiplet lease directory for --policy, shared by every user of the host "
             + "(default: /tmp/chiplet-leases, created mode 1777)")
     Path leaseDirectory;
 
@@ -192,10 +192,11 @@ public final class ExecCommand
             throw new IllegalArgumentException("--policy " + target.policy + ": " + e.getMessage(), e);
         }
         NodeShare share = share(topology, binder);
-        if (policy == Policy.WICP_LOCAL) {
-            return launchOnLeasedChiplet(binder, share, memory);
-        }
-        return launchPlanned(binder, share, policy, memory);
+        // The command is one process placed as one worker: core's one rule for that, as Spark's executor mode binds an executor.
+        return switch (policy.processBinding()) {
+            case NOTHING -> replace(List.of());
+            case LEASED_CHIPLET -> launchOnLeasedChiplet(binder, share, policy, memory);
+        };
     }
 
     /**
@@ -227,25 +228,12 @@ public final class ExecCommand
         return share.leased(chosen);
     }
 
-    /** Any other policy places the command as {@code chiplet plan} places its first worker (win: one node, wic: one core, ...). */
-    private int launchPlanned(ThreadBinder binder, NodeShare share, Policy policy, MemoryBinding memory)
-    {
-        WorkerTarget worker = PlacementPlanner.targets(share, policy, 1, memory).target(0);
-        if (worker.chiplet().isPresent()) {
-            warnShortfall(memory);
-        }
-        if (worker.cpusToBind().isEmpty()) {
-            // wim: nothing to bind; the command runs as it would without chiplet exec.
-            return replace(List.of());
-        }
-        return launch(binder, worker.cpusToBind().get(), MemoryEnforcement.BOUND.policyFor(worker.memoryNodeToBind()), List.of());
-    }
-
     /**
-     * wicp-local: one free chiplet, leased host-wide for as long as the command runs. The lock is closed only when the
-     * launch fails: on success the process becomes the command and keeps the lock file open.
+     * Every policy but wim ({@link Policy.ProcessBinding#LEASED_CHIPLET}): one free chiplet, leased host-wide for as long
+     * as the command runs, and the command bound to what core's {@link HostShares#processTarget} gives a process on it.
+     * The lock is closed only when the launch fails: on success the process becomes the command and keeps the lock file open.
      */
-    private int launchOnLeasedChiplet(ThreadBinder binder, NodeShare share, MemoryBinding memory)
+    private int launchOnLeasedChiplet(ThreadBinder binder, NodeShare share, Policy policy, MemoryBinding memory)
     {
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(() -> PluginSettings.LEASE_DIR.defaultParsed().orElseThrow());
         try (ChipletLock lock = ChipletLock.acquire(directory, share, 1, memory)) {
@@ -254,9 +242,10 @@ public final class ExecCommand
                 err.println("chiplet exec: " + lease.describe());
             }
             warnShortfall(memory);
-            // Never restored on success: this thread becomes the command, which keeps its binding across execve.
-            lock.bindCurrentThread(binder, MemoryEnforcement.BOUND);
-            return replace(lock.lockFiles());
+            WorkerTarget target = HostShares.processTarget(lock.share(), policy, memory);
+            // Never restored: this thread becomes the command, which keeps its binding across execve; should that fail,
+            // the command ends here and closing the lock gives up the lease.
+            return launch(binder, target.cpusToBind().orElseThrow(), MemoryEnforcement.BOUND.policyFor(target.memoryNodeToBind()), lock.lockFiles());
         }
     }
 

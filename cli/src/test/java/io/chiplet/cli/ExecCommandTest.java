@@ -243,17 +243,27 @@ class ExecCommandTest
     }
 
     @Test
-    void plannerPoliciesPlaceTheCommandAsOneWorker()
+    void everyPolicyButWimBindsTheCommandToALeasedChiplet()
             throws Exception
     {
-        // The planner gives one worker CPU 0 under wic (one core) and wicp-mixed (the first chiplet); win gives the
-        // one NUMA node, both CPUs.
-        for (String policy : List.of("wic", "wicp-mixed")) {
-            assertThat(exec(withSnapshot("--policy", policy, "--", "grep", "Cpus_allowed_list", "/proc/self/status")).out())
-                    .as(policy).isEqualTo("Cpus_allowed_list:\t0\n");
+        // One rule for a process as one worker (core's Policy.processBinding, HostShares.processTarget), as Spark's
+        // executor mode binds an executor: a whole leased chiplet, not wic's one core or win's whole node. Each run
+        // here ends before the next, so each takes chiplet 0 (CPU 0)...
+        Path leaseDirectory = directory.resolve("leases");
+        for (String policy : List.of("win", "wicp-local", "wicp-mixed", "wic", "auto", "adaptive")) {
+            Run run = exec(withSnapshot("--policy", policy, "--lease-dir", leaseDirectory.toString(), "--", "grep", "Cpus_allowed_list", "/proc/self/status"));
+            assertThat(run.out()).as(policy + ": " + run.err()).isEqualTo("Cpus_allowed_list:\t0\n");
         }
-        assertThat(exec(withSnapshot("--policy", "win", "--", "grep", "Cpus_allowed_list", "/proc/self/status")).out())
-                .isEqualTo("Cpus_allowed_list:\t0-1\n");
+        // ...and while another process holds chiplet 0, the free one (CPU 1).
+        Topology snapshot = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root));
+        try (ChipletLeases leases = ChipletLeases.open(leaseDirectory, snapshot.chiplets(), snapshot);
+                ChipletLeases.LeaseSet held = leases.acquire(1)) {
+            assertThat(held.chiplets()).extracting(Chiplet::id).containsExactly(0);
+            for (String policy : List.of("win", "wic")) {
+                Run run = exec(withSnapshot("--policy", policy, "--lease-dir", leaseDirectory.toString(), "--", "grep", "Cpus_allowed_list", "/proc/self/status"));
+                assertThat(run.out()).as(policy + ": " + run.err()).isEqualTo("Cpus_allowed_list:\t1\n");
+            }
+        }
     }
 
     @ParameterizedTest
@@ -295,18 +305,21 @@ class ExecCommandTest
     }
 
     /**
-     * {@code chiplet plan} prints what {@code chiplet exec} binds: for every policy, the CPUs and memory node of plan's
-     * one worker are those the command runs with (wim: nothing bound, so the command keeps this JVM's own mask).
+     * {@code chiplet plan} prints what {@code chiplet exec} binds: for every policy, the command is bound as core's
+     * process rule binds one process ({@code HostShares.processTarget}): the CPUs and memory node of the one worker
+     * {@code chiplet plan --policy wicp-local --workers 1} prints, on the free chiplet (wim: nothing bound, so the command
+     * keeps this JVM's own mask, as plan's wim worker binds nothing).
      */
     @ParameterizedTest
-    @CsvSource({"wim, -", "win, 0-1", "wicp-local, 0", "wicp-mixed, 0", "wic, 0", "auto, 0", "adaptive, 0"})
+    @CsvSource({"wim, -", "win, 0", "wicp-local, 0", "wicp-mixed, 0", "wic, 0", "auto, 0", "adaptive, 0"})
     void planPrintsWhatExecBinds(String policy, String expectedCpus)
             throws Exception
     {
         StringWriter planOut = new StringWriter();
         CommandLine plan = new CommandLine(new PlanCommand());
         plan.setOut(new PrintWriter(planOut));
-        assertThat(plan.execute("--policy", policy, "--workers", "1", "--membind", "--fs-root", root.toString(), "--format", "json")).isZero();
+        String processPolicy = policy.equals("wim") ? "wim" : "wicp-local";
+        assertThat(plan.execute("--policy", processPolicy, "--workers", "1", "--membind", "--fs-root", root.toString(), "--format", "json")).isZero();
         // plan's fields of its one worker (the document's only "cpus" and "memoryNode")
         Map<String, String> worker = new HashMap<>();
         try (JsonParser json = new JsonFactory().createParser(planOut.toString())) {

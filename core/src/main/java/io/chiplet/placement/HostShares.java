@@ -44,9 +44,10 @@ public final class HostShares
     }
 
     /**
-     * What one whole JVM process placed as a single worker (Spark's {@code spark.chiplet.mode=executor}) is bound to
-     * under {@code policy}, on {@code share}: pass the share narrowed to the chiplet the process leased. One rule for
-     * every policy, since the process is one worker whose threads are all its tasks:
+     * What one whole process placed as a single worker (Spark's {@code spark.chiplet.mode=executor}, {@code chiplet exec
+     * --policy}) is bound to under {@code policy}'s {@link Policy#processBinding()}, on {@code share}: pass the share
+     * narrowed to the chiplet the process leased. One rule for every policy and every adapter, since the process is one
+     * worker whose threads are all its tasks:
      * <ul>
      * <li>{@code wim}: nothing ({@link WorkerTarget#unbound}): no lease, no CPUs, no memory policy, as {@code wim}
      *     means everywhere.</li>
@@ -63,21 +64,23 @@ public final class HostShares
         requireNonNull(share, "share is null");
         requireNonNull(policy, "policy is null");
         requireNonNull(memory, "memory is null");
-        if (policy == Policy.WIM) {
-            return WorkerTarget.unbound(0);
-        }
-        return PlacementPlanner.targets(share, Policy.WICP_LOCAL, 1, memory).target(0);
+        return switch (policy.processBinding()) {
+            case NOTHING -> WorkerTarget.unbound(0);
+            case LEASED_CHIPLET -> PlacementPlanner.targets(share, Policy.WICP_LOCAL, 1, memory).target(0);
+        };
     }
 
     /** {@link #processTarget}'s rule for {@code policy} in words, for the one line a runner logs. */
     public static String processRule(Policy policy)
     {
         requireNonNull(policy, "policy is null");
-        return switch (policy) {
-            case WIM -> "policy wim binds nothing: the process leases no chiplet and keeps its CPUs and memory policy";
-            case WIC -> "policy wic binds a whole process to its leased chiplet (one core per process would starve its tasks)";
-            case WIN -> "policy win binds a whole process to its leased chiplet (a whole node would overlap other processes' chiplets)";
-            default -> "policy " + policy.cliName() + " binds a whole process to its leased chiplet";
+        return switch (policy.processBinding()) {
+            case NOTHING -> "policy " + policy.cliName() + " binds nothing: the process leases no chiplet and keeps its CPUs and memory policy";
+            case LEASED_CHIPLET -> "policy " + policy.cliName() + " binds a whole process to its leased chiplet" + switch (policy.unit()) {
+                case CORE -> " (one core per process would starve its tasks)";
+                case NUMA_NODE -> " (a whole node would overlap other processes' chiplets)";
+                case MACHINE, CHIPLET -> "";
+            };
         };
     }
 

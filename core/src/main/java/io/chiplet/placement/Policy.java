@@ -13,25 +13,117 @@ import static java.util.Objects.requireNonNull;
 public enum Policy
 {
     /** One worker for the machine: every worker may use every allowed CPU; nothing is pinned. */
-    WIM("wim"),
+    WIM("wim", Unit.MACHINE, SlotOrder.LEAST_BUSY_CHIPLET, Adaptation.NONE),
     /** One worker per NUMA node: workers go round-robin over the nodes and use their node's CPUs and memory. */
-    WIN("win"),
+    WIN("win", Unit.NUMA_NODE, SlotOrder.LEAST_BUSY_CHIPLET, Adaptation.NONE),
     /** Fill one chiplet (its physical cores, then their SMT siblings) before the next, package by package. */
-    WICP_LOCAL("wicp-local"),
+    WICP_LOCAL("wicp-local", Unit.CHIPLET, SlotOrder.PLAN_ORDER, Adaptation.NONE),
     /** One worker per chiplet in turn, alternating packages, so workers see the sum of the chiplets' L3. */
-    WICP_MIXED("wicp-mixed"),
+    WICP_MIXED("wicp-mixed", Unit.CHIPLET, SlotOrder.LEAST_BUSY_CHIPLET, Adaptation.NONE),
     /** One physical core (with its SMT siblings) per worker, cores taken in {@code wicp-local} order. */
-    WIC("wic"),
+    WIC("wic", Unit.CORE, SlotOrder.PLAN_ORDER, Adaptation.NONE),
     /** {@code wicp-local} or {@code wicp-mixed}, chosen from the working set against the L3 sizes (§4.4). */
-    AUTO("auto"),
+    AUTO("auto", Unit.CHIPLET, SlotOrder.LEAST_BUSY_CHIPLET, Adaptation.NONE),
     /** CHARM: per-worker spread over chiplets, widened and narrowed at run time from remote-access rates. */
-    ADAPTIVE("adaptive");
+    ADAPTIVE("adaptive", Unit.CHIPLET, SlotOrder.LEAST_BUSY_CHIPLET, Adaptation.SPREAD_FROM_REMOTE_ACCESSES);
+
+    /** What one worker is bound to. */
+    public enum Unit
+    {
+        /** Nothing: the worker may run on every allowed CPU and allocate on any node ({@code wim}). */
+        MACHINE,
+        /** Its NUMA node's allowed CPUs and memory. */
+        NUMA_NODE,
+        /** A whole chiplet's allowed CPUs (inside one L3 the kernel balances threads at no cost in locality). */
+        CHIPLET,
+        /** One physical core with its SMT siblings. */
+        CORE
+    }
+
+    /**
+     * Which free slot a worker that comes and goes (a Spark task thread) takes. Only the order differs; which CPUs each
+     * slot binds is the plan's.
+     */
+    public enum SlotOrder
+    {
+        /** The first free slot in plan order: one chiplet fills before the next is used. */
+        PLAN_ORDER,
+        /** The free slot on the least busy chiplet: load spreads over the chiplets. */
+        LEAST_BUSY_CHIPLET
+    }
+
+    /** Whether, and on what, the placement changes while the engine runs. */
+    public enum Adaptation
+    {
+        /** Placed once (and again only when the allowed CPUs change). */
+        NONE,
+        /** CHARM: each worker's spread over chiplets is widened or narrowed from its remote-access rate at run time. */
+        SPREAD_FROM_REMOTE_ACCESSES
+    }
+
+    /**
+     * How a whole process placed as one worker is bound (Spark's {@code spark.chiplet.mode=executor},
+     * {@code chiplet exec --policy}): one rule for every adapter, applied by {@link HostShares#processTarget}.
+     */
+    public enum ProcessBinding
+    {
+        /** Nothing: no lease, no CPUs, no memory policy. */
+        NOTHING,
+        /**
+         * The whole chiplet the process leases (host-wide, so processes take distinct chiplets while any is free), and
+         * under the memory rule its node. The smallest unit that holds a process of many threads: one core would starve
+         * it, and a whole node would overlap the chiplets other processes leased.
+         */
+        LEASED_CHIPLET
+    }
 
     private final String cliName;
+    private final Unit unit;
+    private final SlotOrder slotOrder;
+    private final Adaptation adaptation;
 
-    Policy(String cliName)
+    Policy(String cliName, Unit unit, SlotOrder slotOrder, Adaptation adaptation)
     {
         this.cliName = cliName;
+        this.unit = unit;
+        this.slotOrder = slotOrder;
+        this.adaptation = adaptation;
+    }
+
+    /** What one worker is bound to under this policy ({@code auto} resolves to a chiplet policy). */
+    public Unit unit()
+    {
+        return unit;
+    }
+
+    /** Whether a worker is bound at all: every policy but {@code wim}. */
+    public boolean bindsWorkers()
+    {
+        return unit != Unit.MACHINE;
+    }
+
+    /** Which free slot a worker that comes and goes takes. */
+    public SlotOrder slotOrder()
+    {
+        return slotOrder;
+    }
+
+    /** What changes at run time: an adapter runs the adaptive loop exactly when this is not {@link Adaptation#NONE}. */
+    public Adaptation adaptation()
+    {
+        return adaptation;
+    }
+
+    /** Whether the placement changes at run time (the adaptive loop runs). */
+    public boolean adaptsAtRunTime()
+    {
+        return adaptation != Adaptation.NONE;
+    }
+
+    /** How a whole process placed as one worker is bound: nothing where workers are not bound, else its leased chiplet. */
+    public ProcessBinding processBinding()
+    {
+        return bindsWorkers() ? ProcessBinding.LEASED_CHIPLET : ProcessBinding.NOTHING;
     }
 
     /**
@@ -43,10 +135,7 @@ public enum Policy
      */
     public boolean pinsWholeChiplets()
     {
-        return switch (this) {
-            case WICP_LOCAL, WICP_MIXED, AUTO, ADAPTIVE -> true;
-            case WIM, WIN, WIC -> false;
-        };
+        return unit == Unit.CHIPLET;
     }
 
     /** The name used on the command line, in JSON and in engine settings. */

@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -75,7 +76,9 @@ public class PlannerBenchmark
         public void setUp()
         {
             Topology topology = SyntheticTopologies.cpus512();
-            adaptiveTargets = PlacementPlanner.targets(NodeShare.of(topology), Policy.ADAPTIVE, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
+            // the policy whose placement adapts at run time (CHARM's), found by what it means
+            Policy adaptive = Arrays.stream(Policy.values()).filter(Policy::adaptsAtRunTime).findFirst().orElseThrow();
+            adaptiveTargets = PlacementPlanner.targets(NodeShare.of(topology), adaptive, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
             // A spread spans at most the share's chiplets, as in the plugins' adaptive loop.
             controller = new SpreadController(WORKERS, adaptiveTargets.share().chiplets().size(), SpreadController.Settings.defaults(WORKERS));
             // A mix of starved, settled and idle workers, so every branch of the step runs.

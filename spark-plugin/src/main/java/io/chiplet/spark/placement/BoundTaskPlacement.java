@@ -51,19 +51,6 @@ public final class BoundTaskPlacement
     private static final Logger log = LoggerFactory.getLogger(BoundTaskPlacement.class);
     private static final int IDLE = -1;
 
-    enum Selection
-    {
-        /** The free slot on the least busy chiplet. */
-        BALANCED,
-        /** The first free slot in plan order. */
-        IN_ORDER;
-
-        static Selection of(Policy policy)
-        {
-            return policy == Policy.WICP_LOCAL || policy == Policy.WIC ? IN_ORDER : BALANCED;
-        }
-    }
-
     /**
      * A table with each slot's group (its chiplet, or its CPU set when it spans chiplets) and binding target resolved
      * once, and on a hybrid part each slot's target on the CPUs of each core class ({@code null} where the slot has
@@ -101,7 +88,7 @@ public final class BoundTaskPlacement
     };
 
     private final TaskThreadBinder binder;
-    private final Selection selection;
+    private final Policy.SlotOrder slotOrder;
     private final Map<Object, Integer> groups = new HashMap<>();
     // Guarded by themselves (busySlot is the lock): the only state the hooks write together.
     private final int[] busySlot;
@@ -125,10 +112,10 @@ public final class BoundTaskPlacement
     // The slot each task thread last ran in, -1 before its first task.
     private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
-    BoundTaskPlacement(SlotTable table, Selection selection, List<Integer> chipletIds, TaskThreadBinder binder)
+    BoundTaskPlacement(SlotTable table, Policy.SlotOrder slotOrder, List<Integer> chipletIds, TaskThreadBinder binder)
     {
         requireNonNull(table, "table is null");
-        this.selection = requireNonNull(selection, "selection is null");
+        this.slotOrder = requireNonNull(slotOrder, "slotOrder is null");
         this.binder = requireNonNull(binder, "binder is null");
         for (int chiplet : chipletIds) {
             groups.putIfAbsent(chiplet, groups.size());
@@ -167,7 +154,7 @@ public final class BoundTaskPlacement
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
                     context.executorId());
         }
-        if (targets.policy() == Policy.ADAPTIVE) {
+        if (targets.policy().adaptsAtRunTime()) {
             placement.controller = AdaptiveController.start(placement, context);
         }
         return placement;
@@ -176,7 +163,7 @@ public final class BoundTaskPlacement
     /** A placement binding {@code targets}' slots through {@code binder}, following cpuset changes as core rescopes them. */
     static BoundTaskPlacement following(WorkerTargets targets, List<Integer> chipletIds, TaskThreadBinder binder)
     {
-        BoundTaskPlacement placement = new BoundTaskPlacement(SlotTable.of(targets), Selection.of(targets.policy()), chipletIds, binder);
+        BoundTaskPlacement placement = new BoundTaskPlacement(SlotTable.of(targets), targets.policy().slotOrder(), chipletIds, binder);
         placement.follow(targets);
         return placement;
     }
@@ -316,7 +303,7 @@ public final class BoundTaskPlacement
     private int choose(int[] groupOfSlot, int previous)
     {
         int slots = busySlot.length;
-        boolean balanced = selection == Selection.BALANCED;
+        boolean balanced = slotOrder == Policy.SlotOrder.LEAST_BUSY_CHIPLET;
         // Scanning from the thread's previous slot makes it win every tie.
         int start = !balanced ? 0 : previous >= 0 && previous < slots ? previous : cursor;
         int best = start;

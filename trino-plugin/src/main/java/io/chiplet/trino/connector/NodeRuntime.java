@@ -121,8 +121,8 @@ public final class NodeRuntime
             log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, ChipletConfig.ENABLED);
             return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(ChipletConfig.ENABLED + "=false"));
         }
-        if (config.policy() == Policy.WIM) {
-            log.info("Chiplet catalog {} on node {}: policy wim places no thread", catalog, node);
+        if (!config.policy().bindsWorkers()) {
+            log.info("Chiplet catalog {} on node {}: policy {} places no thread", catalog, node, config.policy());
             return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.empty());
         }
         try {
@@ -237,7 +237,7 @@ public final class NodeRuntime
                     config.adaptiveInterval(), config.remoteAccessThreshold(), List.of(lock));
             checkMemoryLocality(node, config, memory, lock.memoryNodesToBind());
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
-            Duration period = config.policy() == Policy.ADAPTIVE ? config.adaptiveInterval() : config.rescanInterval();
+            Duration period = config.policy().adaptsAtRunTime() ? config.adaptiveInterval() : config.rescanInterval();
             agent.start(period);
             log.info("Chiplet placement on node {}: policy {}, chiplets {} (CPUs {}) of {} from {}, rescan every {} ms",
                     node, config.policy(), lock.share().ids(), lock.share().shareCpus(), topology.chiplets().size(),

@@ -248,7 +248,7 @@ public final class PlacementAgent
         }
         List<Integer> tids = query.keySet().stream().sorted().toList();
         List<ThreadTarget> targets;
-        if (placement.policy() == Policy.ADAPTIVE) {
+        if (placement.policy().adaptsAtRunTime()) {
             targets = placement.placeAdaptive(tids, adapt(tids));
         }
         else if (tids.equals(placedThreads)) {
@@ -312,7 +312,7 @@ public final class PlacementAgent
 
     private List<ThreadAdaptation> adaptation()
     {
-        if (placement.policy() != Policy.ADAPTIVE || lastStep.isEmpty()) {
+        if (!placement.policy().adaptsAtRunTime() || lastStep.isEmpty()) {
             return List.of();
         }
         List<ThreadAdaptation> rows = new ArrayList<>();

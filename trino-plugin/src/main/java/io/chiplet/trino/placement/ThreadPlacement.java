@@ -97,8 +97,8 @@ public final class ThreadPlacement
     {
         requireNonNull(tids, "tids is null");
         requireNonNull(current, "current is null");
-        if (policy == Policy.ADAPTIVE) {
-            throw new IllegalStateException("the adaptive policy places by spreads: call placeAdaptive");
+        if (policy.adaptsAtRunTime()) {
+            throw new IllegalStateException("policy " + policy + " places by spreads: call placeAdaptive");
         }
         List<Integer> sorted = tids.stream().sorted().distinct().toList();
         if (sorted.isEmpty()) {
@@ -116,6 +116,9 @@ public final class ThreadPlacement
     {
         requireNonNull(tids, "tids is null");
         requireNonNull(spreads, "spreads is null");
+        if (!policy.adaptsAtRunTime()) {
+            throw new IllegalStateException("policy " + policy + " does not place by spreads: call place");
+        }
         List<Integer> sorted = tids.stream().sorted().distinct().toList();
         if (spreads.length < sorted.size()) {
             throw new IllegalArgumentException("expected a spread for each of " + sorted.size() + " threads but got " + spreads.length);
@@ -123,7 +126,7 @@ public final class ThreadPlacement
         if (sorted.isEmpty()) {
             return List.of();
         }
-        WorkerTargets targets = PlacementPlanner.targets(share, Policy.ADAPTIVE, sorted.size(), memory).withSpreads(Arrays.copyOf(spreads, sorted.size()));
+        WorkerTargets targets = PlacementPlanner.targets(share, policy, sorted.size(), memory).withSpreads(Arrays.copyOf(spreads, sorted.size()));
         return threads(sorted, targets.targets());
     }
 
