@@ -2,6 +2,8 @@ package io.chiplet.rules;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.chiplet.flink.placement.InjectedPolicyDecision;
+import io.chiplet.flink.settings.FlinkSettings;
 import io.chiplet.spark.placement.InjectedViolation;
 import io.chiplet.spark.unlisted.UnlistedPackage;
 import org.junit.jupiter.api.Test;
@@ -10,9 +12,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
+import static io.chiplet.rules.PackageRulesAcrossModulesTest.coreApiViolations;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.packagesMissingFromTable;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.packagesOf;
-import static io.chiplet.rules.PackageRulesAcrossModulesTest.planningInternalUses;
+import static io.chiplet.rules.PackageRulesAcrossModulesTest.policyConstantUses;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.tableViolations;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InjectedViolationsTest
 {
     private final JavaClasses injected = new ClassFileImporter().importClasses(InjectedViolation.class, UnlistedPackage.class);
+    // an adapter no rule names: its classes and the synthetic switch map of its switch over Policy
+    private final JavaClasses newAdapter = new ClassFileImporter().importPackagesOf(InjectedPolicyDecision.class, FlinkSettings.class);
+    private final Set<String> corePackages = PackageInfos.packagesOf(PackageInfos.buildRoot(), "core");
 
     @Test
     void aPluginPackageUsingAPackageTheTableDoesNotAllowFails()
@@ -31,10 +37,30 @@ class InjectedViolationsTest
     }
 
     @Test
-    void aPluginUsingAPlanningInternalFails()
+    void anAdapterUsingCoreOutsideItsApiFails()
     {
-        assertThat(planningInternalUses(injected))
+        assertThat(coreApiViolations(injected, corePackages, CoreApi.FOR_ADAPTERS))
                 .containsExactly("io.chiplet.spark.placement.InjectedViolation -> io.chiplet.placement.Assignment");
+        // a module no rule names is an adapter too, and the allow-list closes what it does not open
+        assertThat(coreApiViolations(newAdapter, corePackages, CoreApi.FOR_ADAPTERS))
+                .containsExactly("io.chiplet.flink.placement.InjectedPolicyDecision -> io.chiplet.placement.Assignment");
+        assertThat(coreApiViolations(newAdapter, corePackages, Map.of("io.chiplet.placement", Set.of("Policy", "Assignment")))).isEmpty();
+        assertThat(coreApiViolations(newAdapter, corePackages, Map.of("io.chiplet.topology", Set.of(CoreApi.WHOLE_PACKAGE))))
+                .containsExactly("io.chiplet.flink.placement.InjectedPolicyDecision -> io.chiplet.placement.Assignment",
+                        "io.chiplet.flink.placement.InjectedPolicyDecision -> io.chiplet.placement.Policy",
+                        "io.chiplet.flink.settings.FlinkSettings -> io.chiplet.placement.Policy");
+    }
+
+    @Test
+    void anAdapterNamingAPolicyConstantOutsideItsSettingsFails()
+    {
+        // == ADAPTIVE, and a switch over WIC and WIM: all three, on the adapter's class; FlinkSettings' default AUTO is allowed
+        assertThat(policyConstantUses(newAdapter, corePackages)).containsExactly(
+                "io.chiplet.flink.placement.InjectedPolicyDecision -> Policy.ADAPTIVE",
+                "io.chiplet.flink.placement.InjectedPolicyDecision -> Policy.WIC",
+                "io.chiplet.flink.placement.InjectedPolicyDecision -> Policy.WIM");
+        // the same classes counted as core's are no adapter's
+        assertThat(policyConstantUses(newAdapter, Set.of("io.chiplet.flink.placement", "io.chiplet.flink.settings"))).isEmpty();
     }
 
     @Test

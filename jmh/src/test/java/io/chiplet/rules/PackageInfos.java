@@ -56,6 +56,32 @@ final class PackageInfos
         return packages;
     }
 
+    /** The build's modules with main sources ({@code <module>/src/main}), by folder name: found, not listed. */
+    static Set<String> modules(Path root)
+    {
+        try (Stream<Path> modules = Files.list(root)) {
+            return modules.filter(dir -> Files.isDirectory(dir.resolve("src/main")))
+                    .map(dir -> dir.getFileName().toString())
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The main packages of one module ({@code core}: core's; every other module's are adapters'). */
+    static Set<String> packagesOf(Path root, String module)
+    {
+        Path sources = root.resolve(module).resolve("src/main");
+        Set<String> packages = new TreeSet<>();
+        mainPackages(root).forEach((name, folders) -> {
+            if (folders.stream().anyMatch(folder -> folder.startsWith(sources))) {
+                packages.add(name);
+            }
+        });
+        return packages;
+    }
+
     /** Each main package's package-info line of the rule table, for every package-info that has one. */
     static Map<String, Set<String>> statedRules(Path root)
     {

@@ -3,18 +3,13 @@ package io.chiplet.rules;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.EvaluationResult;
-import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.jmh.BenchSuite;
-import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.trino.ChipletTrinoPlugin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,15 +23,18 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The package rules across modules, over the compiled main classes of core, the command line (wherever its module
- * is), both plugins and the benchmarks: this module sees them all. The table is {@link PackageTable}; each rule is a
- * function of classes and table so that {@link InjectedViolationsTest} can show it fails.
+ * The package rules across modules, over the compiled main classes of every module of the build (found from its
+ * folders, not listed: core, the command line, both plugins, the benchmarks, and any module that comes next): this
+ * module sees them all. The table is {@link PackageTable}; core's API for adapters is {@link CoreApi}, and an adapter
+ * is any class of ours outside core's packages. Each rule is a function of classes and tables so that
+ * {@link InjectedViolationsTest} can show it fails.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PackageRulesAcrossModulesTest
 {
     private final Path root = PackageInfos.buildRoot();
-    private final JavaClasses classes = new ClassFileImporter().importLocations(mainClassLocations());
+    private final JavaClasses classes = new ClassFileImporter().importLocations(mainClassLocations(root));
+    private final Set<String> corePackages = PackageInfos.packagesOf(root, "core");
 
     @Test
     void everyPackageOfEveryModuleIsInTheTable()
@@ -74,23 +72,38 @@ class PackageRulesAcrossModulesTest
     }
 
     @Test
-    void adaptersUseNoPlanningInternals()
+    void everyPackageOfCoreIsInItsApiForAdapters()
     {
-        assertThat(planningInternalUses(classes))
-                .as("adapter classes using core's planning internals %s (\"adapter -> internal\"): apply core's targets "
-                        + "(WorkerTargets, NodeShare, MemoryBinding, HostShares, ChipletLock) instead, or give those the accessor "
-                        + "the adapter needs", PlanningInternals.INTERNALS)
+        assertThat(CoreApi.FOR_ADAPTERS.keySet()).as("core's packages (from core/src/main) against CoreApi.FOR_ADAPTERS")
+                .containsExactlyInAnyOrderElementsOf(corePackages);
+    }
+
+    @Test
+    void adaptersUseOnlyCoresApi()
+    {
+        assertThat(coreApiViolations(classes, corePackages, CoreApi.FOR_ADAPTERS))
+                .as("adapter classes using core outside its API for adapters (\"adapter -> core class\", CoreApi.FOR_ADAPTERS): apply core's targets "
+                        + "(WorkerTargets, NodeShare, MemoryBinding, HostShares, ChipletLock) instead, or give a listed class the accessor the adapter needs")
+                .isEmpty();
+    }
+
+    @Test
+    void adaptersNameNoPolicyConstantOutsideTheirSettingsTranslation()
+    {
+        assertThat(policyConstantUses(classes, corePackages))
+                .as("adapter classes naming a Policy constant (\"adapter -> Policy.X\"): ask the policy what it means (unit(), slotOrder(), "
+                        + "adaptsAtRunTime(), processBinding(), bindsWorkers()) instead; only a settings translation (*Settings, *Config, a .settings package) "
+                        + "may name one, e.g. as its default")
                 .isEmpty();
     }
 
     @Test
     void theRulesSeeEveryModulesClasses()
     {
-        // a rule over classes that were not imported passes silently; with the command line in a module of its own
-        // (#24), this module needs io.chiplet:chiplet-cli as a test dependency to see it
-        assertThat(packagesOf(classes)).as("the packages whose classes these rules see")
-                .contains("io.chiplet.placement", "io.chiplet.cli", "io.chiplet.spark.placement", "io.chiplet.trino.placement",
-                        "io.chiplet.jmh.workload");
+        // a rule over classes that were not imported passes silently: every module with main sources (found, not
+        // listed) is imported, and each of its packages has classes here
+        assertThat(PackageInfos.modules(root)).as("modules with main sources").contains("core", "cli", "spark-plugin", "trino-plugin", "jmh");
+        assertThat(packagesOf(classes)).as("the packages whose classes these rules see").containsAll(PackageInfos.mainPackages(root).keySet());
     }
 
     /** The packages of the table's domain that the table does not name. */
@@ -117,21 +130,67 @@ class PackageRulesAcrossModulesTest
         return violations;
     }
 
-    /** Each use, outside core, of one of core's planning internals: "origin top-level class -> internal". */
-    static Set<String> planningInternalUses(JavaClasses classes)
+    /**
+     * Each use by an adapter (a class of ours in no package of core's, so any module's, a new one's too) of a class of
+     * core that {@code api} does not open to adapters: "adapter top-level class -> core top-level class".
+     */
+    static Set<String> coreApiViolations(JavaClasses classes, Set<String> corePackages, Map<String, Set<String>> api)
     {
         Set<String> uses = new TreeSet<>();
         for (JavaClass type : classes) {
-            if (!PlanningInternals.isAdapter(type.getPackageName())) {
+            if (!isAdapter(type, corePackages)) {
                 continue;
             }
             for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
-                JavaClass target = dependency.getTargetClass().getBaseComponentType();
-                PlanningInternals.internal(topLevel(target).getName())
-                        .ifPresent(internal -> uses.add(topLevel(type).getName() + " -> " + internal));
+                JavaClass target = topLevel(dependency.getTargetClass().getBaseComponentType());
+                if (corePackages.contains(target.getPackageName()) && !CoreApi.allows(api, target.getPackageName(), target.getSimpleName())) {
+                    uses.add(topLevel(type).getName() + " -> " + target.getName());
+                }
             }
         }
         return uses;
+    }
+
+    /**
+     * Each constant of core's {@code Policy} an adapter names outside its settings translation: "adapter top-level class
+     * -> Policy.CONSTANT". A comparison ({@code ==}), a {@code switch} (its synthetic switch map reads the constants) or
+     * an argument alike: the adapter decided what a policy means, which the policy says itself.
+     */
+    static Set<String> policyConstantUses(JavaClasses classes, Set<String> corePackages)
+    {
+        Set<String> uses = new TreeSet<>();
+        for (JavaClass type : classes) {
+            if (!isAdapter(type, corePackages) || isSettingsTranslation(topLevel(type))) {
+                continue;
+            }
+            for (JavaFieldAccess access : type.getFieldAccessesFromSelf()) {
+                JavaClass owner = access.getTargetOwner();
+                if (owner.getName().equals(POLICY) && owner.isEnum() && isEnumConstant(owner, access.getName())) {
+                    uses.add(topLevel(type).getName() + " -> Policy." + access.getName());
+                }
+            }
+        }
+        return uses;
+    }
+
+    private static final String POLICY = "io.chiplet.placement.Policy";
+
+    private static boolean isEnumConstant(JavaClass owner, String field)
+    {
+        return owner.getEnumConstants().stream().anyMatch(constant -> constant.name().equals(field));
+    }
+
+    /** An adapter's class: ours, in no package of core's. */
+    private static boolean isAdapter(JavaClass type, Set<String> corePackages)
+    {
+        String name = ownPackage(type);
+        return name.startsWith("io.chiplet.") && !corePackages.contains(name);
+    }
+
+    /** Where an adapter turns its engine's settings into core's types: a {@code *Settings} or {@code *Config} class, or a {@code .settings} package. */
+    private static boolean isSettingsTranslation(JavaClass topLevel)
+    {
+        return topLevel.getSimpleName().endsWith("Settings") || topLevel.getSimpleName().endsWith("Config") || ownPackage(topLevel).endsWith(".settings");
     }
 
     static Set<String> packagesOf(JavaClasses classes)
@@ -163,31 +222,19 @@ class PackageRulesAcrossModulesTest
         return outer;
     }
 
-    // the folder or jar each module's main classes come from; the command line's only where it is its own module
-    private static Set<Location> mainClassLocations()
+    // each module's main classes, found from the build's modules: a module with main sources and no classes folder was
+    // not built before this one, so its classes would escape the rules
+    private static Set<Location> mainClassLocations(Path root)
     {
         Set<Location> locations = new LinkedHashSet<>();
-        for (Class<?> type : List.of(TopologyDiscovery.class, ChipletSparkPlugin.class, ChipletTrinoPlugin.class, BenchSuite.class)) {
-            locations.add(location(type));
-        }
-        try {
-            locations.add(location(Class.forName("io.chiplet.cli.ChipletCli")));
-        }
-        catch (ClassNotFoundException e) {
-            // not on this module's class path: the rules over other packages still see its name in their dependencies
+        for (String module : PackageInfos.modules(root)) {
+            Path classes = root.resolve(module).resolve("target/classes");
+            if (!Files.isDirectory(classes)) {
+                throw new IllegalStateException("module " + module + " has main sources but no " + classes + ": make it a (test) dependency of the jmh module "
+                        + "so the build compiles it before these rules run");
+            }
+            locations.add(Location.of(classes));
         }
         return locations;
-    }
-
-    // a module's classes folder, or its jar where the reactor hands this module the packaged one
-    private static Location location(Class<?> type)
-    {
-        try {
-            Path path = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return Files.isDirectory(path) ? Location.of(path) : Location.of(URI.create("jar:" + path.toUri() + "!/"));
-        }
-        catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
