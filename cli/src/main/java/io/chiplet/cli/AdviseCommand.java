@@ -17,7 +17,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -67,11 +66,7 @@ public final class AdviseCommand
         @Override
         public Engine convert(String value)
         {
-            return switch (value.strip().toLowerCase(Locale.ROOT)) {
-                case "spark" -> Engine.SPARK;
-                case "trino" -> Engine.TRINO;
-                default -> throw new CommandLine.TypeConversionException("expected spark or trino but found \"" + value + "\"");
-            };
+            return Engine.parse(value).orElseThrow(() -> new CommandLine.TypeConversionException("expected " + Engine.validNames() + " but found \"" + value + "\""));
         }
     }
 

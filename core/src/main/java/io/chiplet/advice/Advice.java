@@ -84,7 +84,7 @@ public final class Advice
                 : "one worker per host: auto picks wicp-local or wicp-mixed from the working set against the L3 sizes (Fogli et al., PVLDB 2024, §4.4)";
 
         List<AdvisedSetting> settings = new ArrayList<>();
-        if (engine == Engine.SPARK) {
+        if (isSpark(engine)) {
             settings.add(new AdvisedSetting("executors per host", Integer.toString(workers), workersReason + "; spark.executor.instances = this x hosts"));
             settings.add(new AdvisedSetting("spark.executor.cores", Integer.toString(coresPerWorker), onePerChiplet
                     ? "the smallest chiplet's " + Wording.count(coresPerWorker, "physical core") + ": each executor leases one chiplet and binds itself there"
@@ -126,6 +126,18 @@ public final class Advice
                     hosts.isPresent() ? Optional.of(TrinoSessionSettings.HashPartitions.of(Math.multiplyExact(workers, hosts.getAsInt()))) : Optional.empty()));
         }
         return List.copyOf(settings);
+    }
+
+    /**
+     * Spark's advice or Trino's: a switch expression, so that a new {@link Engine} does not compile until each place
+     * that asks this (here and in {@link ClusterAdvice}) says what that engine gets.
+     */
+    static boolean isSpark(Engine engine)
+    {
+        return switch (engine) {
+            case SPARK -> true;
+            case TRINO -> false;
+        };
     }
 
     /**

@@ -226,7 +226,7 @@ public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragme
             throw new IllegalArgumentException("--cluster-manager " + manager.cliName() + " sizes one pod or container per chiplet: "
                     + "--workers-per-host, --data-bytes and --hosts apply without --cluster-manager or with standalone");
         }
-        if (manager == ClusterManager.YARN && engine != Engine.SPARK) {
+        if (manager == ClusterManager.YARN && !Advice.isSpark(engine)) {
             throw new IllegalArgumentException("--cluster-manager yarn: Trino does not run on YARN; use kubernetes or standalone");
         }
         return switch (manager) {
@@ -247,7 +247,7 @@ public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragme
         int podCpus = host.podCpus();
         int podCores = host.podCores();
         int podsPerNode = chiplets > 1 ? chiplets - 1 : 1;
-        String worker = engine == Engine.SPARK ? "executor" : "worker";
+        String worker = Advice.isSpark(engine) ? "executor" : "worker";
 
         settings.add(new AdvisedSetting("kubelet cpuManagerPolicy", "static",
                 "gives the containers of Guaranteed pods with integer CPU requests exclusive CPUs (a cpuset); the none policy shares every CPU"));
@@ -303,7 +303,7 @@ public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragme
         String resources = "resources:\n"
                 + "  requests:\n    cpu: \"" + podCpus + "\"\n    memory: " + memory + "\n"
                 + "  limits:\n    cpu: \"" + podCpus + "\"\n    memory: " + memory + "\n";
-        if (engine == Engine.SPARK) {
+        if (Advice.isSpark(engine)) {
             long heap = podMemory.isPresent() ? floorTo((long) (podMemory.getAsLong() * SPARK_HEAP_SHARE), 256 * MIB) : 0;
             settings.add(new AdvisedSetting("spark.executor.cores", Integer.toString(podCores),
                     "one task per physical core of the pod's " + Wording.count(podCpus, "CPU") + ": " + Wording.count(podCores, "core")
@@ -448,7 +448,7 @@ public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragme
         List<AdvisedSetting> settings = new ArrayList<>(Advice.advise(engine, topology, allowed, workersPerHost, dataBytes, hosts));
         List<Fragment> fragments = new ArrayList<>();
         int workers = Advice.workersPerHost(topology, allowed, workersPerHost);
-        if (engine == Engine.SPARK) {
+        if (Advice.isSpark(engine)) {
             StringBuilder properties = new StringBuilder();
             for (AdvisedSetting setting : settings) {
                 if (setting.key().startsWith("spark.")) {

@@ -45,7 +45,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
 
     private static WorkerTarget target(Policy policy, int worker, OptionalInt chiplet, CpuSet planned, int plannedNode, NodeShare share, MemoryBinding memory)
     {
-        if (policy == Policy.WIM) {
+        if (!policy.bindsWorkers()) {
             // wim is the study's one-instance-per-machine baseline: no CPU and no memory restriction (§3.2).
             return WorkerTarget.unbound(worker);
         }
