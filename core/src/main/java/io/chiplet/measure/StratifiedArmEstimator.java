@@ -22,6 +22,14 @@ import static java.util.Objects.requireNonNull;
  * where the job's time goes, and within a stratum a unit counts by its time, so an effect on the largest tasks counts as
  * much as it weighs in the job. The speed-up shown is {@code 1 / R}.
  *
+ * <p><b>Work left out.</b> A design that leaves units out of the comparison (a Spark task that spans a switch of its
+ * host's arm, or starts in the washout after one) hands them in as {@link LeftOutUnit}s. Their stratum is then
+ * post-stratified by size class (what each unit read, {@link #SIZE_CLASS_RATIO} wide), and each class's {@code W}
+ * is all the work done in it: the compared units' plus the work-equivalent of the left-out units' time. The estimate
+ * then assumes that within a stratum and size class, the left-out units would have shown the compared units' cost
+ * ratio; where the arm changes which units are left out (a slower arm's long units span more often), that does not
+ * hold, and {@code docs/measurement-proof.md} measures what remains.
+ *
  * <p><b>Its interval.</b> {@code log R} is linearised (the delta method of a ratio estimator): a unit of stratum
  * {@code s}, arm {@code a}, contributes {@code +-W_s (t - c_sa w) / (Total_a X_sa)} (plus for placed, minus for
  * control). Units are summed per <i>cluster</i> ({@link UnitObservation#cluster}: a window, an executor; a unit
@@ -134,7 +142,8 @@ public final class StratifiedArmEstimator
     /**
      * A stratum, or one size class of it ({@code name} is then the stratum's, so that its classes make up its figure).
      *
-     * @param leftOutWork the work of its left-out units ({@link LeftOutUnit}), in its basis: counted in its weight
+     * @param leftOutWork the work-equivalent of its left-out units' time ({@link LeftOutUnit}), in its basis: counted
+     *         in its weight
      * @param leftOutTime their time: counted in its share of the job's time
      */
     private record Stratum(String name, String basis, ArmUnits placed, ArmUnits control, double leftOutWork, double leftOutTime)
@@ -256,14 +265,22 @@ public final class StratifiedArmEstimator
         boolean bytes = units.stream().allMatch(unit -> unit.bytesRead() > 0) && leftOut.stream().allMatch(unit -> unit.bytesRead() > 0);
         boolean records = units.stream().allMatch(unit -> unit.recordsRead() > 0) && leftOut.stream().allMatch(unit -> unit.recordsRead() > 0);
         String basis = bytes ? "bytes" : records ? "records" : "unit";
-        double leftOutWork = 0;
-        double leftOutTime = 0;
-        for (LeftOutUnit unit : leftOut) {
-            leftOutWork += work(unit, basis);
-            leftOutTime += unit.seconds();
-        }
-        return new Stratum(name, basis, arm(units, Arm.PLACED, bytes, records, placedIds, alone), arm(units, Arm.CONTROL, bytes, records, controlIds, alone),
-                leftOutWork, leftOutTime);
+        double leftOutTime = leftOut.stream().mapToDouble(LeftOutUnit::seconds).sum();
+        Stratum stratum = new Stratum(name, basis, arm(units, Arm.PLACED, bytes, records, placedIds, alone), arm(units, Arm.CONTROL, bytes, records, controlIds, alone),
+                0, 0);
+        return withLeftOut(stratum.placed(), stratum.control(), stratum, leftOutTime);
+    }
+
+    /**
+     * A stratum (or size class) of these arms whose left-out units took {@code leftOutTime}: their work counts as the
+     * work that time does at the compared units' cost (both arms pooled). Not their own work: they are slower per unit
+     * of work than the compared units of their class (that is why they ran long enough to span a switch: stragglers,
+     * a slow moment), and the job's time ratio weighs work by the time it takes.
+     */
+    private static Stratum withLeftOut(ArmUnits placed, ArmUnits control, Stratum of, double leftOutTime)
+    {
+        double cost = (placed.totalTime() + control.totalTime()) / (placed.totalWork() + control.totalWork());
+        return new Stratum(of.name(), of.basis(), placed, control, leftOutTime / cost, leftOutTime);
     }
 
     private static double work(LeftOutUnit unit, String basis)
@@ -279,10 +296,10 @@ public final class StratifiedArmEstimator
      * A stratum's size classes, when some of its work was left out: units are classed by their work against the
      * median of all the stratum's units ({@code floor(log_r(work / median))}, {@code r} = {@link #SIZE_CLASS_RATIO}),
      * and neighbouring classes merged, from the smallest up, until each has {@link #MIN_CLASS_UNITS} units and two
-     * clusters in each arm (a last class short of it joins the one below). Each class then counts by all its work,
-     * left-out units' included: the design leaves long units out more often, and where placement's effect depends on
-     * a unit's size, the compared units alone would under-represent the sizes it leaves out. A stratum without
-     * left-out work, or whose units read nothing (no size to class them by), is one class.
+     * clusters in each arm (a last class short of it joins the one below). Each class then counts by all the work done
+     * in it, left-out units' included ({@link #withLeftOut}): the design leaves long units out more often, and where
+     * placement's effect depends on a unit's size, the compared units alone would under-represent the sizes it leaves
+     * out. A stratum without left-out work, or whose units read nothing (no size to class them by), is one class.
      */
     private static List<Stratum> sizeClasses(Stratum stratum, List<LeftOutUnit> leftOut)
     {
@@ -335,16 +352,13 @@ public final class StratifiedArmEstimator
         }
         List<Stratum> classes = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
-            double work = 0;
             double time = 0;
             for (int i = 0; i < leftOut.size(); i++) {
                 if (groupOf.get(leftOutClass[i]) == g) {
-                    work += leftOutWork[i];
                     time += leftOut.get(i).seconds();
                 }
             }
-            classes.add(new Stratum(stratum.name(), stratum.basis(), stratum.placed().subset(in(placedClass, groupOf, g)),
-                    stratum.control().subset(in(controlClass, groupOf, g)), work, time));
+            classes.add(withLeftOut(stratum.placed().subset(in(placedClass, groupOf, g)), stratum.control().subset(in(controlClass, groupOf, g)), stratum, time));
         }
         return classes;
     }

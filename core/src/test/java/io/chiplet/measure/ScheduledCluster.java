@@ -55,7 +55,7 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
 
     ScheduledCluster(double gain, double beta)
     {
-        this(gain, beta, SpanRule.LEAVE_OUT, false);
+        this(gain, beta, SpanRule.LEAVE_OUT, true);
     }
 
     ScheduledCluster withSpanRule(SpanRule rule)
@@ -64,8 +64,8 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
     }
 
     /**
-     * Whether the estimator is told of the left-out tasks' work, so that it post-stratifies by size class (an
-     * experiment: docs/measurement-proof.md, "Accounting for the left-out work"); the plugin does not feed it yet.
+     * Whether the estimator is told of the left-out tasks (as the Spark plugin does, so that it post-stratifies by size
+     * class), or not (as before issue 32's fix: the compared tasks alone).
      */
     ScheduledCluster withLeftOutFed(boolean fed)
     {

@@ -132,8 +132,9 @@ class StratifiedArmEstimatorTest
     void leftOutWorkCountsInItsSizeClass()
     {
         // One stage: 40 compared tasks of 1 MB (placed 0.5 s per MB, control 1 s) and 10 of 16 MB (placed 2 s per MB,
-        // control 1 s); 40 more tasks of 16 MB spanned a switch and were left out. Each size class counts by all the
-        // work done in it: the big class weighs 50 x 16 MB, not the 10 x 16 MB that were compared.
+        // control 1 s); 40 more tasks of 16 MB spanned a switch and were left out, 48 s each. Each size class counts by
+        // all the work done in it: the left-out tasks' time at the class's pooled cost (1.5 s per MB), 40 x 32 MB
+        // equivalent, as they were slower than the compared tasks (that is why they spanned).
         List<UnitObservation> units = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             units.add(unit("s", i % 2 == 0 ? Arm.CONTROL : Arm.PLACED, 1, i % 2 == 0 ? 1 : 0.5));
@@ -143,13 +144,13 @@ class StratifiedArmEstimatorTest
         }
         List<LeftOutUnit> leftOut = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            leftOut.add(new LeftOutUnit("s", 24, 16L << 20, 16_000));
+            leftOut.add(new LeftOutUnit("s", 48, 16L << 20, 16_000));
         }
         StratifiedArmEstimator estimator = new StratifiedArmEstimator(0.95, 5);
 
         double compared = (40 * 0.5 + 160 * 2.0) / (40 * 1 + 160 * 1);
         assertThat(estimator.estimate(units).timeRatio().orElseThrow().ratio()).isCloseTo(compared, within(1e-12));
-        double all = (40 * 0.5 + 800 * 2.0) / (40 * 1 + 800 * 1);
+        double all = (40 * 0.5 + (160 + 40 * 32) * 2.0) / (40 * 1 + (160 + 40 * 32) * 1);
         ArmEstimate estimate = estimator.estimate(units, leftOut);
         assertThat(estimate.timeRatio().orElseThrow().ratio()).isCloseTo(all, within(1e-12));
         // Still one stage's figure, with its compared tasks, weighing the whole job (one stage).
