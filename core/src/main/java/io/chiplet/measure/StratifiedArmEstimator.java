@@ -27,8 +27,9 @@ import static java.util.Objects.requireNonNull;
  * post-stratified by size class (what each unit read, {@link #SIZE_CLASS_RATIO} wide), and each class's {@code W}
  * is all the work done in it: the compared units' plus the work-equivalent of the left-out units' time. The estimate
  * then assumes that within a stratum and size class, the left-out units would have shown the compared units' cost
- * ratio; where the arm changes which units are left out (a slower arm's long units span more often), that does not
- * hold, and {@code docs/measurement-proof.md} measures what remains.
+ * ratio. Units bigger than any compared take the ratio of the biggest compared (classes are merged until each has
+ * compared units of both arms); where the effect grows with size, the figure then leans towards 1, and
+ * {@code docs/measurement-proof.md} measures by how much.
  *
  * <p><b>Its interval.</b> {@code log R} is linearised (the delta method of a ratio estimator): a unit of stratum
  * {@code s}, arm {@code a}, contributes {@code +-W_s (t - c_sa w) / (Total_a X_sa)} (plus for placed, minus for
