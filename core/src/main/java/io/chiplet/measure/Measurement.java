@@ -22,6 +22,7 @@ public final class Measurement
     private final MeasurementPlan plan;
     private final StratifiedArmEstimator estimator;
     private final List<UnitObservation> units = new ArrayList<>();
+    private final List<LeftOutUnit> leftOut = new ArrayList<>();
     private PlacementGuard guard;
     private ArmEstimate estimate;
     private boolean stale;
@@ -56,6 +57,20 @@ public final class Measurement
         }
     }
 
+    /**
+     * A unit the design left out (its arm is ambiguous): its work still counts in its stratum's size class
+     * ({@link StratifiedArmEstimator#estimate(java.util.Collection, java.util.Collection)}). After the guard stopped
+     * placement, or beyond {@link #MAX_UNITS}, it is dropped as compared units are.
+     */
+    public void recordLeftOut(LeftOutUnit unit)
+    {
+        requireNonNull(unit, "unit is null");
+        if (guard.placing() && leftOut.size() < MAX_UNITS) {
+            leftOut.add(unit);
+            stale = true;
+        }
+    }
+
     /** The outcome of an {@link #update()}: the directive, and the guard's stop if this update stopped placement. */
     public record Update(Directive directive, Optional<GuardStop> stoppedNow)
     {
@@ -69,7 +84,7 @@ public final class Measurement
     public Update update()
     {
         if (stale) {
-            estimate = estimator.estimate(units);
+            estimate = estimator.estimate(units, leftOut);
             stale = false;
         }
         boolean wasPlacing = guard.placing();

@@ -22,6 +22,15 @@ import static java.util.Objects.requireNonNull;
  * where the job's time goes, and within a stratum a unit counts by its time, so an effect on the largest tasks counts as
  * much as it weighs in the job. The speed-up shown is {@code 1 / R}.
  *
+ * <p><b>Work left out.</b> A design that leaves units out of the comparison (a Spark task that spans a switch of its
+ * host's arm, or starts in the washout after one) hands them in as {@link LeftOutUnit}s. Their stratum is then
+ * post-stratified by size class (what each unit read, {@link #SIZE_CLASS_RATIO} wide), and each class's {@code W}
+ * is all the work done in it: the compared units' plus the work-equivalent of the left-out units' time. The estimate
+ * then assumes that within a stratum and size class, the left-out units would have shown the compared units' cost
+ * ratio. Units bigger than any compared take the ratio of the biggest compared (classes are merged until each has
+ * compared units of both arms); where the effect grows with size, the figure then leans towards 1, and
+ * {@code docs/measurement-proof.md} measures by how much.
+ *
  * <p><b>Its interval.</b> {@code log R} is linearised (the delta method of a ratio estimator): a unit of stratum
  * {@code s}, arm {@code a}, contributes {@code +-W_s (t - c_sa w) / (Total_a X_sa)} (plus for placed, minus for
  * control). Units are summed per <i>cluster</i> ({@link UnitObservation#cluster}: a window, an executor; a unit
@@ -40,6 +49,13 @@ import static java.util.Objects.requireNonNull;
 public final class StratifiedArmEstimator
 {
     public static final int DEFAULT_MIN_UNITS_PER_ARM = 20;
+    /**
+     * Size classes of a stratum with left-out work are this factor wide in work: 2, a task's work within a factor of 2
+     * of its class's others.
+     */
+    public static final double SIZE_CLASS_RATIO = 2;
+    /** A size class has at least this many compared units in each arm, or joins its neighbour. */
+    public static final int MIN_CLASS_UNITS = 5;
     /** Leverage is capped so that one cluster's square is at most this many times itself. */
     private static final double MAX_LEVERAGE = 0.9;
 
@@ -98,23 +114,55 @@ public final class StratifiedArmEstimator
         {
             return time.length;
         }
+
+        /** The units {@code keep} says, their cluster numbers kept. */
+        ArmUnits subset(boolean[] keep)
+        {
+            int count = 0;
+            for (boolean kept : keep) {
+                count += kept ? 1 : 0;
+            }
+            double[] subTime = new double[count];
+            double[] subWork = new double[count];
+            int[] subCluster = new int[count];
+            java.util.Set<Integer> distinct = new java.util.HashSet<>();
+            int j = 0;
+            for (int i = 0; i < keep.length; i++) {
+                if (keep[i]) {
+                    subTime[j] = time[i];
+                    subWork[j] = work[i];
+                    subCluster[j] = cluster[i];
+                    distinct.add(cluster[i]);
+                    j++;
+                }
+            }
+            return new ArmUnits(subTime, subWork, subCluster, distinct.size());
+        }
     }
 
-    private record Stratum(String name, String basis, ArmUnits placed, ArmUnits control)
+    /**
+     * A stratum, or one size class of it ({@code name} is then the stratum's, so that its classes make up its figure).
+     *
+     * @param leftOutWork the work-equivalent of its left-out units' time ({@link LeftOutUnit}), in its basis: counted
+     *         in its weight
+     * @param leftOutTime their time: counted in its share of the job's time
+     */
+    private record Stratum(String name, String basis, ArmUnits placed, ArmUnits control, double leftOutWork, double leftOutTime)
     {
         ArmUnits arm(boolean isPlaced)
         {
             return isPlaced ? placed : control;
         }
 
+        /** All the work it did: both arms' and the left-out units'. */
         double work()
         {
-            return placed.totalWork() + control.totalWork();
+            return placed.totalWork() + control.totalWork() + leftOutWork;
         }
 
         double time()
         {
-            return placed.totalTime() + control.totalTime();
+            return placed.totalTime() + control.totalTime() + leftOutTime;
         }
 
         int units()
@@ -132,18 +180,35 @@ public final class StratifiedArmEstimator
         }
     }
 
+    /** The estimate from compared units alone: every stratum counts by the work they did. */
     public ArmEstimate estimate(Collection<UnitObservation> observations)
     {
+        return estimate(observations, List.of());
+    }
+
+    /**
+     * The estimate where some units were left out of the comparison ({@link LeftOutUnit}: their arm is ambiguous).
+     * Their work still counts: a stratum with left-out work is post-stratified by size class ({@link #SIZE_CLASS_RATIO}),
+     * and each class's cost ratio counts by all the work done in it, left-out units' included.
+     */
+    public ArmEstimate estimate(Collection<UnitObservation> observations, Collection<LeftOutUnit> leftOutUnits)
+    {
         requireNonNull(observations, "observations is null");
+        requireNonNull(leftOutUnits, "leftOutUnits is null");
         Map<String, List<UnitObservation>> byStratum = new LinkedHashMap<>();
         for (UnitObservation observation : observations) {
             byStratum.computeIfAbsent(observation.stratum(), key -> new ArrayList<>()).add(observation);
+        }
+        Map<String, List<LeftOutUnit>> leftOutByStratum = new HashMap<>();
+        for (LeftOutUnit unit : leftOutUnits) {
+            leftOutByStratum.computeIfAbsent(unit.stratum(), key -> new ArrayList<>()).add(unit);
         }
         // Clusters are numbered per arm over all strata: a window's queries of several shapes are one cluster.
         Map<String, Integer> placedIds = new HashMap<>();
         Map<String, Integer> controlIds = new HashMap<>();
         int[] alone = {0};
         List<Stratum> strata = new ArrayList<>();
+        List<Stratum> classes = new ArrayList<>();
         int leftOut = 0;
         int placedUnits = 0;
         int controlUnits = 0;
@@ -153,19 +218,21 @@ public final class StratifiedArmEstimator
                 leftOut += units.size();
                 continue;
             }
-            Stratum stratum = stratum(entry.getKey(), units, placedIds, controlIds, alone);
+            List<LeftOutUnit> leftOutOfStratum = leftOutByStratum.getOrDefault(entry.getKey(), List.of());
+            Stratum stratum = stratum(entry.getKey(), units, leftOutOfStratum, placedIds, controlIds, alone);
             strata.add(stratum);
+            classes.addAll(sizeClasses(stratum, leftOutOfStratum));
             placedUnits += stratum.placed().size();
             controlUnits += stratum.control().size();
         }
         int placedClusters = placedIds.size();
         int controlClusters = controlIds.size();
-        List<StratumFigure> figures = figures(strata);
+        List<StratumFigure> figures = figures(classes);
         if (placedUnits < minUnitsPerArm || controlUnits < minUnitsPerArm || strata.isEmpty()) {
             return new ArmEstimate(Optional.empty(), 0, 0, placedUnits, controlUnits, placedClusters, controlClusters, byStratum.size(), leftOut, minUnitsPerArm,
                     figures, Optional.empty());
         }
-        LogFigure job = ratioOfTotals(strata, placedClusters, controlClusters);
+        LogFigure job = ratioOfTotals(classes, placedClusters, controlClusters);
         double half = job.half(confidence);
         RatioEstimate ratio = new RatioEstimate(Math.exp(job.log()), Math.exp(job.log() - half), Math.exp(job.log() + half), confidence, spread(strata),
                 strata.size(), placedUnits + controlUnits, 0);
@@ -193,12 +260,141 @@ public final class StratifiedArmEstimator
         return first == null ? 0 : 1;
     }
 
-    private static Stratum stratum(String name, List<UnitObservation> units, Map<String, Integer> placedIds, Map<String, Integer> controlIds, int[] alone)
+    private static Stratum stratum(String name, List<UnitObservation> units, List<LeftOutUnit> leftOut, Map<String, Integer> placedIds,
+            Map<String, Integer> controlIds, int[] alone)
     {
-        boolean bytes = units.stream().allMatch(unit -> unit.bytesRead() > 0);
-        boolean records = units.stream().allMatch(unit -> unit.recordsRead() > 0);
+        boolean bytes = units.stream().allMatch(unit -> unit.bytesRead() > 0) && leftOut.stream().allMatch(unit -> unit.bytesRead() > 0);
+        boolean records = units.stream().allMatch(unit -> unit.recordsRead() > 0) && leftOut.stream().allMatch(unit -> unit.recordsRead() > 0);
         String basis = bytes ? "bytes" : records ? "records" : "unit";
-        return new Stratum(name, basis, arm(units, Arm.PLACED, bytes, records, placedIds, alone), arm(units, Arm.CONTROL, bytes, records, controlIds, alone));
+        double leftOutTime = leftOut.stream().mapToDouble(LeftOutUnit::seconds).sum();
+        Stratum stratum = new Stratum(name, basis, arm(units, Arm.PLACED, bytes, records, placedIds, alone), arm(units, Arm.CONTROL, bytes, records, controlIds, alone),
+                0, 0);
+        return withLeftOut(stratum.placed(), stratum.control(), stratum, leftOutTime);
+    }
+
+    /**
+     * A stratum (or size class) of these arms whose left-out units took {@code leftOutTime}: their work counts as the
+     * work that time does at the compared units' cost (both arms pooled). Not their own work: they are slower per unit
+     * of work than the compared units of their class (that is why they ran long enough to span a switch: stragglers,
+     * a slow moment), and the job's time ratio weighs work by the time it takes.
+     */
+    private static Stratum withLeftOut(ArmUnits placed, ArmUnits control, Stratum of, double leftOutTime)
+    {
+        double cost = (placed.totalTime() + control.totalTime()) / (placed.totalWork() + control.totalWork());
+        return new Stratum(of.name(), of.basis(), placed, control, leftOutTime / cost, leftOutTime);
+    }
+
+    private static double work(LeftOutUnit unit, String basis)
+    {
+        return switch (basis) {
+            case "bytes" -> unit.bytesRead();
+            case "records" -> unit.recordsRead();
+            default -> 1;
+        };
+    }
+
+    /**
+     * A stratum's size classes, when some of its work was left out: units are classed by their work against the
+     * median of all the stratum's units ({@code floor(log_r(work / median))}, {@code r} = {@link #SIZE_CLASS_RATIO}),
+     * and neighbouring classes merged, from the smallest up, until each has {@link #MIN_CLASS_UNITS} units and two
+     * clusters in each arm (a last class short of it joins the one below). Each class then counts by all the work done
+     * in it, left-out units' included ({@link #withLeftOut}): the design leaves long units out more often, and where
+     * placement's effect depends on a unit's size, the compared units alone would under-represent the sizes it leaves
+     * out. A stratum without left-out work, or whose units read nothing (no size to class them by), is one class.
+     */
+    private static List<Stratum> sizeClasses(Stratum stratum, List<LeftOutUnit> leftOut)
+    {
+        if (leftOut.isEmpty() || stratum.basis().equals("unit")) {
+            return List.of(stratum);
+        }
+        double[] all = new double[stratum.placed().size() + stratum.control().size() + leftOut.size()];
+        int n = 0;
+        for (double work : stratum.placed().work()) {
+            all[n++] = work;
+        }
+        for (double work : stratum.control().work()) {
+            all[n++] = work;
+        }
+        double[] leftOutWork = new double[leftOut.size()];
+        for (int i = 0; i < leftOut.size(); i++) {
+            leftOutWork[i] = work(leftOut.get(i), stratum.basis());
+            all[n++] = leftOutWork[i];
+        }
+        java.util.Arrays.sort(all);
+        double median = all.length % 2 == 1 ? all[all.length / 2] : (all[all.length / 2 - 1] + all[all.length / 2]) / 2;
+        int[] placedClass = sizeClass(stratum.placed().work(), median);
+        int[] controlClass = sizeClass(stratum.control().work(), median);
+        int[] leftOutClass = sizeClass(leftOutWork, median);
+        java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
+        for (int[] ofArm : new int[][] {placedClass, controlClass, leftOutClass}) {
+            for (int size : ofArm) {
+                sizes.add(size);
+            }
+        }
+        // Merge from the smallest class up until each group is comparable on its own.
+        Map<Integer, Integer> groupOf = new HashMap<>();
+        int group = 0;
+        boolean open = false;
+        for (int size : sizes) {
+            groupOf.put(size, group);
+            open = true;
+            if (comparable(stratum.placed(), placedClass, groupOf, group) && comparable(stratum.control(), controlClass, groupOf, group)) {
+                group++;
+                open = false;
+            }
+        }
+        int groups = group;
+        if (open) {
+            if (group == 0) {
+                return List.of(stratum);
+            }
+            int last = group;
+            groupOf.replaceAll((size, of) -> of == last ? last - 1 : of);
+        }
+        List<Stratum> classes = new ArrayList<>();
+        for (int g = 0; g < groups; g++) {
+            double time = 0;
+            for (int i = 0; i < leftOut.size(); i++) {
+                if (groupOf.get(leftOutClass[i]) == g) {
+                    time += leftOut.get(i).seconds();
+                }
+            }
+            classes.add(withLeftOut(stratum.placed().subset(in(placedClass, groupOf, g)), stratum.control().subset(in(controlClass, groupOf, g)), stratum, time));
+        }
+        return classes;
+    }
+
+    private static int[] sizeClass(double[] work, double median)
+    {
+        int[] size = new int[work.length];
+        for (int i = 0; i < work.length; i++) {
+            size[i] = (int) Math.max(-64, Math.min(64, Math.floor(Math.log(work[i] / median) / Math.log(SIZE_CLASS_RATIO))));
+        }
+        return size;
+    }
+
+    private static boolean[] in(int[] sizeClass, Map<Integer, Integer> groupOf, int group)
+    {
+        boolean[] in = new boolean[sizeClass.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = groupOf.get(sizeClass[i]) == group;
+        }
+        return in;
+    }
+
+    /** Whether the arm's units of {@code group} are enough for a class of their own. */
+    private static boolean comparable(ArmUnits arm, int[] sizeClass, Map<Integer, Integer> groupOf, int group)
+    {
+        int units = 0;
+        java.util.Set<Integer> clusters = new java.util.HashSet<>();
+        for (int i = 0; i < sizeClass.length; i++) {
+            Integer of = groupOf.get(sizeClass[i]);
+            if (of != null && of == group) {
+                units++;
+                clusters.add(arm.cluster()[i]);
+            }
+        }
+        return units >= MIN_CLASS_UNITS && clusters.size() >= 2;
     }
 
     private static ArmUnits arm(List<UnitObservation> units, Arm arm, boolean bytes, boolean records, Map<String, Integer> ids, int[] alone)
@@ -432,31 +628,36 @@ public final class StratifiedArmEstimator
             return List.of();
         }
         double time = strata.stream().mapToDouble(Stratum::time).sum();
-        List<StratumFigure> figures = new ArrayList<>();
+        Map<String, List<Stratum>> byName = new LinkedHashMap<>();
         for (Stratum stratum : strata) {
-            // Its own clusters, renumbered.
-            Stratum own = renumbered(stratum);
-            LogFigure figure = ratioOfTotals(List.of(own), own.placed().clusters(), own.control().clusters());
+            byName.computeIfAbsent(stratum.name(), key -> new ArrayList<>()).add(stratum);
+        }
+        List<StratumFigure> figures = new ArrayList<>();
+        for (List<Stratum> classes : byName.values()) {
+            // Its own clusters, renumbered alike in all its size classes.
+            Map<Integer, Integer> placedIds = new HashMap<>();
+            Map<Integer, Integer> controlIds = new HashMap<>();
+            List<Stratum> own = classes.stream()
+                    .map(stratum -> new Stratum(stratum.name(), stratum.basis(), renumbered(stratum.placed(), placedIds), renumbered(stratum.control(), controlIds),
+                            stratum.leftOutWork(), stratum.leftOutTime()))
+                    .toList();
+            LogFigure figure = ratioOfTotals(own, placedIds.size(), controlIds.size());
             double half = figure.half(confidence);
-            figures.add(new StratumFigure(stratum.name(), stratum.placed().size(), stratum.control().size(), stratum.basis(), Math.exp(figure.log()),
-                    Math.exp(figure.log() - half), Math.exp(figure.log() + half), stratum.time() / time));
+            Stratum first = classes.get(0);
+            figures.add(new StratumFigure(first.name(), classes.stream().mapToInt(stratum -> stratum.placed().size()).sum(),
+                    classes.stream().mapToInt(stratum -> stratum.control().size()).sum(), first.basis(), Math.exp(figure.log()),
+                    Math.exp(figure.log() - half), Math.exp(figure.log() + half), classes.stream().mapToDouble(Stratum::time).sum() / time));
         }
         return figures;
     }
 
-    private static Stratum renumbered(Stratum stratum)
+    private static ArmUnits renumbered(ArmUnits arm, Map<Integer, Integer> ids)
     {
-        return new Stratum(stratum.name(), stratum.basis(), renumbered(stratum.placed()), renumbered(stratum.control()));
-    }
-
-    private static ArmUnits renumbered(ArmUnits arm)
-    {
-        Map<Integer, Integer> ids = new HashMap<>();
         int[] cluster = new int[arm.size()];
         for (int i = 0; i < cluster.length; i++) {
             cluster[i] = ids.computeIfAbsent(arm.cluster()[i], ignored -> ids.size());
         }
-        return new ArmUnits(arm.time(), arm.work(), cluster, ids.size());
+        return new ArmUnits(arm.time(), arm.work(), cluster, (int) java.util.Arrays.stream(cluster).distinct().count());
     }
 
     /** The typical scatter of one unit's log cost around its arm's mean, as a factor. */

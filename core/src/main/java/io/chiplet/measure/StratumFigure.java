@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
  * job's), for the chart and the table.
  *
  * @param basis what its units' times were divided by: {@code bytes}, {@code records} or {@code unit} (nothing read)
- * @param weight its share of the job's time (both arms, strata compared): how much it counts in the job's figure
+ * @param weight its share of the job's time (both arms and its left-out units, strata compared): how much it counts in the job's figure
  */
 public record StratumFigure(String stratum, int placed, int control, String basis, double timeRatio, double low, double high, double weight)
 {

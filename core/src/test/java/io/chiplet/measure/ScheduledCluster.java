@@ -42,7 +42,7 @@ import java.util.SplittableRandom;
  * @param beta the size dependence of placement's effect (0: the same for every unit)
  * @param gain {@code g}: placement's time factor at the median unit (1: none)
  */
-record ScheduledCluster(double gain, double beta, SpanRule spanRule)
+record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean feedLeftOut)
 {
     /** What Spark's design does with a task that ran in windows of both arms of its host. */
     enum SpanRule
@@ -55,12 +55,21 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule)
 
     ScheduledCluster(double gain, double beta)
     {
-        this(gain, beta, SpanRule.LEAVE_OUT);
+        this(gain, beta, SpanRule.LEAVE_OUT, true);
     }
 
     ScheduledCluster withSpanRule(SpanRule rule)
     {
-        return new ScheduledCluster(gain, beta, rule);
+        return new ScheduledCluster(gain, beta, rule, feedLeftOut);
+    }
+
+    /**
+     * Whether the estimator is told of the left-out tasks (as the Spark plugin does, so that it post-stratifies by size
+     * class), or not (as before issue 32's fix: the compared tasks alone).
+     */
+    ScheduledCluster withLeftOutFed(boolean fed)
+    {
+        return new ScheduledCluster(gain, beta, spanRule, fed);
     }
 
     static final double NOISE_SIGMA = 0.3;
@@ -217,6 +226,10 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule)
                 boolean washout = arm != before && sinceSwitch < SPARK_WASHOUT;
                 if (spans || washout) {
                     leftOut++;
+                    if (feedLeftOut) {
+                        // As the Spark plugin feeds it: the stratum, the time and what the task read, not its arm.
+                        measurement.recordLeftOut(new LeftOutUnit("stage " + stage, seconds, (long) work, (long) (work / 100)));
+                    }
                     continue;
                 }
                 placedKept += placed;

@@ -128,6 +128,41 @@ class StratifiedArmEstimatorTest
         return units;
     }
 
+    @Test
+    void leftOutWorkCountsInItsSizeClass()
+    {
+        // One stage: 40 compared tasks of 1 MB (placed 0.5 s per MB, control 1 s) and 10 of 16 MB (placed 2 s per MB,
+        // control 1 s); 40 more tasks of 16 MB spanned a switch and were left out, 48 s each. Each size class counts by
+        // all the work done in it: the left-out tasks' time at the class's pooled cost (1.5 s per MB), 40 x 32 MB
+        // equivalent, as they were slower than the compared tasks (that is why they spanned).
+        List<UnitObservation> units = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            units.add(unit("s", i % 2 == 0 ? Arm.CONTROL : Arm.PLACED, 1, i % 2 == 0 ? 1 : 0.5));
+        }
+        for (int i = 0; i < 10; i++) {
+            units.add(unit("s", i % 2 == 0 ? Arm.CONTROL : Arm.PLACED, 16, i % 2 == 0 ? 1 : 2));
+        }
+        List<LeftOutUnit> leftOut = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            leftOut.add(new LeftOutUnit("s", 48, 16L << 20, 16_000));
+        }
+        StratifiedArmEstimator estimator = new StratifiedArmEstimator(0.95, 5);
+
+        double compared = (40 * 0.5 + 160 * 2.0) / (40 * 1 + 160 * 1);
+        assertThat(estimator.estimate(units).timeRatio().orElseThrow().ratio()).isCloseTo(compared, within(1e-12));
+        double all = (40 * 0.5 + (160 + 40 * 32) * 2.0) / (40 * 1 + (160 + 40 * 32) * 1);
+        ArmEstimate estimate = estimator.estimate(units, leftOut);
+        assertThat(estimate.timeRatio().orElseThrow().ratio()).isCloseTo(all, within(1e-12));
+        // Still one stage's figure, with its compared tasks, weighing the whole job (one stage).
+        assertThat(estimate.figures()).singleElement().satisfies(figure -> {
+            assertThat(figure.placed() + figure.control()).isEqualTo(50);
+            assertThat(figure.timeRatio()).isCloseTo(all, within(1e-12));
+            assertThat(figure.weight()).isCloseTo(1, within(1e-12));
+        });
+        // Left-out work of a stage that was not compared changes nothing.
+        assertThat(estimator.estimate(units, List.of(new LeftOutUnit("other", 5, 1, 1))).timeRatio().orElseThrow().ratio()).isCloseTo(compared, within(1e-12));
+    }
+
     private static UnitObservation unit(String stage, Arm arm, long megabytes, double secondsPerMegabyte)
     {
         return new UnitObservation(stage, arm, megabytes * secondsPerMegabyte, 0, 0, megabytes << 20, megabytes * 1000);

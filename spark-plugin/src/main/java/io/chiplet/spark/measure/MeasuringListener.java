@@ -6,6 +6,7 @@ import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmEstimate;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.GuardStop;
+import io.chiplet.measure.LeftOutUnit;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.measure.Measurement;
 import io.chiplet.measure.Noun;
@@ -282,15 +283,6 @@ public final class MeasuringListener
             firstExecutorTasks++;
             return;
         }
-        if (arm.exclusion().isPresent()) {
-            if (arm.exclusion().get() == SwitchbackSchedule.Exclusion.WASHOUT) {
-                inWashout++;
-            }
-            else {
-                spanning++;
-            }
-            return;
-        }
         UnitObservation unit = end.withoutArm();
         DrawnArm drawn = arm.drawn();
         String stratum = unit.stratum();
@@ -304,6 +296,17 @@ public final class MeasuringListener
         else if (executorArms.containsKey(end.executorId())) {
             // A task of an executor-mode executor shares its executor's arm: the executor is the cluster.
             cluster = "executor " + end.executorId();
+        }
+        if (arm.exclusion().isPresent()) {
+            if (arm.exclusion().get() == SwitchbackSchedule.Exclusion.WASHOUT) {
+                inWashout++;
+            }
+            else {
+                spanning++;
+            }
+            // Not compared (its arm is ambiguous), but its work is the job's: core counts it in its stage's size class.
+            measurement.recordLeftOut(new LeftOutUnit(drawn.stratum(stratum), unit.seconds(), unit.bytesRead(), unit.recordsRead()));
+            return;
         }
         // Compared within its stratum and the share it was drawn at (DrawnArm).
         measurement.record(new UnitObservation(drawn.stratum(stratum), drawn.arm(), unit.seconds(), unit.cpuSeconds(), unit.gcSeconds(), unit.bytesRead(),

@@ -207,6 +207,53 @@ class MeasuringListenerTest
     }
 
     @Test
+    void inWindowsTheLeftOutTasksWorkReachesTheEstimate()
+    {
+        // One stage, two hosts, 40 windows of 1 s. In each host's window: 20 tasks of 1 MB (placed 0.5 s per MB, control
+        // 1 s), one of 4 MB compared (placed 2 s per MB, control 1 s) and 10 of 4 MB, 6 s each, that spanned a switch.
+        // The compared tasks alone say placed faster (0.75 s per MB against 1); the job's time is mostly in the big
+        // tasks the design left out, and with their work in the big size class the figure says what the job got:
+        // (20 x 0.5 + (4 + 60 / 1.5) x 2) / (20 + 44) = 98 / 64 placed over control, a speed-up of 64 / 98.
+        AtomicLong clock = new AtomicLong(0);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
+                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "left-out app", () -> "app-6", clock::get, () -> 78);
+        io.chiplet.measure.SwitchbackSchedule schedule = settings.withSeed(78).schedule();
+        Directive half = new Directive(0.5, true);
+        long task = 0;
+        int stage = 0;
+        for (long window = 0; window < 40; window++) {
+            for (String host : List.of("boot a", "boot b")) {
+                String executor = host.equals("boot a") ? "1" : "2";
+                io.chiplet.measure.SwitchbackSchedule.Start start = schedule.start(io.chiplet.measure.SwitchbackSchedule.hostStratum(host), window * 1_000 + 500, half);
+                boolean placed = start.arm().arm() == Arm.PLACED;
+                Map<Long, TaskArm> arms = new HashMap<>();
+                listener.onStageSubmitted(new SparkListenerStageSubmitted(stageInfo(stage, "map at c.py:1"), new java.util.Properties()));
+                for (int small = 0; small < 20; small++) {
+                    listener.onTaskEnd(taskEnd(stage, task, placed ? 500 : 1_000, 1_000_000, executor));
+                    arms.put(task++, new TaskArm(start.arm(), start.window(), Optional.empty()));
+                }
+                listener.onTaskEnd(taskEnd(stage, task, placed ? 8_000 : 4_000, 4_000_000, executor));
+                arms.put(task++, new TaskArm(start.arm(), start.window(), Optional.empty()));
+                for (int big = 0; big < 10; big++) {
+                    listener.onTaskEnd(taskEnd(stage, task, 6_000, 4_000_000, executor));
+                    arms.put(task++, new TaskArm(start.arm(), start.window(), Optional.of(io.chiplet.measure.SwitchbackSchedule.Exclusion.SPANNING)));
+                }
+                listener.receive(new ArmReport(executor, 1_000, arms, host, false));
+                stage++;
+            }
+            clock.addAndGet(1_000);
+        }
+        listener.finish();
+
+        io.chiplet.measure.ArmEstimate estimate = listener.latest().estimate();
+        assertThat(estimate.placedUnits() + estimate.controlUnits()).isEqualTo(80 * 21);
+        assertThat(estimate.speedUp().orElseThrow()).isCloseTo(64.0 / 98, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(estimate.placedSlower()).isTrue();
+        assertThat(listener.latest().notes()).contains("Windows of 1000 ms per host, washout 100 ms: 0 tasks left out as started in a washout, 800 as spanning a switch.");
+    }
+
+    @Test
     void executorsOnHostsOfOneL3SayPlacementWasNotMeasured()
     {
         MeasureSettings settings = new MeasureSettings(true, 0.1, io.chiplet.measure.GuardMode.AUTO, Optional.empty(), OptionalLong.of(3), OptionalDouble.empty());
