@@ -318,19 +318,19 @@ public final class RunsPage
         tasks(page, run.taskPlaces());
         run.settings().ifPresent(settings -> {
             page.append("<h4>Settings the plugin chose</h4>\n<p class=\"note\">Based on ").append(escape(settings.basis())).append(". See <a href=\"")
-                    .append(docs("spark.md")).append("\">partition sizing</a>.</p>\n<ul>");
+                    .append(docs("spark.md")).append("#driver\">partition sizing</a>.</p>\n<ul>");
             settings.settings().forEach(setting -> page.append("<li><code>").append(escape(setting.replaceFirst(":.*", ""))).append("</code>")
                     .append(escape(setting.contains(":") ? setting.substring(setting.indexOf(':')) : "")).append("</li>"));
             page.append("</ul>\n");
         });
         if (!run.measurements().isEmpty()) {
-            page.append("<h4><a href=\"").append(docs("measuring.md")).append("\">Measurement</a> over the run</h4>\n");
+            page.append("<h4><a href=\"").append(docs("measuring.md")).append("#what-you-see\">Measurement</a> over the run</h4>\n");
             run.lastReport().map(report -> report.get("summary")).ifPresent(summary -> page.append("<p>").append(escape(String.valueOf(summary))).append("</p>\n"));
             page.append(chart(run.measurements()));
             page.append(String.format(Locale.ROOT, "<p>Plugin's own CPU time: %.1f ms, %s of the job's %.1f s of task CPU time.</p>\n", run.pluginCpuNanos() / 1e6,
                     run.jobCpuNanos() == 0 ? "unknown share" : String.format(Locale.ROOT, "%.3f%%", 100.0 * run.pluginCpuNanos() / run.jobCpuNanos()), run.jobCpuNanos() / 1e9));
         }
-        page.append("<h4><a href=\"").append(docs("measuring.md")).append("\">Guard</a></h4>\n");
+        page.append("<h4><a href=\"").append(docs("measuring.md")).append("#the-guard\">Guard</a></h4>\n");
         if (run.guard().isEmpty()) {
             page.append("<p>No guard action: placement went on throughout.</p>\n");
         }
