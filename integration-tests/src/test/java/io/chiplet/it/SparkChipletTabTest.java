@@ -106,7 +106,7 @@ class SparkChipletTabTest
         assertThat(process.exitValue()).as("%s: %s", script, Files.readString(run.directory().resolve(Path.of(script).getFileName() + ".out"))).isZero();
     }
 
-    private static void awaitListed(int port, String id, Path logs)
+    static void awaitListed(int port, String id, Path logs)
             throws IOException, InterruptedException
     {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
