@@ -302,7 +302,8 @@ public final class RunsPage
             page.append("<p class=\"note\">Each executor had one chiplet: placement had nothing to separate, so at most the plugin's own cost can show.</p>\n");
         }
         Map<String, Long> byChiplet = run.tasksByChiplet();
-        page.append("<h4>Tasks per ").append(term("chiplet", "topology.md", "chiplets")).append("</h4>\n<p>").append(run.tasks()).append(" tasks started, ").append(run.unplaced())
+        page.append("<h4>Tasks per chiplet</h4>\n<p>").append(run.tasks()).append(" tasks started on the executors' ").append(term("chiplets", "topology.md", "chiplets"))
+                .append(", ").append(run.unplaced())
                 .append(" of them ").append(term("unplaced", "measuring.md", "what-you-see")).append(" (control tasks, or placement off).</p>\n")
                 .append(bars(byChiplet));
         if (!run.placement().isEmpty()) {

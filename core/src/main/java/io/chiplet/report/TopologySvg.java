@@ -66,9 +66,10 @@ public final class TopologySvg
     {
         requireNonNull(machine, "machine is null");
         requireNonNull(marks, "marks is null");
-        // Executors in the order of their first CPU, each with its colour.
+        // Executors in the order of their ids (numbers as numbers), each with its colour.
         Map<String, String> executorFills = new LinkedHashMap<>();
-        new TreeMap<>(marks.cpuOwners()).values().forEach(owner -> executorFills.computeIfAbsent(owner, key -> EXECUTOR_FILLS[executorFills.size() % EXECUTOR_FILLS.length]));
+        marks.cpuOwners().values().stream().distinct().sorted(TopologySvg::byNumber)
+                .forEach(owner -> executorFills.put(owner, EXECUTOR_FILLS[executorFills.size() % EXECUTOR_FILLS.length]));
         Drawing drawing = new Drawing(machine, marks, executorFills);
         List<Box> rows = new ArrayList<>();
 
@@ -102,7 +103,8 @@ public final class TopologySvg
         // canvas width and leave most of it empty (the whole source stays in <title>).
         String heading = marks.heading().isEmpty() ? shortSource(machine.source()) : marks.heading();
         int headerHeight = 42;
-        List<String[]> legend = legend(machine, executorFills);
+        boolean unowned = executorFills.isEmpty() || machine.allowed().intersect(machine.online()).stream().anyMatch(cpu -> !marks.cpuOwners().containsKey(cpu));
+        List<String[]> legend = legend(machine, executorFills, unowned);
         int widestEntry = legend.stream().mapToInt(entry -> legendEntryWidth(entry[0])).max().orElse(0) + 2 * PAD;
         int width = Math.max(Math.max(whole.width(), widestEntry),
                 Math.max((int) (heading.length() * 8.6), (int) (counts.length() * LABEL_CHAR_WIDTH * 12 / 11)) + 2 * PAD);
@@ -200,15 +202,26 @@ public final class TopologySvg
         return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
     }
 
-    private static List<String[]> legend(MachinePicture machine, Map<String, String> executorFills)
+    private static int byNumber(String a, String b)
+    {
+        try {
+            return Long.compare(Long.parseLong(a), Long.parseLong(b));
+        }
+        catch (NumberFormatException e) {
+            return a.compareTo(b);
+        }
+    }
+
+    /** @param unowned whether some allowed CPU has no executor (then its fill is in the legend) */
+    private static List<String[]> legend(MachinePicture machine, Map<String, String> executorFills, boolean unowned)
     {
         List<String[]> legend = new ArrayList<>();
         if (machine.kinds().size() > 1) {
             for (int kind = 0; kind < machine.kinds().size(); kind++) {
-                legend.add(new String[] {machine.kinds().get(kind) + " core CPU", KIND_FILLS[Math.min(kind, KIND_FILLS.length - 1)]});
+                legend.add(new String[] {machine.kinds().get(kind) + " core CPU" + (executorFills.isEmpty() ? "" : " of no executor"), KIND_FILLS[Math.min(kind, KIND_FILLS.length - 1)]});
             }
         }
-        else {
+        else if (unowned) {
             legend.add(new String[] {executorFills.isEmpty() ? "CPU" : "CPU of no executor", KIND_FILLS[0]});
         }
         executorFills.forEach((owner, fill) -> legend.add(new String[] {(owner.contains(",") ? "executors " : "executor ") + owner, fill}));

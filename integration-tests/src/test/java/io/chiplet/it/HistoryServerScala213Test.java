@@ -65,8 +65,11 @@ class HistoryServerScala213Test
                     .contains("the event log, replayed by the History Server").contains("<svg").contains("data-executor=\"0\"").contains("Tasks per stage");
             String jobs = HeadlessBrowser.screenshot("http://127.0.0.1:" + port + "/history/" + id + "/jobs/", png.resolveSibling("history-jobs-" + SPARK + "-scala-2.13.png"), 1100, 700);
             assertThat(jobs).contains("/history/" + id + "/chiplet/").contains(">Chiplet<");
-            // The page says which Spark served it: the jobs page's header names the version.
-            assertThat(jobs).contains(SPARK);
+            // The server is the Spark it should be (its class path held Scala 2.13 only, checked above).
+            java.net.http.HttpResponse<String> version = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/api/v1/version")).timeout(java.time.Duration.ofSeconds(20)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(version.body()).contains("\"spark\" : \"" + SPARK + "\"");
         }
         finally {
             server.destroy();
