@@ -63,6 +63,10 @@ class HistoryServerScala213Test
             String dom = HeadlessBrowser.screenshot("http://127.0.0.1:" + port + "/history/" + id + "/chiplet/", png, 1100, 1400);
             assertThat(dom).as("Spark %s (Scala 2.13) History Server page; its log: %s", SPARK, log).contains("Chiplet report").contains("chiplet-eventlog-job")
                     .contains("the event log, replayed by the History Server").contains("<svg").contains("data-executor=\"0\"").contains("Tasks per stage");
+            if (Boolean.getBoolean("chiplet.it.updateDocsImages")) {
+                java.nio.file.Files.copy(png, Files.createDirectories(Path.of("..", "docs", "images")).resolve("history-server-chiplet-tab-spark35-scala213.png"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             String jobs = HeadlessBrowser.screenshot("http://127.0.0.1:" + port + "/history/" + id + "/jobs/", png.resolveSibling("history-jobs-" + SPARK + "-scala-2.13.png"), 1100, 700);
             assertThat(jobs).contains("/history/" + id + "/chiplet/").contains(">Chiplet<");
             // The server is the Spark it should be (its class path held Scala 2.13 only, checked above).

@@ -426,8 +426,8 @@ public final class ChipletExecutorPlugin
             TaskPlaceLog places = taskPlaces;
             if (places != null && started != null) {
                 TaskPlacement.TaskIdentity task = started.task();
-                places.ended(new TaskPlaces.TaskPlace(task.stageId(), task.taskAttemptId(), task.partitionId(), handle.chiplet().orElse(TaskPlaces.NO_CHIPLET),
-                        handle.cpus().map(CpuSet::toList).orElse(""), handle.arm(), (System.nanoTime() - started.nanos()) / 1_000_000, failed));
+                places.ended(task.stageId(), task.taskAttemptId(), task.partitionId(), handle.chiplet().orElse(TaskPlaces.NO_CHIPLET), handle.cpus(), handle.arm(),
+                        (System.nanoTime() - started.nanos()) / 1_000_000, failed);
             }
             if (failed) {
                 metrics.taskFailed();
