@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.github.luben.zstd.ZstdInputStream;
 import io.chiplet.report.JsonValues;
+import io.chiplet.report.MachinePicture;
+import io.chiplet.report.TaskView;
+import io.chiplet.topology.CpuSet;
 import io.chiplet.report.RunFacts;
 import net.jpountz.lz4.LZ4BlockInputStream;
 import org.xerial.snappy.SnappyInputStream;
@@ -189,6 +192,7 @@ final class SparkEventLogs
         List<RunFacts.GuardAction> guard = new ArrayList<>();
         long pluginCpu = 0;
         long jobCpu = 0;
+        TaskView.Builder tasks = new TaskView.Builder();
         for (Map<String, Object> event : events) {
             String type = String.valueOf(event.get("Event"));
             switch (type) {
@@ -200,11 +204,23 @@ final class SparkEventLogs
                 case "SparkListenerApplicationEnd" -> ended = number(event, "Timestamp");
                 case EVENTS + "ChipletTopologyEvent" -> executors.put(text(event, "executorId"), new RunFacts.Executor(text(event, "executorId"), text(event, "host"),
                         text(event, "mode"), number(event, "chiplets").orElse(0), number(event, "cores").orElse(0), number(event, "chipletL3Bytes").orElse(0),
-                        Boolean.TRUE.equals(event.get("ownChiplets"))));
+                        Boolean.TRUE.equals(event.get("ownChiplets")), machine(source, event), cpus(source, event)));
+                case EVENTS + "ChipletTasksEvent" -> {
+                    String executor = text(event, "executorId");
+                    for (Map<?, ?> row : rows(event, "stages")) {
+                        tasks.stage((int) number(row, "stageId").orElse(0), executor, (int) number(row, "chiplet").orElse(-1), text(row, "arm"),
+                                number(row, "tasks").orElse(0), number(row, "millis").orElse(0));
+                    }
+                    for (Map<?, ?> row : rows(event, "recent")) {
+                        tasks.task(new TaskView.TaskRow((int) number(row, "stageId").orElse(0), number(row, "taskId").orElse(0), (int) number(row, "partition").orElse(0),
+                                executor, (int) number(row, "chiplet").orElse(-1), text(row, "cpus"), text(row, "arm"), number(row, "millis").orElse(0),
+                                Boolean.TRUE.equals(row.get("failed"))));
+                    }
+                }
                 case EVENTS + "ChipletPlacementEvent" -> {
                     Map<String, Long> byChiplet = new TreeMap<>();
                     if (event.get("tasksByChiplet") instanceof Map<?, ?> counts) {
-                        counts.forEach((chiplet, tasks) -> byChiplet.put(String.valueOf(chiplet), tasks instanceof Number n ? n.longValue() : 0L));
+                        counts.forEach((chiplet, count) -> byChiplet.put(String.valueOf(chiplet), count instanceof Number n ? n.longValue() : 0L));
                     }
                     placement.put(text(event, "executorId"), new RunFacts.Placement(number(event, "tasks").orElse(0), number(event, "unplaced").orElse(0),
                             number(event, "failed").orElse(0), byChiplet));
@@ -229,7 +245,46 @@ final class SparkEventLogs
         if (id.isEmpty()) {
             throw new IllegalArgumentException(source + ": no SparkListenerApplicationStart event (expected a Spark application's event log)");
         }
-        return new RunFacts(source.toString(), name, id, started, ended, List.copyOf(executors.values()), placement, settings, measurements, lastReport, guard, pluginCpu, jobCpu);
+        return new RunFacts(source.toString(), name, id, started, ended, List.copyOf(executors.values()), placement, settings, measurements, lastReport, guard, pluginCpu, jobCpu,
+                tasks.build());
+    }
+
+    /** The executor's host picture; none in logs of plugin versions that did not write it. */
+    private static Optional<MachinePicture> machine(Path source, Map<String, Object> event)
+    {
+        String json = text(event, "machine");
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(MachinePicture.parse(json));
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": a ChipletTopologyEvent of executor " + text(event, "executorId") + " whose machine is not a picture: " + e.getMessage());
+        }
+    }
+
+    private static CpuSet cpus(Path source, Map<String, Object> event)
+    {
+        try {
+            return CpuSet.parseList(text(event, "cpus"));
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": a ChipletTopologyEvent of executor " + text(event, "executorId") + " whose cpus are " + e.getMessage());
+        }
+    }
+
+    private static List<Map<?, ?>> rows(Map<String, Object> event, String field)
+    {
+        List<Map<?, ?>> rows = new ArrayList<>();
+        if (event.get(field) instanceof List<?> list) {
+            list.forEach(row -> {
+                if (row instanceof Map<?, ?> map) {
+                    rows.add(map);
+                }
+            });
+        }
+        return rows;
     }
 
     private static Map<String, Object> report(Path source, Map<String, Object> event)
@@ -242,13 +297,13 @@ final class SparkEventLogs
         }
     }
 
-    private static String text(Map<String, Object> event, String field)
+    private static String text(Map<?, ?> event, String field)
     {
         Object value = event.get(field);
         return value == null ? "" : String.valueOf(value);
     }
 
-    private static OptionalLong number(Map<String, Object> event, String field)
+    private static OptionalLong number(Map<?, ?> event, String field)
     {
         return event.get(field) instanceof Number number ? OptionalLong.of(number.longValue()) : OptionalLong.empty();
     }

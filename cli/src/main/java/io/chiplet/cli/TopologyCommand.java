@@ -2,6 +2,7 @@ package io.chiplet.cli;
 
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.NativeAccess;
+import io.chiplet.report.TopologySvg;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import io.chiplet.topology.TopologyJson;

@@ -1,5 +1,7 @@
 package io.chiplet.report;
 
+import io.chiplet.topology.CpuSet;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,12 +16,33 @@ import static java.util.Objects.requireNonNull;
  * ({@code chiplet report}) or from the live events (the Spark UI's Chiplet tab); {@link RunsPage} draws it.
  *
  * @param source where the run was read from: a log's path, or the live application
+ * @param taskPlaces where tasks ran, per stage and the last few one by one ({@link TaskView}, bounded)
  */
 public record RunFacts(String source, String name, String id, OptionalLong started, OptionalLong ended, List<Executor> executors, Map<String, Placement> placement,
         Optional<Settings> settings, List<MeasurePoint> measurements, Optional<Map<String, Object>> lastReport, List<GuardAction> guard, long pluginCpuNanos,
-        long jobCpuNanos)
+        long jobCpuNanos, TaskView taskPlaces)
 {
-    public record Executor(String id, String host, String mode, long chiplets, long cores, long chipletL3Bytes, boolean ownChiplets) {}
+    /**
+     * @param machine the executor's host as it read it; empty in logs of plugin versions that did not write it
+     * @param cpus the CPUs it places its tasks on; empty where unknown or none (a control executor)
+     */
+    public record Executor(String id, String host, String mode, long chiplets, long cores, long chipletL3Bytes, boolean ownChiplets, Optional<MachinePicture> machine,
+            CpuSet cpus)
+    {
+        public Executor
+        {
+            requireNonNull(id, "id is null");
+            requireNonNull(host, "host is null");
+            requireNonNull(mode, "mode is null");
+            requireNonNull(machine, "machine is null");
+            requireNonNull(cpus, "cpus is null");
+        }
+
+        public Executor(String id, String host, String mode, long chiplets, long cores, long chipletL3Bytes, boolean ownChiplets)
+        {
+            this(id, host, mode, chiplets, cores, chipletL3Bytes, ownChiplets, Optional.empty(), CpuSet.empty());
+        }
+    }
 
     public record Placement(long tasks, long unplaced, long failed, Map<String, Long> tasksByChiplet) {}
 
@@ -39,6 +62,15 @@ public record RunFacts(String source, String name, String id, OptionalLong start
         placement = Map.copyOf(placement);
         measurements = List.copyOf(measurements);
         guard = List.copyOf(guard);
+        requireNonNull(taskPlaces, "taskPlaces is null");
+    }
+
+    /** A run without tasks one by one (logs of plugin versions that did not write them). */
+    public RunFacts(String source, String name, String id, OptionalLong started, OptionalLong ended, List<Executor> executors, Map<String, Placement> placement,
+            Optional<Settings> settings, List<MeasurePoint> measurements, Optional<Map<String, Object>> lastReport, List<GuardAction> guard, long pluginCpuNanos,
+            long jobCpuNanos)
+    {
+        this(source, name, id, started, ended, executors, placement, settings, measurements, lastReport, guard, pluginCpuNanos, jobCpuNanos, TaskView.EMPTY);
     }
 
     /** Whether the plugin was in the application (it posted any of its events). */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -131,6 +132,7 @@ public final class RunsPage
             json.writeNumberField("cores", executor.cores());
             json.writeNumberField("chipletL3Bytes", executor.chipletL3Bytes());
             json.writeBooleanField("ownChiplets", executor.ownChiplets());
+            json.writeStringField("cpus", executor.cpus().toList());
             json.writeEndObject();
         }
         json.writeEndArray();
@@ -171,6 +173,41 @@ public final class RunsPage
                     throw new UncheckedIOException(e);
                 }
             });
+            json.writeEndObject();
+        }
+        if (!run.taskPlaces().isEmpty()) {
+            json.writeObjectFieldStart("taskPlaces");
+            json.writeNumberField("tasksEnded", run.taskPlaces().tasksEnded());
+            json.writeNumberField("maxStages", TaskView.MAX_STAGES);
+            json.writeNumberField("stagesLeftOut", run.taskPlaces().stagesLeftOut());
+            json.writeArrayFieldStart("stages");
+            for (TaskView.StageRow row : run.taskPlaces().stages()) {
+                json.writeStartObject();
+                json.writeNumberField("stage", row.stageId());
+                json.writeStringField("executor", row.executorId());
+                json.writeNumberField("chiplet", row.chiplet());
+                json.writeStringField("arm", row.arm());
+                json.writeNumberField("tasks", row.tasks());
+                json.writeNumberField("millis", row.millis());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeNumberField("maxRecent", TaskView.MAX_RECENT);
+            json.writeArrayFieldStart("recent");
+            for (TaskView.TaskRow task : run.taskPlaces().recent()) {
+                json.writeStartObject();
+                json.writeNumberField("stage", task.stageId());
+                json.writeNumberField("task", task.taskId());
+                json.writeNumberField("partition", task.partition());
+                json.writeStringField("executor", task.executorId());
+                json.writeNumberField("chiplet", task.chiplet());
+                json.writeStringField("cpus", task.cpus());
+                json.writeStringField("arm", task.arm());
+                json.writeNumberField("millis", task.millis());
+                json.writeBooleanField("failed", task.failed());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
             json.writeEndObject();
         }
         json.writeArrayFieldStart("guard");
@@ -246,11 +283,16 @@ public final class RunsPage
             page.append("<p>The chiplet plugin left no events in this log: it was not in the application (<code>spark.plugins</code>), or an older version ran.</p></div>\n");
             return;
         }
-        page.append("<h4>Executors and their <a href=\"").append(docs("topology.md")).append("\">chiplets</a></h4>\n<table><tr><th>executor</th><th>host</th>")
-                .append("<th><a href=\"").append(docs("spark.md")).append("\">mode</a></th><th>chiplets</th><th>cores</th><th>L3 per chiplet</th><th>own chiplets</th></tr>\n");
+        page.append("<h4>Where each executor and task ran</h4>\n");
+        hosts(page, run);
+        page.append("<table><tr><th>").append(term("executor", "spark.md", "what-each-executor-says-and-the-metrics")).append("</th><th>host</th>")
+                .append("<th>").append(term("mode", "spark.md", "executors-modetask-default")).append("</th><th>")
+                .append(term("chiplets", "topology.md", "chiplets")).append("</th><th>its chiplets (CPUs)</th><th>cores</th><th>")
+                .append(term("L3", "topology.md", "chiplets")).append(" per chiplet</th><th>")
+                .append(term("own chiplets", "spark.md", "several-executors-on-one-host-modetask")).append("</th></tr>\n");
         for (RunFacts.Executor executor : run.executors()) {
             page.append("<tr><td>").append(escape(executor.id())).append("</td><td>").append(escape(executor.host())).append("</td><td>").append(escape(executor.mode()))
-                    .append("</td><td>").append(executor.chiplets()).append("</td><td>").append(executor.cores()).append("</td><td>")
+                    .append("</td><td>").append(executor.chiplets()).append("</td><td>").append(escape(chipletsOf(executor))).append("</td><td>").append(executor.cores()).append("</td><td>")
                     .append(executor.chipletL3Bytes() == 0 ? "unknown" : (executor.chipletL3Bytes() >> 20) + " MiB").append("</td><td>")
                     .append(executor.ownChiplets() ? "yes" : "no (shares its host)").append("</td></tr>\n");
         }
@@ -260,8 +302,9 @@ public final class RunsPage
             page.append("<p class=\"note\">Each executor had one chiplet: placement had nothing to separate, so at most the plugin's own cost can show.</p>\n");
         }
         Map<String, Long> byChiplet = run.tasksByChiplet();
-        page.append("<h4>Tasks per chiplet</h4>\n<p>").append(run.tasks()).append(" tasks started, ").append(run.unplaced())
-                .append(" of them <a href=\"").append(docs("measuring.md")).append("\">unplaced</a> (control tasks, or placement off).</p>\n")
+        page.append("<h4>Tasks per chiplet</h4>\n<p>").append(run.tasks()).append(" tasks started on the executors' ").append(term("chiplets", "topology.md", "chiplets"))
+                .append(", ").append(run.unplaced())
+                .append(" of them ").append(term("unplaced", "measuring.md", "what-you-see")).append(" (control tasks, or placement off).</p>\n")
                 .append(bars(byChiplet));
         if (!run.placement().isEmpty()) {
             // Where each executor's tasks ran: chiplet ids are per host, so the same id on two executors of one host is one chiplet.
@@ -273,21 +316,22 @@ public final class RunsPage
                     .append("</td></tr>\n"));
             page.append("</table>\n");
         }
+        tasks(page, run.taskPlaces());
         run.settings().ifPresent(settings -> {
             page.append("<h4>Settings the plugin chose</h4>\n<p class=\"note\">Based on ").append(escape(settings.basis())).append(". See <a href=\"")
-                    .append(docs("spark.md")).append("\">partition sizing</a>.</p>\n<ul>");
+                    .append(docs("spark.md")).append("#driver\">partition sizing</a>.</p>\n<ul>");
             settings.settings().forEach(setting -> page.append("<li><code>").append(escape(setting.replaceFirst(":.*", ""))).append("</code>")
                     .append(escape(setting.contains(":") ? setting.substring(setting.indexOf(':')) : "")).append("</li>"));
             page.append("</ul>\n");
         });
         if (!run.measurements().isEmpty()) {
-            page.append("<h4><a href=\"").append(docs("measuring.md")).append("\">Measurement</a> over the run</h4>\n");
+            page.append("<h4><a href=\"").append(docs("measuring.md")).append("#what-you-see\">Measurement</a> over the run</h4>\n");
             run.lastReport().map(report -> report.get("summary")).ifPresent(summary -> page.append("<p>").append(escape(String.valueOf(summary))).append("</p>\n"));
             page.append(chart(run.measurements()));
             page.append(String.format(Locale.ROOT, "<p>Plugin's own CPU time: %.1f ms, %s of the job's %.1f s of task CPU time.</p>\n", run.pluginCpuNanos() / 1e6,
                     run.jobCpuNanos() == 0 ? "unknown share" : String.format(Locale.ROOT, "%.3f%%", 100.0 * run.pluginCpuNanos() / run.jobCpuNanos()), run.jobCpuNanos() / 1e9));
         }
-        page.append("<h4><a href=\"").append(docs("measuring.md")).append("\">Guard</a></h4>\n");
+        page.append("<h4><a href=\"").append(docs("measuring.md")).append("#the-guard\">Guard</a></h4>\n");
         if (run.guard().isEmpty()) {
             page.append("<p>No guard action: placement went on throughout.</p>\n");
         }
@@ -298,6 +342,111 @@ public final class RunsPage
             page.append("</ul>\n");
         }
         page.append("</div>\n");
+    }
+
+    /** Each host's chiplets as a picture, its executors' CPUs in their colours, tasks per chiplet in the labels. */
+    private void hosts(StringBuilder page, RunFacts run)
+    {
+        Map<String, List<RunFacts.Executor>> byHost = new TreeMap<>();
+        run.executors().forEach(executor -> byHost.computeIfAbsent(executor.host(), host -> new ArrayList<>()).add(executor));
+        boolean drawn = false;
+        for (Map.Entry<String, List<RunFacts.Executor>> host : byHost.entrySet()) {
+            Optional<MachinePicture> machine = host.getValue().stream().map(RunFacts.Executor::machine).flatMap(Optional::stream).findFirst();
+            if (machine.isEmpty()) {
+                continue;
+            }
+            Map<Integer, java.util.SortedSet<String>> owners = new TreeMap<>();
+            Map<Integer, Long> tasks = new TreeMap<>();
+            for (RunFacts.Executor executor : host.getValue()) {
+                executor.cpus().stream().forEach(cpu -> owners.computeIfAbsent(cpu, key -> new java.util.TreeSet<>()).add(executor.id()));
+                RunFacts.Placement placed = run.placement().get(executor.id());
+                if (placed != null) {
+                    placed.tasksByChiplet().forEach((chiplet, count) -> {
+                        try {
+                            tasks.merge(Integer.parseInt(chiplet), count, Long::sum);
+                        }
+                        catch (NumberFormatException e) {
+                            // Not a chiplet id: nothing to mark.
+                        }
+                    });
+                }
+            }
+            Map<Integer, String> cpuOwners = new TreeMap<>();
+            owners.forEach((cpu, ids) -> cpuOwners.put(cpu, String.join(", ", ids)));
+            page.append("<figure class=\"host\" data-host=\"").append(escape(host.getKey())).append("\">")
+                    .append(TopologySvg.inline(machine.get(), new TopologySvg.Marks("host " + host.getKey(), cpuOwners, tasks)))
+                    .append("<figcaption class=\"note\">Host ").append(escape(host.getKey())).append(": its ").append(term("chiplets", "topology.md", "chiplets"))
+                    .append(" (CPUs sharing one L3 cache), each executor's CPUs in its colour, the tasks started on each chiplet in its label.</figcaption></figure>\n");
+            drawn = true;
+        }
+        if (!drawn && !run.executors().isEmpty()) {
+            page.append("<p class=\"note\">No executor wrote its host's picture (a plugin version before it did).</p>\n");
+        }
+    }
+
+    /** The executor's chiplets and CPUs, as its host's picture names them. */
+    private static String chipletsOf(RunFacts.Executor executor)
+    {
+        if (executor.cpus().isEmpty()) {
+            return "none of its own";
+        }
+        String chiplets = executor.machine().map(machine -> machine.chiplets().stream().filter(chiplet -> chiplet.cpus().intersects(executor.cpus()))
+                .map(chiplet -> Integer.toString(chiplet.id())).collect(java.util.stream.Collectors.joining(", "))).orElse("?");
+        return chiplets + " (CPUs " + executor.cpus().toList() + ")";
+    }
+
+    /** Tasks per stage, executor, chiplet and arm, then the last tasks one by one; each table says its bound. */
+    private void tasks(StringBuilder page, TaskView view)
+    {
+        if (view.isEmpty()) {
+            return;
+        }
+        page.append("<h4>Tasks per stage</h4>\n<p class=\"note\">").append(view.tasksEnded()).append(" tasks ended. Shown: the last ").append(TaskView.MAX_STAGES)
+                .append(" stages at most");
+        if (view.stagesLeftOut() > 0) {
+            page.append(" (").append(view.stagesLeftOut()).append(" earlier stages left out)");
+        }
+        page.append(", so that the page stays small on jobs of many tasks. The ").append(term("arm", "measuring.md", "design"))
+                .append(" is <i>placed</i> or <i>control</i> where the run was ").append(term("measured", "measuring.md", "measuring-placement-in-place"))
+                .append("; time is from the task's start to its end on the executor.</p>\n");
+        page.append("<table class=\"stages\"><tr><th>stage</th><th>executor</th><th>chiplet</th><th>arm</th><th>tasks</th><th>mean time</th></tr>\n");
+        for (TaskView.StageRow row : view.stages()) {
+            page.append("<tr><td>").append(row.stageId()).append("</td><td>").append(escape(row.executorId())).append("</td><td>").append(chiplet(row.chiplet()))
+                    .append("</td><td>").append(arm(row.arm())).append("</td><td>").append(row.tasks()).append("</td><td>")
+                    .append(row.tasks() == 0 ? "" : millis(row.millis() / (double) row.tasks())).append("</td></tr>\n");
+        }
+        page.append("</table>\n");
+        page.append("<h4>Last tasks</h4>\n<p class=\"note\">The last ").append(view.recent().size()).append(" tasks to end (at most ").append(TaskView.MAX_RECENT)
+                .append("; each executor sends its last few every few seconds, so these are a sample of the last tasks, not all of them).</p>\n");
+        page.append("<table class=\"tasks\"><tr><th>stage</th><th>task</th><th>partition</th><th>executor</th><th>chiplet</th><th>CPUs</th><th>arm</th><th>time</th><th>outcome</th></tr>\n");
+        for (TaskView.TaskRow task : view.recent()) {
+            page.append("<tr><td>").append(task.stageId()).append("</td><td>").append(task.taskId()).append("</td><td>").append(task.partition()).append("</td><td>")
+                    .append(escape(task.executorId())).append("</td><td>").append(chiplet(task.chiplet())).append("</td><td>")
+                    .append(task.cpus().isEmpty() ? "not bound" : escape(task.cpus())).append("</td><td>").append(arm(task.arm())).append("</td><td>")
+                    .append(millis(task.millis())).append("</td><td>").append(task.failed() ? "failed" : "succeeded").append("</td></tr>\n");
+        }
+        page.append("</table>\n");
+    }
+
+    private static String chiplet(int id)
+    {
+        return id == TaskView.NO_CHIPLET ? "none" : Integer.toString(id);
+    }
+
+    private static String arm(String arm)
+    {
+        return arm.isEmpty() ? "not measured" : escape(arm);
+    }
+
+    private static String millis(double millis)
+    {
+        return millis >= 10_000 ? String.format(Locale.ROOT, "%.1f s", millis / 1000) : String.format(Locale.ROOT, "%.0f ms", millis);
+    }
+
+    /** A word of the page, linked to where the docs explain it. */
+    private String term(String word, String page, String anchor)
+    {
+        return "<a href=\"" + docs(page) + "#" + escape(anchor) + "\">" + escape(word) + "</a>";
     }
 
     /** Tasks per chiplet as horizontal bars. */

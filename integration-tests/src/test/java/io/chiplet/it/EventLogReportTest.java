@@ -45,6 +45,9 @@ class EventLogReportTest
             assertThat(run.get("plugin").asBoolean()).isTrue();
             assertThat(run.get("executors")).hasSize(2);
             assertThat(run.get("tasks").asLong()).isPositive();
+            assertThat(run.get("executors")).extracting(executor -> executor.get("cpus").asText()).containsExactlyInAnyOrder("0", "1");
+            assertThat(run.get("taskPlaces").get("tasksEnded").asLong()).isPositive();
+            assertThat(run.get("taskPlaces").get("recent").size()).isBetween(1, 50);
         });
         if (logs.size() > 1) {
             assertThat(application.get("pooled").get("runs").asInt()).isEqualTo(logs.size());
@@ -52,7 +55,8 @@ class EventLogReportTest
 
         Path png = out.resolve("chiplet-report.png");
         String dom = HeadlessBrowser.screenshot(out.resolve("chiplet-report.html").toUri().toString(), png, 1100, 1800);
-        assertThat(dom).contains("chiplet-eventlog-job").contains("Tasks per chiplet").contains("<svg");
+        assertThat(dom).contains("chiplet-eventlog-job").contains("Tasks per chiplet").contains("<svg").contains("data-executor=\"0\"").contains("Tasks per stage")
+                .contains("Last tasks");
         if (Boolean.getBoolean("chiplet.it.updateDocsImages")) {
             Files.copy(png, Files.createDirectories(Path.of("..", "docs", "images")).resolve("chiplet-report.png"), StandardCopyOption.REPLACE_EXISTING);
         }

@@ -40,8 +40,9 @@ class SparkChipletTabTest
         HeadlessBrowser.require();
         EventLogRuns run = EventLogRuns.of(cell);
         assertThat(run.liveTab()).as("the live tab was rendered while the application ran").isPresent();
-        assertThat(run.liveTab().get()).contains("Chiplet report").contains("chiplet-eventlog-job").contains("Tasks per chiplet").contains("Executors and their")
-                .contains("<svg");
+        // The host's chiplets as a picture, each executor's CPU marked in it.
+        assertThat(run.liveTab().get()).contains("Chiplet report").contains("chiplet-eventlog-job").contains("Tasks per chiplet").contains("Where each executor and task ran")
+                .contains("<svg").contains("data-executor=\"0\"").contains("data-executor=\"1\"");
         // The tab bar of Spark's own pages links to it.
         assertThat(run.liveJobs().orElseThrow()).contains("href=\"/chiplet/\"").contains(">Chiplet<");
         copyToDocs("live-ui-chiplet-" + cell.pyspark() + ".png", "spark-ui-chiplet-tab.png", cell);
@@ -74,7 +75,10 @@ class SparkChipletTabTest
             // The first request loads the application's UI (replaying the log) and redirects to the page.
             String dom = HeadlessBrowser.screenshot("http://127.0.0.1:" + port + "/history/" + id + "/chiplet/", png, 1100, 1400);
             assertThat(dom).as("History Server page; its log in %s", logs).contains("Chiplet report").contains("chiplet-eventlog-job").contains("Tasks per chiplet")
-                    .contains("the event log, replayed by the History Server").contains("<svg");
+                    .contains("the event log, replayed by the History Server").contains("<svg")
+                    .contains("data-executor=\"0\"").contains("data-executor=\"1\"")
+                    // Tasks per stage and the last tasks, with their arms, each table saying its bound.
+                    .contains("Tasks per stage").contains("the last 50 stages at most").contains("Last tasks").contains("<td>placed</td>").contains("<td>control</td>");
             String jobs = HeadlessBrowser.screenshot("http://127.0.0.1:" + port + "/history/" + id + "/jobs/",
                     png.resolveSibling("history-jobs-" + cell.pyspark() + ".png"), 1100, 700);
             assertThat(jobs).contains("/history/" + id + "/chiplet/").contains(">Chiplet<");
@@ -102,7 +106,7 @@ class SparkChipletTabTest
         assertThat(process.exitValue()).as("%s: %s", script, Files.readString(run.directory().resolve(Path.of(script).getFileName() + ".out"))).isZero();
     }
 
-    private static void awaitListed(int port, String id, Path logs)
+    static void awaitListed(int port, String id, Path logs)
             throws IOException, InterruptedException
     {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

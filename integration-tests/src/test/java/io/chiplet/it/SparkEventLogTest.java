@@ -38,11 +38,26 @@ class SparkEventLogTest
 
         List<JsonNode> topology = ours(events, "ChipletTopologyEvent");
         assertThat(topology).extracting(event -> event.get("executorId").asText()).containsExactlyInAnyOrder("0", "1");
-        // Each executor has its share of the two-chiplet snapshot: one chiplet of one core.
+        // Each executor has its share of the two-chiplet snapshot: one chiplet of one core; its host's picture (both
+        // chiplets) and its own CPU go with it.
         assertThat(topology).allSatisfy(event -> {
             assertThat(event.get("mode").asText()).isEqualTo("task");
             assertThat(event.get("chiplets").asInt()).isEqualTo(1);
+            JsonNode machine = new ObjectMapper().readTree(event.get("machine").asText());
+            assertThat(machine.get("kind").asText()).isEqualTo("chiplet.machine-picture/1");
+            assertThat(machine.get("chiplets")).extracting(chiplet -> chiplet.get("cores").toString()).containsExactly("[\"0\"]", "[\"1\"]");
+            assertThat(event.get("cpus").asText()).isIn("0", "1");
         });
+        assertThat(topology).extracting(event -> event.get("cpus").asText()).doesNotHaveDuplicates();
+        // Where tasks ran: per stage, chiplet and arm, and the last few one by one; every task of the job counted once.
+        List<JsonNode> tasks = ours(events, "ChipletTasksEvent");
+        assertThat(tasks).isNotEmpty();
+        long counted = tasks.stream().flatMap(event -> java.util.stream.StreamSupport.stream(event.get("stages").spliterator(), false)).mapToLong(row -> row.get("tasks").asLong()).sum();
+        long ended = names.stream().filter(name -> name.equals("SparkListenerTaskEnd")).count();
+        assertThat(counted).as("tasks the executors counted, against Spark's task ends").isEqualTo(ended);
+        assertThat(tasks).allSatisfy(event -> assertThat(event.get("recent").size()).isBetween(0, 20));
+        assertThat(tasks.stream().flatMap(event -> java.util.stream.StreamSupport.stream(event.get("stages").spliterator(), false)).map(row -> row.get("arm").asText()))
+                .as("measured per task: both arms").contains("placed", "control");
         List<JsonNode> placement = ours(events, "ChipletPlacementEvent");
         assertThat(placement).isNotEmpty();
         assertThat(placement).allSatisfy(event -> assertThat(Set.of("0", "1")).containsAll(names(event.get("tasksByChiplet"))));

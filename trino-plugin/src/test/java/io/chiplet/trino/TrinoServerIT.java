@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The oldest supported Trino as operators run it: the release's server tarball (trino-server-core, unpacked by the
- * build), the plugin zip unpacked into its {@code plugin/} folder as {@code chiplet/}, an {@code etc/} as the
+ * build, with the JMX connector of the full tarball), the plugin zip unpacked into its {@code plugin/} folder as {@code chiplet/}, an {@code etc/} as the
  * install guide writes it (one coordinator that also runs tasks, the chiplet catalog on the two-chiplet snapshot of
  * this machine), started with {@code bin/launcher run} on this JDK and queried with the release's own CLI. Query
  * threads are checked in the server's {@code /proc/<pid>/task/<tid>/status}. Every wait is bounded and the server is
@@ -92,6 +92,7 @@ class TrinoServerIT
     {
         String version = oldestVersion();
         Path home = installedServer();
+        TrinoTarballCluster.installJmxConnector(home, Path.of(buildProperty("chiplet.trino.server.full.tarball")), version);
         Path cli = Path.of(buildProperty("chiplet.trino.cli.jar"));
         assertThat(cli).isRegularFile();
 
@@ -140,6 +141,11 @@ class TrinoServerIT
             String bean = jmxBean(port, "io.chiplet.trino:type=Placement,name=chiplet");
             assertThat(bean).as(bean).contains("\"name\":\"Placing\"").contains("\"name\":\"ThreadsPerChiplet\"").contains("\"value\":\"auto\"");
             assertThat(jmxBean(port, "io.chiplet.trino:type=Placement,name=chiplet_off")).contains("chiplet.policy=fastest is not usable");
+            // Trino's own JMX connector lists and reads them, as docs/observability.md shows it.
+            assertThat(trino.query("SHOW TABLES FROM jmx.current LIKE 'io.chiplet.trino:%'")).as("the chiplet beans among jmx.current's tables")
+                    .contains(List.of("io.chiplet.trino:name=chiplet,type=placement"), List.of("io.chiplet.trino:name=chiplet_off,type=placement"));
+            assertThat(trino.query("SELECT node, placing, policy, usablechiplets FROM jmx.current.\"io.chiplet.trino:name=chiplet,type=placement\""))
+                    .containsExactly(List.of("chiplet-it", "true", "auto", "2"));
 
             String output = Files.readString(log);
             assertThat(output).contains("Installing io.chiplet.trino.ChipletTrinoPlugin")
@@ -243,6 +249,10 @@ class TrinoServerIT
                 """);
         Files.writeString(etc.resolve("event-listener.properties"), """
                 event-listener.name=chiplet
+                """);
+        // Trino's JMX connector (copied from the full server tarball), over the MBean server the chiplet beans are in.
+        Files.writeString(etc.resolve("catalog/jmx.properties"), """
+                connector.name=jmx
                 """);
         Files.writeString(etc.resolve("catalog/chiplet_off.properties"), """
                 connector.name=chiplet

@@ -90,6 +90,42 @@ final class TrinoTarballCluster
         return home;
     }
 
+    /**
+     * Trino's JMX connector, as the full server tarball ({@code io.trino:trino-server}) ships it, copied into
+     * {@code home/plugin/jmx}: trino-server-core has no connectors beyond a few, and {@code io.trino:trino-jmx} is on
+     * Maven Central up to 449 only. The connector's jars are hard links to the tarball's {@code lib/}, so both are
+     * unpacked (about 95 MB, once per clean build) and the connector's files copied.
+     */
+    static void installJmxConnector(Path home, Path fullTarball, String version)
+            throws IOException, InterruptedException
+    {
+        assertThat(fullTarball).as("trino-server %s (the full tarball), copied by the build", version).isRegularFile();
+        Path into = fullTarball.resolveSibling("full-" + version);
+        Path connector = into.resolve("trino-server-" + version + "/plugin/jmx");
+        Path unpacked = fullTarball.resolveSibling(".unpacked-full-" + version);
+        if (!Files.exists(unpacked)) {
+            Files.createDirectories(into);
+            Process tar = new ProcessBuilder("tar", "xzf", fullTarball.toString(), "-C", into.toString(),
+                    "trino-server-" + version + "/lib", "trino-server-" + version + "/plugin/jmx")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            assertThat(tar.waitFor(300, TimeUnit.SECONDS)).as("tar xzf %s within 5 minutes", fullTarball).isTrue();
+            assertThat(tar.exitValue()).as("tar xzf %s", fullTarball).isZero();
+            Files.createFile(unpacked);
+        }
+        Path target = home.resolve("plugin/jmx");
+        if (!Files.exists(target)) {
+            Files.createDirectories(target);
+            try (Stream<Path> jars = Files.list(connector)) {
+                for (Path jar : jars.toList()) {
+                    Files.copy(jar, target.resolve(jar.getFileName().toString()));
+                }
+            }
+        }
+        assertThat(target.resolve("io.trino_trino-jmx-" + version + ".jar")).isRegularFile();
+    }
+
     static void installPlugin(Path target)
             throws IOException
     {

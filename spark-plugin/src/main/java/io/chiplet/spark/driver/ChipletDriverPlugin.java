@@ -23,6 +23,7 @@ import io.chiplet.spark.measure.MeasuringListener;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
+import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -256,7 +257,7 @@ public final class ChipletDriverPlugin
             }
             SpreadHints reply = answer(decoded);
             // Counts come one-way (send): Spark warns about any reply to a one-way message, so they get none.
-            return decoded instanceof PlacementCounts ? null : PluginMessages.encode(reply);
+            return decoded instanceof PlacementCounts || decoded instanceof TaskPlaces ? null : PluginMessages.encode(reply);
         }, PluginMessages.encode(SpreadHints.NONE));
     }
 
@@ -300,6 +301,10 @@ public final class ChipletDriverPlugin
             executorCounts.tasksByChiplet().keySet().forEach(this::registerChiplet);
             counts.put(executorCounts.executorId(), executorCounts);
             events.placement(executorCounts);
+            return SpreadHints.NONE;
+        }
+        if (message instanceof TaskPlaces places) {
+            events.tasks(places);
             return SpreadHints.NONE;
         }
         PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;

@@ -5,6 +5,7 @@ import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.measure.MeasureReport;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PlacementCounts;
+import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -65,6 +66,14 @@ public final class ChipletEventLog
                 bus.accept(ChipletPlacementEvent.of(clock.getAsLong(), counts));
             }
         });
+    }
+
+    /** Where an executor's tasks ran since its last message (bounded, {@link TaskPlaces}); nothing when none ended. */
+    public void tasks(TaskPlaces places)
+    {
+        if (!places.isEmpty()) {
+            post("tasks event", () -> ChipletTasksEvent.of(clock.getAsLong(), places));
+        }
     }
 
     public void settings(String basis, List<AdvisedSetting> advice)

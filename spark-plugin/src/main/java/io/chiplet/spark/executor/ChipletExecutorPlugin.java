@@ -8,6 +8,7 @@ import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.report.MachinePicture;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
@@ -16,6 +17,7 @@ import io.chiplet.spark.measure.MeasuredTaskPlacement;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
+import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.placement.ExecutorProcessPlacement;
 import io.chiplet.spark.placement.PlacementContext;
@@ -69,6 +71,11 @@ public final class ChipletExecutorPlugin
     private final FailOpenGuard guard = new FailOpenGuard(log, "this executor");
     private final ThreadLocal<TaskPlacement.Handle> running = new ThreadLocal<>();
     private final ThreadLocal<TaskContext> runningContext = new ThreadLocal<>();
+    /** The running task's identity and start: Spark unsets its context before the end hooks run. */
+    private record Started(TaskPlacement.TaskIdentity task, long nanos) {}
+
+    private final ThreadLocal<Started> runningSince = new ThreadLocal<>();
+    private volatile TaskPlaceLog taskPlaces;
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
     private volatile SpreadHints hints = SpreadHints.NONE;
@@ -208,7 +215,10 @@ public final class ChipletExecutorPlugin
         }
         // Its own chiplets: a share of the host (task mode) or a leased chiplet (executor mode); none under wim or as a control executor.
         boolean ownChiplets = !share.ownsHost() || placement.holdsOwnChiplets();
-        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, ownChiplets));
+        // The host's picture, for the Chiplet tab and chiplet report (docs/observability.md): a few kilobytes, once per executor.
+        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, ownChiplets, MachinePicture.of(host).json(),
+                control ? "" : cpusOf(topology, placedOn)));
+        taskPlaces = new TaskPlaceLog(context.executorID());
         ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-placement-counts");
             thread.setDaemon(true);
@@ -286,6 +296,13 @@ public final class ChipletExecutorPlugin
             PlacementMetrics placementMetrics = metrics;
             if (placementMetrics != null) {
                 context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+            }
+            TaskPlaceLog places = taskPlaces;
+            if (places != null) {
+                TaskPlaces ended = places.drain();
+                if (!ended.isEmpty()) {
+                    context.send(PluginMessages.encode(ended));
+                }
             }
         }
         catch (Exception | LinkageError e) {
@@ -369,10 +386,12 @@ public final class ChipletExecutorPlugin
     public void onTaskStart()
     {
         guard.run("onTaskStart", () -> {
-            TaskPlacement.Handle handle = placement.onTaskStart(currentTask.get());
+            TaskPlacement.TaskIdentity task = currentTask.get();
+            TaskPlacement.Handle handle = placement.onTaskStart(task);
             running.set(handle);
             // Spark unsets the task's context before the end hooks run; its metrics are read there through this one.
             runningContext.set(TaskContext.get());
+            runningSince.set(new Started(task, System.nanoTime()));
             metrics.taskStarted(handle.chiplet());
             python.onTaskStart(handle.cpus());
         });
@@ -399,9 +418,17 @@ public final class ChipletExecutorPlugin
         running.remove();
         TaskContext context = runningContext.get();
         runningContext.remove();
+        Started started = runningSince.get();
+        runningSince.remove();
         // Even when switched off since the start: the thread is reused and must not stay placed.
         guard.runAlways(entryPoint, () -> {
             placement.onTaskEnd(handle);
+            TaskPlaceLog places = taskPlaces;
+            if (places != null && started != null) {
+                TaskPlacement.TaskIdentity task = started.task();
+                places.ended(task.stageId(), task.taskAttemptId(), task.partitionId(), handle.chiplet().orElse(TaskPlaces.NO_CHIPLET), handle.cpus(), handle.arm(),
+                        (System.nanoTime() - started.nanos()) / 1_000_000, failed);
+            }
             if (failed) {
                 metrics.taskFailed();
             }

@@ -47,6 +47,12 @@ public final class MeasuredTaskPlacement
         {
             return start.arm().arm() == Arm.PLACED;
         }
+
+        @Override
+        public String arm()
+        {
+            return placed() ? "placed" : "control";
+        }
     }
 
     private final TaskPlacement placement;

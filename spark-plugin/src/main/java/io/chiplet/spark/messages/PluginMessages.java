@@ -35,6 +35,7 @@ public final class PluginMessages
     private static final String HINT_REQUEST = "hint-request";
     private static final String HINTS = "hints";
     private static final String COUNTS = "counts";
+    private static final String TASKS = "tasks";
     private static final String LEASE_CLAIM = "lease-claim";
     private static final String LEASE_VERDICT = "lease-verdict";
     private static final String FIRST_ON_KERNEL = "first-on-kernel";
@@ -53,7 +54,7 @@ public final class PluginMessages
         PartitionBasis summary = report.summary();
         return String.join("\t", VERSION, REPORT, text(report.executorId()), text(report.host()), report.mode().configName(),
                 Integer.toString(summary.chiplets()), Integer.toString(summary.cores()), Long.toString(summary.coreL3Bytes()), Long.toString(summary.chipletL3Bytes()),
-                report.ownChiplets() ? OWN_CHIPLETS : HOST_CHIPLETS);
+                report.ownChiplets() ? OWN_CHIPLETS : HOST_CHIPLETS, text(report.machine()), text(report.cpus()));
     }
 
     public static String encode(SpreadHintRequest request)
@@ -67,6 +68,19 @@ public final class PluginMessages
         new java.util.TreeMap<>(counts.tasksByChiplet()).forEach((chiplet, tasks) -> chiplets.append(chiplets.length() == 0 ? "" : ",").append(chiplet).append(':').append(tasks));
         return String.join("\t", VERSION, COUNTS, text(counts.executorId()), Long.toString(counts.tasks()), Long.toString(counts.unplaced()),
                 Long.toString(counts.failed()), chiplets.toString());
+    }
+
+    /** Rows {@code stage:chiplet:arm:tasks:millis} and {@code stage:task:partition:chiplet:cpus:arm:millis:failed}, comma-separated (cpus with {@code ;} for {@code ,}). */
+    public static String encode(TaskPlaces places)
+    {
+        String stages = places.stages().stream()
+                .map(row -> row.stageId() + ":" + row.chiplet() + ":" + row.arm() + ":" + row.tasks() + ":" + row.millis())
+                .collect(Collectors.joining(","));
+        String recent = places.recent().stream()
+                .map(task -> task.stageId() + ":" + task.taskId() + ":" + task.partition() + ":" + task.chiplet() + ":" + task.cpus().replace(',', ';') + ":" + task.arm()
+                        + ":" + task.millis() + ":" + (task.failed() ? "failed" : "ok"))
+                .collect(Collectors.joining(","));
+        return String.join("\t", VERSION, TASKS, text(places.executorId()), stages, recent);
     }
 
     public static String encode(SpreadHints hints)
@@ -92,7 +106,7 @@ public final class PluginMessages
     }
 
     /**
-     * A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints}, {@link PlacementCounts},
+     * A {@link TopologyReport}, {@link SpreadHintRequest}, {@link SpreadHints}, {@link PlacementCounts}, {@link TaskPlaces},
      * {@link LeaseClaim}, {@link LeaseVerdict} or {@link Unreadable}.
      */
     public static Object decode(Object message)
@@ -107,11 +121,14 @@ public final class PluginMessages
         try {
             switch (fields[1]) {
                 case REPORT:
-                    expect(fields, 10, text);
+                    // 10 fields from a plugin without the host's picture: the picture stays empty.
+                    if (fields.length != 10) {
+                        expect(fields, 12, text);
+                    }
                     PlacementMode mode = PlacementMode.fromConfigName(fields[4]).orElseThrow(() -> new IllegalArgumentException("unknown mode " + fields[4]));
                     return new TopologyReport(untext(fields[2]), untext(fields[3]), mode,
                             new PartitionBasis(Integer.parseInt(fields[5]), Integer.parseInt(fields[6]), Long.parseLong(fields[7]), Long.parseLong(fields[8])),
-                            ownChiplets(fields[9]));
+                            ownChiplets(fields[9]), fields.length == 12 ? untext(fields[10]) : "", fields.length == 12 ? untext(fields[11]) : "");
                 case HINT_REQUEST:
                     expect(fields, 3, text);
                     return new SpreadHintRequest(untext(fields[2]));
@@ -137,6 +154,22 @@ public final class PluginMessages
                         }
                     }
                     return new PlacementCounts(untext(fields[2]), Long.parseLong(fields[3]), Long.parseLong(fields[4]), Long.parseLong(fields[5]), byChiplet);
+                case TASKS:
+                    expect(fields, 5, text);
+                    java.util.List<TaskPlaces.StageChiplet> stageRows = new java.util.ArrayList<>();
+                    for (String row : fields[3].isEmpty() ? new String[0] : fields[3].split(",")) {
+                        String[] parts = row.split(":", -1);
+                        expect(parts, 5, text);
+                        stageRows.add(new TaskPlaces.StageChiplet(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4])));
+                    }
+                    java.util.List<TaskPlaces.TaskPlace> taskRows = new java.util.ArrayList<>();
+                    for (String row : fields[4].isEmpty() ? new String[0] : fields[4].split(",")) {
+                        String[] parts = row.split(":", -1);
+                        expect(parts, 8, text);
+                        taskRows.add(new TaskPlaces.TaskPlace(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), Integer.parseInt(parts[2]), Integer.parseInt(parts[3]),
+                                parts[4].replace(';', ','), parts[5], Long.parseLong(parts[6]), "failed".equals(parts[7])));
+                    }
+                    return new TaskPlaces(untext(fields[2]), stageRows, taskRows);
                 case LEASE_CLAIM:
                     expect(fields, 7, text);
                     return new LeaseClaim(untext(fields[2]), new LeaseScope(untext(fields[3]), untext(fields[4]), Path.of(untext(fields[5]))), parseIds(fields[6]));

@@ -18,8 +18,11 @@ import static java.util.Objects.requireNonNull;
  *         {@link HostShare share} of the host (task mode). False for one owning its host (task mode) and for one that
  *         leased nothing (executor mode under {@code wim}, or a control executor when measuring): those count their
  *         host once ({@link PartitionBasis#ofCluster})
+ * @param machine the host's chiplets and CPUs as core's {@code MachinePicture} JSON, what the Chiplet tab draws; empty
+ *         where unknown
+ * @param cpus the CPUs the executor places its tasks on (a cpulist); empty where unknown
  */
-public record TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean ownChiplets)
+public record TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean ownChiplets, String machine, String cpus)
 {
     public TopologyReport
     {
@@ -27,6 +30,14 @@ public record TopologyReport(String executorId, String host, PlacementMode mode,
         requireNonNull(host, "host is null");
         requireNonNull(mode, "mode is null");
         requireNonNull(summary, "summary is null");
+        requireNonNull(machine, "machine is null");
+        requireNonNull(cpus, "cpus is null");
+    }
+
+    /** A report without the host's picture (what partition sizing needs). */
+    public TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary, boolean ownChiplets)
+    {
+        this(executorId, host, mode, summary, ownChiplets, "", "");
     }
 
     /** An executor holding what its mode usually gives it: its whole host in task mode, a leased chiplet in executor mode. */

@@ -75,5 +75,11 @@ public interface TaskPlacement
         {
             return java.util.Optional.empty();
         }
+
+        /** The task's arm where the run is measured ({@code placed} or {@code control}, docs/measuring.md); empty otherwise. */
+        default String arm()
+        {
+            return "";
+        }
     }
 }

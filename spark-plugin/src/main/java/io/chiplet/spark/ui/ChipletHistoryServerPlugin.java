@@ -41,6 +41,7 @@ public final class ChipletHistoryServerPlugin
         data.started = facts.started().orElse(0);
         data.ended = facts.ended().orElse(0);
         data.events = model.events();
+        data.tasks = model.taskView();
         return data;
     }
 
@@ -58,7 +59,7 @@ public final class ChipletHistoryServerPlugin
             catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            if (data.events.isEmpty()) {
+            if (data.events.isEmpty() && data.tasks.isEmpty()) {
                 return;
             }
             ChipletPageModel model = new ChipletPageModel();
@@ -67,6 +68,7 @@ public final class ChipletHistoryServerPlugin
                 model.ended(data.ended);
             }
             data.events.forEach(model::add);
+            model.taskView(data.tasks);
             String source = "the event log, replayed by the History Server";
             ChipletUi.attach(ui, () -> model.html(source));
         });

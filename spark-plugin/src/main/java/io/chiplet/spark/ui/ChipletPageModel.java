@@ -1,13 +1,17 @@
 package io.chiplet.spark.ui;
 
 import io.chiplet.report.JsonValues;
+import io.chiplet.report.MachinePicture;
+import io.chiplet.report.TaskView;
 import io.chiplet.report.RunFacts;
 import io.chiplet.report.RunsPage;
 import io.chiplet.spark.events.ChipletGuardEvent;
 import io.chiplet.spark.events.ChipletMeasureEvent;
 import io.chiplet.spark.events.ChipletPlacementEvent;
 import io.chiplet.spark.events.ChipletSettingsEvent;
+import io.chiplet.spark.events.ChipletTasksEvent;
 import io.chiplet.spark.events.ChipletTopologyEvent;
+import io.chiplet.topology.CpuSet;
 import org.apache.spark.scheduler.SparkListenerEvent;
 
 import java.util.ArrayList;
@@ -36,6 +40,8 @@ public final class ChipletPageModel
     private long pluginCpuNanos;
     private long jobCpuNanos;
     private final List<SparkListenerEvent> events = new ArrayList<>();
+    private final TaskView.Builder tasks = new TaskView.Builder();
+    private Optional<TaskView> storedTasks = Optional.empty();
 
     public synchronized void application(String name, String id, OptionalLong started)
     {
@@ -54,7 +60,14 @@ public final class ChipletPageModel
     {
         if (event instanceof ChipletTopologyEvent topology) {
             executors.put(topology.executorId(), new RunFacts.Executor(topology.executorId(), topology.host(), topology.mode(), topology.chiplets(), topology.cores(),
-                    topology.chipletL3Bytes(), topology.ownChiplets()));
+                    topology.chipletL3Bytes(), topology.ownChiplets(), picture(topology.machine()), CpuSet.parseList(topology.cpus())));
+        }
+        else if (event instanceof ChipletTasksEvent ended) {
+            ended.stages().forEach(row -> tasks.stage(row.stageId(), ended.executorId(), row.chiplet(), row.arm(), row.tasks(), row.millis()));
+            ended.recent().forEach(task -> tasks.task(new TaskView.TaskRow(task.stageId(), task.taskId(), task.partition(), ended.executorId(), task.chiplet(), task.cpus(),
+                    task.arm(), task.millis(), task.failed())));
+            // Kept folded: the History Server's store then holds the view, not every interval's event.
+            return true;
         }
         else if (event instanceof ChipletPlacementEvent counts) {
             placement.put(counts.executorId(), new RunFacts.Placement(counts.tasks(), counts.unplaced(), counts.failed(), counts.tasksByChiplet()));
@@ -81,7 +94,19 @@ public final class ChipletPageModel
         return true;
     }
 
-    /** The plugin's events so far, in order (what the History Server keeps in its store). */
+    /** Where tasks ran, folded and bounded (what the History Server keeps in its store beside the other events). */
+    public synchronized TaskView taskView()
+    {
+        return storedTasks.orElseGet(tasks::build);
+    }
+
+    /** The view the History Server kept while it replayed the log. */
+    public synchronized void taskView(TaskView view)
+    {
+        storedTasks = Optional.of(view);
+    }
+
+    /** The plugin's events so far, in order, but for where tasks ran ({@link #taskView()}): what the History Server keeps in its store. */
     public synchronized List<SparkListenerEvent> events()
     {
         return List.copyOf(events);
@@ -90,13 +115,27 @@ public final class ChipletPageModel
     public synchronized RunFacts facts(String source)
     {
         return new RunFacts(source, name, id, started, ended, List.copyOf(executors.values()), placement, settings, measurements, lastReport, guard, pluginCpuNanos,
-                jobCpuNanos);
+                jobCpuNanos, taskView());
     }
 
     /** The tab's page. */
     public String html(String source)
     {
         return new RunsPage(List.of(facts(source)), ChipletDocs.BASE).html();
+    }
+
+    /** The executor's host picture; none where the event has none (older logs) or one this version cannot read. */
+    private static Optional<MachinePicture> picture(String json)
+    {
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(MachinePicture.parse(json));
+        }
+        catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static double real(Object value)

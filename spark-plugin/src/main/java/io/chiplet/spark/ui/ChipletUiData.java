@@ -18,6 +18,7 @@ public final class ChipletUiData
     public long started;
     public long ended;
     public List<SparkListenerEvent> events = List.of();
+    public io.chiplet.report.TaskView tasks = io.chiplet.report.TaskView.EMPTY;
 
     @KVIndex
     public String id()

@@ -6,6 +6,6 @@
  * {@code jakarta.servlet}: one small servlet class per API, the one the running Spark has chosen by reflection.
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.events}, {@code io.chiplet.spark.guard}, {@code io.chiplet.report},
- * {@code io.chiplet.measure}.
+ * {@code io.chiplet.measure}, {@code io.chiplet.topology}.
  */
 package io.chiplet.spark.ui;

@@ -5,12 +5,14 @@ import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.report.MachinePicture;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.measure.ArmReport;
 import io.chiplet.spark.measure.ExecutorArmRequest;
 import io.chiplet.spark.measure.MeasureMessages;
 import io.chiplet.spark.messages.PluginMessages;
+import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.placement.PlacementContext;
 import io.chiplet.spark.placement.RecordingTaskPlacement;
@@ -53,7 +55,12 @@ class ChipletExecutorPluginTest
         ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
         plugin.init(context, Map.of());
 
-        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB)));
+        assertThat(context.asked()).hasSize(1).first().usingRecursiveComparison().ignoringFields("machine", "cpus")
+                .isEqualTo(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB)));
+        // The host's picture and the executor's CPUs, for the Chiplet tab.
+        TopologyReport report = (TopologyReport) context.asked().getFirst();
+        assertThat(MachinePicture.parse(report.machine())).isEqualTo(MachinePicture.of(TWO_CHIPLETS));
+        assertThat(report.cpus()).isEqualTo("0-7");
 
         for (int partition = 0; partition < 5; partition++) {
             runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), partition != 4);
@@ -67,6 +74,14 @@ class ChipletExecutorPluginTest
 
         plugin.shutdown();
         assertThat(placement.closed()).isTrue();
+        // Where the tasks ran goes to the driver with the counts: per stage and chiplet, and one by one.
+        List<TaskPlaces> places = context.asked().stream().map(PluginMessages::decode).filter(TaskPlaces.class::isInstance).map(TaskPlaces.class::cast).toList();
+        assertThat(places.stream().flatMap(sent -> sent.stages().stream()).filter(row -> row.stageId() == 3)
+                .collect(java.util.stream.Collectors.groupingBy(TaskPlaces.StageChiplet::chiplet, java.util.stream.Collectors.summingLong(TaskPlaces.StageChiplet::tasks))))
+                .containsOnly(Map.entry(0, 3L), Map.entry(1, 2L));
+        assertThat(places.stream().flatMap(sent -> sent.recent().stream())).extracting(TaskPlaces.TaskPlace::taskId).containsExactly(100L, 101L, 102L, 103L, 104L);
+        assertThat(places.stream().flatMap(sent -> sent.recent().stream()).filter(TaskPlaces.TaskPlace::failed)).extracting(TaskPlaces.TaskPlace::partition).containsExactly(4);
+        assertThat(places.stream().flatMap(sent -> sent.recent().stream())).allSatisfy(task -> assertThat(task.arm()).as("not measured").isEmpty());
     }
 
     @Test
@@ -201,7 +216,7 @@ class ChipletExecutorPluginTest
             plugin.shutdown();
 
             // The report is the first message (counts follow at shutdown).
-            assertThat(context.asked().getFirst()).as("leased %s", leased)
+            assertThat(context.asked().getFirst()).as("leased %s", leased).usingRecursiveComparison().ignoringFields("machine", "cpus")
                     .isEqualTo(new TopologyReport("7", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB), leased));
         }
     }

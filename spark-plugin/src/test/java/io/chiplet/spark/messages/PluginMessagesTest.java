@@ -30,6 +30,11 @@ class PluginMessagesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(SpreadHints.NONE))).isEqualTo(SpreadHints.NONE);
         PlacementCounts counts = new PlacementCounts("3", 12, 1, 2, Map.of(0, 5L, 4, 6L));
         assertThat(PluginMessages.decode(PluginMessages.encode(counts))).isEqualTo(counts);
+        TopologyReport pictured = new TopologyReport("4", "h", PlacementMode.TASK, new PartitionBasis(2, 8, 0, 0), false, "{\"kind\":\"chiplet.machine-picture/1\",\"source\":\"a\tb\"}", "0-3,8");
+        assertThat(PluginMessages.decode(PluginMessages.encode(pictured))).isEqualTo(pictured);
+        TaskPlaces places = new TaskPlaces("exec 1", List.of(new TaskPlaces.StageChiplet(2, 0, "placed", 10, 900), new TaskPlaces.StageChiplet(2, -1, "", 3, 10)),
+                List.of(new TaskPlaces.TaskPlace(2, 41, 7, 0, "0-1,4", "placed", 88, false), new TaskPlaces.TaskPlace(2, 42, 8, -1, "", "control", 91, true)));
+        assertThat(PluginMessages.decode(PluginMessages.encode(places))).isEqualTo(places);
         TopologyReport share = new TopologyReport("2", "h", PlacementMode.TASK, new PartitionBasis(1, 1, 0, 0), true);
         assertThat(PluginMessages.decode(PluginMessages.encode(share))).isEqualTo(share);
         TopologyReport unleased = new TopologyReport("3", "h", PlacementMode.EXECUTOR, new PartitionBasis(4, 16, 0, 0), false);

@@ -1,25 +1,24 @@
-package io.chiplet.cli;
+package io.chiplet.report;
 
-import io.chiplet.topology.Chiplet;
-import io.chiplet.topology.Core;
-import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;
-import io.chiplet.topology.NumaNode;
 import io.chiplet.topology.Topology;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A picture of the machine for {@code chiplet topology --format svg}: packages stacked top to bottom, their NUMA
- * nodes side by side, chiplets in a grid inside each node, and every core as a column of its CPUs (SMT
- * siblings). CPUs this process may not use are grey. Each CPU cell carries {@code class="cpu allowed"} or
- * {@code class="cpu disallowed"} and {@code data-cpu="N"} so scripts and tests can find it.
+ * A picture of a machine, one renderer for {@code chiplet topology --format svg}, the Spark UI's Chiplet tab and
+ * {@code chiplet report}: packages stacked top to bottom, their NUMA nodes side by side, chiplets (L3 groups) in a
+ * grid inside each node, and every core as a column of its CPUs (SMT siblings). CPUs the process may not use are
+ * grey. Each CPU cell carries {@code class="cpu allowed"} or {@code class="cpu disallowed"} and {@code data-cpu="N"}
+ * so scripts and tests can find it. {@link Marks} add where a run's executors and tasks were: an executor's CPUs in
+ * its colour ({@code data-executor}), each chiplet's task count in its label.
  */
 public final class TopologySvg
 {
@@ -34,48 +33,80 @@ public final class TopologySvg
     private static final String DISALLOWED_FILL = "#d0d0d0";
     private static final String DISALLOWED_TEXT = "#808080";
     private static final String[] KIND_FILLS = {"#9cc3e6", "#f5c57f", "#b9dba0", "#d9b3e6"};
+    /** Executors' colours: apart from the core kinds' fills and the grey of disallowed CPUs. */
+    private static final String[] EXECUTOR_FILLS = {"#4caf50", "#ff9800", "#ab47bc", "#26c6da", "#ef5350", "#8d6e63", "#d4e157", "#5c6bc0"};
+
+    /**
+     * What a run adds to the machine's picture.
+     *
+     * @param heading the picture's first line (a host's name); empty for the source's file name
+     * @param cpuOwners the executor(s) working on each CPU, by CPU ("1", or "1, 2" where two share it)
+     * @param tasksByChiplet tasks started on each chiplet, by chiplet id
+     */
+    public record Marks(String heading, Map<Integer, String> cpuOwners, Map<Integer, Long> tasksByChiplet)
+    {
+        public static final Marks NONE = new Marks("", Map.of(), Map.of());
+
+        public Marks
+        {
+            requireNonNull(heading, "heading is null");
+            cpuOwners = Map.copyOf(cpuOwners);
+            tasksByChiplet = Map.copyOf(tasksByChiplet);
+        }
+    }
 
     private TopologySvg() {}
 
     public static String render(Topology topology)
     {
-        requireNonNull(topology, "topology is null");
+        return render(MachinePicture.of(requireNonNull(topology, "topology is null")), Marks.NONE);
+    }
+
+    public static String render(MachinePicture machine, Marks marks)
+    {
+        requireNonNull(machine, "machine is null");
+        requireNonNull(marks, "marks is null");
+        // Executors in the order of their ids (numbers as numbers), each with its colour.
+        Map<String, String> executorFills = new LinkedHashMap<>();
+        marks.cpuOwners().values().stream().distinct().sorted(TopologySvg::byNumber)
+                .forEach(owner -> executorFills.put(owner, EXECUTOR_FILLS[executorFills.size() % EXECUTOR_FILLS.length]));
+        Drawing drawing = new Drawing(machine, marks, executorFills);
         List<Box> rows = new ArrayList<>();
 
-        Map<Integer, Map<Integer, List<Chiplet>>> tree = new TreeMap<>();
-        for (Chiplet chiplet : topology.chiplets()) {
+        Map<Integer, Map<Integer, List<MachinePicture.ChipletCpus>>> tree = new TreeMap<>();
+        for (MachinePicture.ChipletCpus chiplet : machine.chiplets()) {
             tree.computeIfAbsent(chiplet.packageId(), key -> new TreeMap<>())
                     .computeIfAbsent(chiplet.numaNode(), key -> new ArrayList<>())
                     .add(chiplet);
         }
-        for (Map.Entry<Integer, Map<Integer, List<Chiplet>>> pkg : tree.entrySet()) {
+        for (Map.Entry<Integer, Map<Integer, List<MachinePicture.ChipletCpus>>> pkg : tree.entrySet()) {
             List<Box> nodes = new ArrayList<>();
-            for (Map.Entry<Integer, List<Chiplet>> node : pkg.getValue().entrySet()) {
-                List<Box> chiplets = node.getValue().stream().map(chiplet -> chipletBox(topology, chiplet)).toList();
-                nodes.add(new Group(Style.NUMA, nodeLabel(node.getKey(), topology.numaNode(node.getKey())), 4, chiplets));
+            for (Map.Entry<Integer, List<MachinePicture.ChipletCpus>> node : pkg.getValue().entrySet()) {
+                List<Box> chiplets = node.getValue().stream().map(chiplet -> chipletBox(chiplet, marks)).toList();
+                nodes.add(new Group(Style.NUMA, nodeLabel(node.getKey(), machine), 4, chiplets));
             }
             String label = pkg.getKey() < 0 ? "no package" : "package " + pkg.getKey();
             rows.add(new Group(Style.PACKAGE, label, 4, nodes));
         }
-        List<Box> memoryOnly = topology.numaNodes().stream()
-                .filter(node -> !node.hasCpus())
-                .<Box>map(node -> new Group(Style.NUMA, nodeLabel(node.id(), Optional.of(node)) + " · no CPUs", 1, List.of()))
+        List<Box> memoryOnly = machine.memoryOnlyNodes().stream()
+                .<Box>map(node -> new Group(Style.NUMA, nodeLabel(node, machine) + " · no CPUs", 1, List.of()))
                 .toList();
         if (!memoryOnly.isEmpty()) {
             rows.add(new Group(Style.PLAIN, "memory without CPUs", 4, memoryOnly));
         }
-        Group machine = new Group(Style.PLAIN, "", 1, rows);
+        Group whole = new Group(Style.PLAIN, "", 1, rows);
 
-        String counts = topology.online().size() + " CPUs online, " + topology.allowed().intersect(topology.online()).size() + " allowed, "
-                + topology.chiplets().size() + (topology.chiplets().size() == 1 ? " chiplet" : " chiplets");
-        String title = topology.source() + ": " + counts;
+        String counts = machine.online().size() + " CPUs online, " + machine.allowed().intersect(machine.online()).size() + " allowed, "
+                + machine.chiplets().size() + (machine.chiplets().size() == 1 ? " chiplet" : " chiplets");
+        String title = (marks.heading().isEmpty() ? "" : marks.heading() + ", ") + machine.source() + ": " + counts;
         // The heading shows the source's file name only, its counts on a line of their own: a long path would set the
         // canvas width and leave most of it empty (the whole source stays in <title>).
-        String heading = shortSource(topology.source());
+        String heading = marks.heading().isEmpty() ? shortSource(machine.source()) : marks.heading();
         int headerHeight = 42;
-        List<String[]> legend = legend(topology);
+        boolean unowned = executorFills.isEmpty() || machine.allowed().intersect(machine.online()).stream().anyMatch(cpu -> !marks.cpuOwners().containsKey(cpu));
+        List<String[]> legend = legend(machine, executorFills, unowned);
         int widestEntry = legend.stream().mapToInt(entry -> legendEntryWidth(entry[0])).max().orElse(0) + 2 * PAD;
-        int width = Math.max(Math.max(machine.width(), widestEntry),
+        int width = Math.max(Math.max(whole.width(), widestEntry),
                 Math.max((int) (heading.length() * 8.6), (int) (counts.length() * LABEL_CHAR_WIDTH * 12 / 11)) + 2 * PAD);
         // The legend wraps at the drawing's width rather than widening the canvas.
         List<int[]> legendAt = new ArrayList<>();
@@ -90,7 +121,7 @@ public final class TopologySvg
             legendX += legendEntryWidth(entry[0]);
         }
         int legendHeight = 24 + 20 * legendRow;
-        int height = headerHeight + machine.height() + legendHeight;
+        int height = headerHeight + whole.height() + legendHeight;
 
         StringBuilder svg = new StringBuilder();
         svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -102,17 +133,24 @@ public final class TopologySvg
         svg.append("<rect x=\"0\" y=\"0\" width=\"").append(width).append("\" height=\"").append(height).append("\" fill=\"#ffffff\"/>\n");
         svg.append(text(PAD, 18, 14, "bold", "#000000", heading));
         svg.append(text(PAD, 34, 12, "normal", "#000000", counts));
-        machine.draw(topology, 0, headerHeight, svg);
+        whole.draw(drawing, 0, headerHeight, svg);
 
         for (int i = 0; i < legend.size(); i++) {
             String[] entry = legend.get(i);
             int x = legendAt.get(i)[0];
-            int y = headerHeight + machine.height() + 4 + 20 * legendAt.get(i)[1];
+            int y = headerHeight + whole.height() + 4 + 20 * legendAt.get(i)[1];
             svg.append(rect(x, y, 14, 14, entry[1], "#666666"));
             svg.append(text(x + 18, y + 11, 11, "normal", "#000000", entry[0]));
         }
         svg.append("</svg>\n");
         return svg.toString();
+    }
+
+    /** {@code render} without the XML declaration, to sit inside an HTML page. */
+    public static String inline(MachinePicture machine, Marks marks)
+    {
+        String svg = render(machine, marks);
+        return svg.substring(svg.indexOf("<svg"));
     }
 
     /** {@code hwloc-xml:/a/b/machine.xml} as {@code hwloc-xml:machine.xml}; a source without a path as it is. */
@@ -131,60 +169,68 @@ public final class TopologySvg
         return 18 + (int) (label.length() * LABEL_CHAR_WIDTH) + 16;
     }
 
-    private static Box chipletBox(Topology topology, Chiplet chiplet)
+    private static Box chipletBox(MachinePicture.ChipletCpus chiplet, Marks marks)
     {
-        List<CoreBox> cores = new ArrayList<>();
-        CpuSet covered = CpuSet.empty();
-        for (Core core : topology.cores()) {
-            if (chiplet.cpus().contains(core.firstCpu())) {
-                CpuSet cpus = core.cpus().intersect(chiplet.cpus());
-                cores.add(new CoreBox(cpus, core.kind()));
-                covered = covered.union(cpus);
-            }
+        List<Box> cores = new ArrayList<>();
+        for (int i = 0; i < chiplet.cores().size(); i++) {
+            cores.add(new CoreBox(chiplet.cores().get(i), chiplet.coreKinds().isEmpty() ? 0 : chiplet.coreKinds().get(i)));
         }
-        // A source that knows no cores still shows every CPU of the chiplet.
-        chiplet.cpus().minus(covered).stream().forEach(cpu -> cores.add(new CoreBox(CpuSet.of(cpu), Optional.empty())));
-        cores.sort((a, b) -> Integer.compare(a.cpus().first(), b.cpus().first()));
-
         int columns = Math.min(cores.size(), Math.max(4, (int) Math.ceil(Math.sqrt(cores.size()))));
-        String l3 = chiplet.l3Bytes() > 0 ? " · L3 " + TopologyText.bytes(chiplet.l3Bytes()) : "";
-        return new Group(Style.CHIPLET, "chiplet " + chiplet.id() + l3, columns, List.copyOf(cores));
+        String l3 = chiplet.l3Bytes() > 0 ? " · L3 " + bytes(chiplet.l3Bytes()) : "";
+        Long tasks = marks.tasksByChiplet().get(chiplet.id());
+        String ran = tasks == null ? "" : " · " + tasks + (tasks == 1 ? " task" : " tasks");
+        return new Group(Style.CHIPLET, "chiplet " + chiplet.id() + l3 + ran, columns, List.copyOf(cores));
     }
 
-    private static String nodeLabel(int id, Optional<NumaNode> node)
+    private static String nodeLabel(int id, MachinePicture machine)
     {
-        String memory = node.flatMap(n -> n.memoryBytes().isPresent() ? Optional.of(n.memoryBytes().getAsLong()) : Optional.empty())
-                .map(bytes -> " · " + TopologyText.bytes(bytes))
-                .orElse("");
-        return TopologyText.nodeName(id) + memory;
+        Long memory = machine.nodeMemoryBytes().get(id);
+        return (id < 0 ? "no NUMA node" : "NUMA node " + id) + (memory == null ? "" : " · " + bytes(memory));
     }
 
-    private static List<String[]> legend(Topology topology)
+    /** Bytes in the largest whole unit, one decimal at most ({@code 32 MiB}, {@code 1.5 GiB}). */
+    static String bytes(long bytes)
+    {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double value = bytes;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        String number = String.format(Locale.ROOT, "%.1f", value);
+        return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
+    }
+
+    private static int byNumber(String a, String b)
+    {
+        try {
+            return Long.compare(Long.parseLong(a), Long.parseLong(b));
+        }
+        catch (NumberFormatException e) {
+            return a.compareTo(b);
+        }
+    }
+
+    /** @param unowned whether some allowed CPU has no executor (then its fill is in the legend) */
+    private static List<String[]> legend(MachinePicture machine, Map<String, String> executorFills, boolean unowned)
     {
         List<String[]> legend = new ArrayList<>();
-        if (topology.isHybrid()) {
-            for (CoreKind kind : topology.coreKinds()) {
-                legend.add(new String[] {kind.name() + " core CPU", kindFill(topology, Optional.of(kind.name()))});
+        if (machine.kinds().size() > 1) {
+            for (int kind = 0; kind < machine.kinds().size(); kind++) {
+                legend.add(new String[] {machine.kinds().get(kind) + " core CPU" + (executorFills.isEmpty() ? "" : " of no executor"), KIND_FILLS[Math.min(kind, KIND_FILLS.length - 1)]});
             }
         }
-        else {
-            legend.add(new String[] {"CPU", KIND_FILLS[0]});
+        else if (unowned) {
+            legend.add(new String[] {executorFills.isEmpty() ? "CPU" : "CPU of no executor", KIND_FILLS[0]});
         }
+        executorFills.forEach((owner, fill) -> legend.add(new String[] {(owner.contains(",") ? "executors " : "executor ") + owner, fill}));
         legend.add(new String[] {"not allowed (cgroup cpuset / affinity)", DISALLOWED_FILL});
         return legend;
     }
 
-    private static String kindFill(Topology topology, Optional<String> kind)
-    {
-        if (kind.isPresent()) {
-            for (CoreKind coreKind : topology.coreKinds()) {
-                if (coreKind.name().equals(kind.get())) {
-                    return KIND_FILLS[Math.min(coreKind.rank(), KIND_FILLS.length - 1)];
-                }
-            }
-        }
-        return KIND_FILLS[0];
-    }
+    /** What every box draws from. */
+    private record Drawing(MachinePicture machine, Marks marks, Map<String, String> executorFills) {}
 
     private enum Style
     {
@@ -210,7 +256,7 @@ public final class TopologySvg
 
         int height();
 
-        void draw(Topology topology, int x, int y, StringBuilder svg);
+        void draw(Drawing drawing, int x, int y, StringBuilder svg);
     }
 
     /** A labelled box laying its children out in a grid of equal cells, {@code columns} wide. */
@@ -264,7 +310,7 @@ public final class TopologySvg
         }
 
         @Override
-        public void draw(Topology topology, int x, int y, StringBuilder svg)
+        public void draw(Drawing drawing, int x, int y, StringBuilder svg)
         {
             if (style != Style.PLAIN) {
                 svg.append(rect(x, y, width(), height(), style.fill, style.stroke));
@@ -276,7 +322,7 @@ public final class TopologySvg
             int rowY = y + labelHeight() + PAD;
             for (int row = 0; row < rows(); row++) {
                 for (int column = 0; column < usedColumns() && row * usedColumns() + column < children.size(); column++) {
-                    children.get(row * usedColumns() + column).draw(topology, x + PAD + column * (cellWidth + GAP), rowY, svg);
+                    children.get(row * usedColumns() + column).draw(drawing, x + PAD + column * (cellWidth + GAP), rowY, svg);
                 }
                 rowY += rowHeight(row) + GAP;
             }
@@ -284,7 +330,7 @@ public final class TopologySvg
     }
 
     /** A physical core: a column of its CPUs. */
-    private record CoreBox(CpuSet cpus, Optional<String> kind)
+    private record CoreBox(CpuSet cpus, int kind)
             implements Box
     {
         @Override
@@ -300,17 +346,22 @@ public final class TopologySvg
         }
 
         @Override
-        public void draw(Topology topology, int x, int y, StringBuilder svg)
+        public void draw(Drawing drawing, int x, int y, StringBuilder svg)
         {
             svg.append(rect(x, y, width(), height(), "#ffffff", "#999999"));
             int cpuY = y + 2;
             for (int cpu : cpus.toArray()) {
-                boolean allowed = topology.allowed().contains(cpu);
+                boolean allowed = drawing.machine().allowed().contains(cpu);
+                String owner = drawing.marks().cpuOwners().get(cpu);
+                String fill = !allowed ? DISALLOWED_FILL : owner != null ? drawing.executorFills().get(owner) : KIND_FILLS[Math.min(kind, KIND_FILLS.length - 1)];
                 svg.append("<rect class=\"cpu ").append(allowed ? "allowed" : "disallowed")
-                        .append("\" data-cpu=\"").append(cpu)
-                        .append("\" x=\"").append(x + 2).append("\" y=\"").append(cpuY)
+                        .append("\" data-cpu=\"").append(cpu);
+                if (owner != null) {
+                    svg.append("\" data-executor=\"").append(escape(owner));
+                }
+                svg.append("\" x=\"").append(x + 2).append("\" y=\"").append(cpuY)
                         .append("\" width=\"").append(CPU_WIDTH).append("\" height=\"").append(CPU_HEIGHT)
-                        .append("\" fill=\"").append(allowed ? kindFill(topology, kind) : DISALLOWED_FILL)
+                        .append("\" fill=\"").append(fill)
                         .append("\"/>\n");
                 svg.append(text(x + 2 + CPU_WIDTH / 2, cpuY + 12, 10, "normal", allowed ? "#000000" : DISALLOWED_TEXT, String.valueOf(cpu))
                         .replace("<text ", "<text text-anchor=\"middle\" "));

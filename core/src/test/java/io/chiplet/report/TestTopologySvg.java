@@ -1,4 +1,4 @@
-package io.chiplet.cli;
+package io.chiplet.report;
 
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -99,6 +99,44 @@ class TestTopologySvg
         }
         assertThat(TopologySvg.shortSource("hwloc-xml:/x/y/m.xml")).isEqualTo("hwloc-xml:m.xml");
         assertThat(TopologySvg.shortSource("sysfs:/")).isEqualTo("sysfs:/");
+    }
+
+    /** What an executor writes into the event log draws the same picture as the machine it read. */
+    @Test
+    void thePictureTheEventLogCarriesDrawsTheSameMachine()
+    {
+        for (Topology topology : List.of(cgroupRestricted(), tiny(), dualEpycMilan(), hybridLaptop(), snc2Interleaved())) {
+            MachinePicture picture = MachinePicture.of(topology);
+            MachinePicture read = MachinePicture.parse(picture.json());
+
+            assertThat(read).as(topology.source()).isEqualTo(picture);
+            assertThat(TopologySvg.render(read, TopologySvg.Marks.NONE)).as(topology.source()).isEqualTo(TopologySvg.render(topology));
+        }
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> MachinePicture.parse("{\"kind\":\"other\"}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chiplet.machine-picture/1");
+    }
+
+    /** A run's marks: each executor's CPUs in its colour and named, each chiplet's task count in its label. */
+    @Test
+    void marksWhereExecutorsAndTasksRan()
+            throws Exception
+    {
+        MachinePicture machine = MachinePicture.of(dualEpycMilan());
+        MachinePicture.ChipletCpus first = machine.chiplets().get(0);
+        MachinePicture.ChipletCpus second = machine.chiplets().get(1);
+        java.util.Map<Integer, String> owners = new java.util.TreeMap<>();
+        first.cpus().stream().forEach(cpu -> owners.put(cpu, "1"));
+        second.cpus().stream().forEach(cpu -> owners.put(cpu, "2"));
+
+        Document svg = parse(TopologySvg.render(machine, new TopologySvg.Marks("host-a", owners, java.util.Map.of(first.id(), 7L))));
+
+        CpuSet ofOne = CpuSet.of(cpuCells(svg).stream().filter(cell -> cell.getAttribute("data-executor").equals("1"))
+                .mapToInt(cell -> Integer.parseInt(cell.getAttribute("data-cpu"))).toArray());
+        assertThat(ofOne).isEqualTo(first.cpus());
+        assertThat(cpuCells(svg).stream().filter(cell -> cell.getAttribute("data-executor").equals("2")).map(cell -> cell.getAttribute("fill")).distinct().toList())
+                .hasSize(1).doesNotContain(cpuCells(svg).stream().filter(cell -> cell.getAttribute("data-executor").equals("1")).findFirst().orElseThrow().getAttribute("fill"));
+        assertThat(texts(svg)).contains("host-a", "executor 1", "executor 2").anyMatch(label -> label.startsWith("chiplet " + first.id() + " ") && label.endsWith(" · 7 tasks"));
+        assertThat(cpuCells(svg).stream().filter(cell -> cell.getAttribute("data-executor").isEmpty())).hasSize(machine.online().size() - first.cpus().size() - second.cpus().size());
     }
 
     private static Document parse(String svg)
