@@ -62,6 +62,8 @@ public final class ChipletExecutorPlugin
 {
     private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
     private static final long COUNTS_INTERVAL_SECONDS = 3;
+    /** Unchanged counts are sent again only this often (a lost message is then made good): an idle executor sends nothing new. */
+    private static final long UNCHANGED_COUNTS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
@@ -82,6 +84,9 @@ public final class ChipletExecutorPlugin
     private volatile PluginContext pluginContext;
     private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
     private volatile ExecutorMeasuring measuring;
+    // Only the counts' thread (and shutdown, after it stopped) touches these.
+    private PlacementCounts lastCounts;
+    private long lastCountsSentNanos;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -214,7 +219,7 @@ public final class ChipletExecutorPlugin
             thread.setDaemon(true);
             return thread;
         });
-        sender.scheduleWithFixedDelay(() -> sendCounts(context), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
+        sender.scheduleWithFixedDelay(() -> sendCounts(context, false), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
         countsSender = sender;
         pluginContext = context;
         followCpuset(context.executorID(), topology, placementMetrics);
@@ -279,13 +284,23 @@ public final class ChipletExecutorPlugin
         })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** This executor's counts to the driver, whose metrics show them; a lost message only delays the figures. */
-    private void sendCounts(PluginContext context)
+    /**
+     * This executor's counts to the driver, whose metrics show them, where they changed (or {@code always}, and every
+     * 30 s unchanged); a lost message only delays the figures.
+     */
+    private void sendCounts(PluginContext context, boolean always)
     {
         try {
             PlacementMetrics placementMetrics = metrics;
             if (placementMetrics != null) {
-                context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+                PlacementCounts counts = PlacementCounts.of(context.executorID(), placementMetrics);
+                long now = System.nanoTime();
+                if (!always && counts.equals(lastCounts) && now - lastCountsSentNanos < UNCHANGED_COUNTS_INTERVAL_NANOS) {
+                    return;
+                }
+                lastCounts = counts;
+                lastCountsSentNanos = now;
+                context.send(PluginMessages.encode(counts));
             }
         }
         catch (Exception | LinkageError e) {
@@ -424,7 +439,7 @@ public final class ChipletExecutorPlugin
         ScheduledExecutorService sender = countsSender;
         if (sender != null) {
             sender.shutdownNow();
-            sendCounts(pluginContext);
+            sendCounts(pluginContext, true);
         }
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {
