@@ -165,14 +165,15 @@ public final class ExecutorMeasuring
     }
 
     /**
-     * Sends the last arms, then logs this JVM's plugin CPU time part by part ({@link OwnCpu#breakdown}): the figure
-     * an outside reading of the threads' clocks ({@code /proc/<pid>/task/<tid>/stat}) can be checked against.
+     * Logs this JVM's plugin CPU time part by part ({@link OwnCpu#breakdown}; the figure an outside reading of the
+     * threads' clocks, {@code /proc/<pid>/task/<tid>/stat}, can be checked against), then sends the last arms: first,
+     * since the driver may not answer at its end and the executor is then killed.
      */
     @Override
     public void close()
     {
         sender.shutdownNow();
-        report();
         log.info("Chiplet plugin's own CPU on executor {}, read from this JVM's CPU clocks: {}", executorId, cpu.breakdown());
+        report();
     }
 }
