@@ -185,7 +185,7 @@ class MeasureInPlaceTest
         Result result;
         Map<String, Map<String, Long>> outside = Map.of();
         try (SparkSubmit.Running running = submit.master(master).conf(conf).jars(ProbeJar.pluginJar())
-                .timeout(java.time.Duration.ofMinutes(6)).startPython(script, seconds, ROWS, SQL_PARTITIONS, until, release.toString())) {
+                .timeout(java.time.Duration.ofSeconds(Long.parseLong(seconds) + 180)).startPython(script, seconds, ROWS, SQL_PARTITIONS, until, release.toString())) {
             if (running.awaitLine("CHIPLET-PROBE result").isPresent()) {
                 outside = PluginThreadsCpu.readOutside(executors.apply(running));
             }

@@ -78,6 +78,13 @@ public final class ChipletExecutorPlugin
 
     /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
     static final long CPUSET_CHECK_INTERVAL_MS = 1000;
+    /**
+     * After this many checks (the first 30 s, when the kubelet narrows a container's cpuset) only every
+     * {@value #LATER_CPUSET_CHECK_EVERY}th check reads the cpuset: a read costs some 0.5 ms of CPU, and later changes
+     * (an operator's taskset, a moved cgroup) are rare and may wait 5 s.
+     */
+    static final long EARLY_CPUSET_CHECKS = 30;
+    static final long LATER_CPUSET_CHECK_EVERY = 5;
 
     private volatile HostShare hostShare;
     private volatile ScheduledExecutorService countsSender;
@@ -264,7 +271,8 @@ public final class ChipletExecutorPlugin
 
     /**
      * Says whether the allowed CPUs are whole chiplets, then checks them every {@link #CPUSET_CHECK_INTERVAL_MS} ms on a
-     * daemon thread: the kubelet may narrow a container's cpuset seconds after start. A change is logged once with the
+     * daemon thread for the first {@value #EARLY_CPUSET_CHECKS} checks (the kubelet may narrow a container's cpuset
+     * seconds after start), every {@value #LATER_CPUSET_CHECK_EVERY} s after that. A change is logged once with the
      * old and new sets, counted ({@code cpuset.changes}) and handed to the placement to plan and pin anew.
      */
     private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
@@ -277,11 +285,17 @@ public final class ChipletExecutorPlugin
             return thread;
         });
         cpusetWatcher = watcher;
-        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> tracker.check().ifPresent(change -> {
+        long[] checks = {0};
+        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> {
+            if (++checks[0] > EARLY_CPUSET_CHECKS && checks[0] % LATER_CPUSET_CHECK_EVERY != 0) {
+                return;
+            }
+            tracker.check().ifPresent(change -> {
             log.info("Chiplet plugin on executor {}: {}; placing tasks anew within {}", executorId, change.describe(), alignment(topology, change.after()));
             placementMetrics.cpusetChanged();
             placement.allowedCpusChanged(change.after());
-        })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+            });
+        }), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
     /**
