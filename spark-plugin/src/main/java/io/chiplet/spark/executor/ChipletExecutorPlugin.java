@@ -76,11 +76,12 @@ public final class ChipletExecutorPlugin
     private volatile SpreadHints hints = SpreadHints.NONE;
     private volatile ScheduledExecutorService cpusetWatcher;
 
-    /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
+    /** How often the executor checks its allowed CPUs at first: a tenth of the kubelet's ten-second window. */
     static final long CPUSET_CHECK_INTERVAL_MS = 1000;
     /**
      * After this many checks (the first 30 s, when the kubelet narrows a container's cpuset) only every
-     * {@value #LATER_CPUSET_CHECK_EVERY}th check reads the cpuset: a read costs some 0.5 ms of CPU, and later changes
+     * {@value #LATER_CPUSET_CHECK_EVERY}th check reads the cpuset: a read costs some 1 to 1.5 ms of CPU on a small busy VM
+     * (docs/measuring.md), and later changes
      * (an operator's taskset, a moved cgroup) are rare and may wait 5 s.
      */
     static final long EARLY_CPUSET_CHECKS = 30;
