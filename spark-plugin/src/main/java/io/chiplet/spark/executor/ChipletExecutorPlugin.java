@@ -310,12 +310,12 @@ public final class ChipletExecutorPlugin
             if (placementMetrics != null) {
                 PlacementCounts counts = PlacementCounts.of(context.executorID(), placementMetrics);
                 long now = System.nanoTime();
-                if (!always && counts.equals(lastCounts) && now - lastCountsSentNanos < UNCHANGED_COUNTS_INTERVAL_NANOS) {
-                    return;
+                // Not a return: whatever else this round sends goes on regardless.
+                if (always || !counts.equals(lastCounts) || now - lastCountsSentNanos >= UNCHANGED_COUNTS_INTERVAL_NANOS) {
+                    lastCounts = counts;
+                    lastCountsSentNanos = now;
+                    context.send(PluginMessages.encode(counts));
                 }
-                lastCounts = counts;
-                lastCountsSentNanos = now;
-                context.send(PluginMessages.encode(counts));
             }
         }
         catch (Exception | LinkageError e) {
