@@ -3,7 +3,9 @@ and again, as a recurring job's stages are. No Python worker runs: all the work 
 threads, which placement binds. With "until-stopped" it runs until the plugin's guard stops placement (read from the
 driver's plugin metrics, measure.placing) and a few queries more, or until the deadline. Prints the number of queries,
 of different answers (1: placed, control and stopped alike) and whether placement was still on, as a CHIPLET-PROBE
-line."""
+line. With a fifth argument, a file's path, it then waits for that file (at most 5 minutes) before it stops Spark, so
+that a test can read the executors' threads from /proc while they live."""
+import os
 import sys
 import time
 
@@ -24,6 +26,7 @@ def main():
     rows = int(sys.argv[2])
     partitions = int(sys.argv[3])
     until_stopped = len(sys.argv) > 4 and sys.argv[4] == "until-stopped"
+    release = sys.argv[5] if len(sys.argv) > 5 else None
     spark = SparkSession.builder.appName("chiplet-measure-sql").getOrCreate()
     answers = set()
     count = 0
@@ -40,6 +43,10 @@ def main():
         elif until_stopped and not placing(spark):
             after_stop = 5
     print("CHIPLET-PROBE result queries=%d answers=%d placing=%s checksum=%d" % (count, len(answers), placing(spark), answers.pop()), flush=True)
+    if release is not None:
+        waited_until = time.time() + 300
+        while not os.path.exists(release) and time.time() < waited_until:
+            time.sleep(0.1)
     spark.stop()
 
 

@@ -40,7 +40,7 @@ class MeasureInPlaceTest
     /** The SQL job's queries: each of 4 map tasks hashes 1 M rows, some 50 to 500 ms on this busy machine. */
     private static final String ROWS = "4000000";
     /** Busy processes pinned to CPU 0: on a machine other builds keep busy, the kernel's balancing evens out one. */
-    private static final int BUSY_PROCESSES = 3;
+    static final int BUSY_PROCESSES = 3;
     private static final String SQL_PARTITIONS = "4";
 
     @Test
@@ -52,13 +52,13 @@ class MeasureInPlaceTest
         // The executor's one task slot is placed on chiplet 0 of the snapshot, CPU 0: processes spinning there take
         // most of it from placed tasks; control tasks run where the kernel puts them (CPU 1 mostly).
         List<Process> busy = new java.util.ArrayList<>();
-        Result result;
+        SqlRun result;
         try {
             for (int i = 0; i < BUSY_PROCESSES; i++) {
                 busy.add(new ProcessBuilder("taskset", "-c", "0", "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
             }
             // Until the guard stops placement (and 5 queries more), at most 4 minutes.
-            result = runSql(temp, reports, "240", "until-stopped");
+            result = runSql(temp, reports, "240", "until-stopped", localCluster(temp), "local-cluster[1,1,1024]", Map.of(), SparkSubmit.Running::processes);
         }
         finally {
             for (Process process : busy) {
@@ -66,10 +66,17 @@ class MeasureInPlaceTest
                 process.waitFor();
             }
         }
+        assertFoundAsSlowdownAndStopped(result, reports, "local-cluster");
+    }
 
+    /** Switchback windows over a busy CPU 0 (the placed one): a slowdown, with the right sign, and the guard stopped placement. */
+    static void assertFoundAsSlowdownAndStopped(SqlRun run, Path reports, String where)
+            throws IOException
+    {
+        Result result = run.result();
         JsonNode report = report(reports);
-        System.err.println("chiplet measure IT (busy CPU 0): " + report.get("summary").asText());
-        assertThat(result.executorLogs().values()).as(result.describe()).anySatisfy(log -> assertThat(log).contains("on chiplets [0] (CPUs 0)"));
+        System.err.println("chiplet measure IT (" + where + ", busy CPU 0): " + report.get("summary").asText());
+        assertThat(executorLogsOf(result, report)).as(result.describe()).anySatisfy(log -> assertThat(log).contains("on chiplets [0] (CPUs 0)"));
         assertThat(report.get("design").asText()).startsWith("switchback windows per host");
         assertThat(report.get("unit").asText()).isEqualTo("task");
         JsonNode estimate = report.get("estimate");
@@ -89,10 +96,20 @@ class MeasureInPlaceTest
     {
         Assumptions.liveCpusHoldingCpus0And1();
         Path reports = temp.resolve("reports");
-        Result result = runSql(temp, reports, "60", "fixed");
+        SqlRun result = runSql(temp, reports, "60", "fixed", localCluster(temp), "local-cluster[1,1,1024]", Map.of(), SparkSubmit.Running::processes);
+        assertMeasuredAndPlacing(result, reports, temp, "local-cluster");
+    }
 
+    /**
+     * A quiet run: a figure over windows, placement goes on, the seed drawn and the run in the history; the plugin's
+     * own CPU in the executors agrees with the kernel's reading of its threads ({@link PluginThreadsCpu}).
+     */
+    static void assertMeasuredAndPlacing(SqlRun run, Path reports, Path temp, String where)
+            throws IOException
+    {
+        Result result = run.result();
         JsonNode report = report(reports);
-        System.err.println("chiplet measure IT (nothing beside): " + report.get("summary").asText());
+        System.err.println("chiplet measure IT (" + where + ", nothing beside): " + report.get("summary").asText());
         JsonNode estimate = report.get("estimate");
         // On 2 cores, SQL stages of a few tasks: a figure, over windows.
         assertThat(estimate.get("enough").asBoolean()).as(report.toPrettyString()).isTrue();
@@ -103,9 +120,51 @@ class MeasureInPlaceTest
         assertThat(result.driverLog() + result.stdout()).contains("over the last 1 run of chiplet-measure-sql");
         assertThat(Files.readString(temp.resolve("history").resolve("measure-history.jsonl"))).contains("\"key\":\"chiplet-measure-sql\"");
         assertThat(sqlAnswers(result)).isEqualTo(1);
+        assertPluginCpuAgreesWithProc(run, report);
     }
 
-    private static Result runSql(Path temp, Path reports, String seconds, String until)
+    /**
+     * The executors' plugin threads' CPU time as the plugin read it (logged at each executor's end) against
+     * {@code /proc}'s utime + stime of the same threads, read just before Spark stopped ({@link #runSql}).
+     */
+    private static void assertPluginCpuAgreesWithProc(SqlRun run, JsonNode report)
+    {
+        List<PluginThreadsCpu.Readings> readings = PluginThreadsCpu.join(run.outside(), executorLogsOf(run.result(), report));
+        long tick = ProcFiles.clockTickMillis();
+        assertThat(readings).isNotEmpty();
+        for (PluginThreadsCpu.Readings executor : readings) {
+            System.err.println("chiplet measure IT, plugin CPU against /proc: " + executor.describe() + ", tolerance " + executor.tolerance(tick) + " ms");
+            // Threads that did some work, so that agreeing says something.
+            assertThat(executor.outsideTotal()).as(executor.describe()).isPositive();
+            PluginThreadsCpu.assertAgree(executor, tick);
+        }
+        report.get("notes").forEach(note -> {
+            if (note.asText().startsWith("Plugin CPU")) {
+                System.err.println("chiplet measure IT: " + note.asText() + " Job CPU " + report.get("pluginCost").get("jobCpuNanos").asLong() / 1e6 + " ms.");
+            }
+        });
+    }
+
+    /** The logs of this report's application's executors (a shared cluster's work directory holds earlier ones too). */
+    private static List<String> executorLogsOf(Result result, JsonNode report)
+    {
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\\((app-[^)]+)\\)").matcher(report.get("summary").asText());
+        assertThat(id.find()).as(report.get("summary").asText()).isTrue();
+        return result.executorLogs().entrySet().stream().filter(log -> log.getKey().contains("/" + id.group(1) + "/")).map(Map.Entry::getValue).toList();
+    }
+
+    static SparkSubmit localCluster(Path temp)
+            throws IOException
+    {
+        return SparkSubmit.of(Cell.configured().getFirst(), Files.createDirectories(temp.resolve("run")));
+    }
+
+    /**
+     * Runs the SQL job with the measurement's trial settings; its executors' ({@code executors}: the JVMs of the run)
+     * plugin threads are read from {@code /proc} once its queries are done and before Spark stops.
+     */
+    static SqlRun runSql(Path temp, Path reports, String seconds, String until, SparkSubmit submit, String master, Map<String, String> extraConf,
+            java.util.function.Function<SparkSubmit.Running, List<ProcessHandle>> executors)
             throws Exception
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectories(temp.resolve("snapshot")));
@@ -121,12 +180,28 @@ class MeasureInPlaceTest
         conf.put("spark.chiplet.measure.window", "2s");
         conf.put("spark.chiplet.measure.historyDir", temp.resolve("history").toString());
         conf.put("spark.chiplet.measure.reportDir", reports.toString());
-        Cell cell = Cell.configured().getFirst();
-        Result result = SparkSubmit.of(cell, Files.createDirectories(temp.resolve("run"))).master("local-cluster[1,1,1024]").conf(conf).jars(ProbeJar.pluginJar())
-                .timeout(java.time.Duration.ofMinutes(6)).runPython(script, seconds, ROWS, SQL_PARTITIONS, until);
+        conf.putAll(extraConf);
+        Path release = temp.resolve("release");
+        Result result;
+        Map<String, Map<String, Long>> outside = Map.of();
+        try (SparkSubmit.Running running = submit.master(master).conf(conf).jars(ProbeJar.pluginJar())
+                .timeout(java.time.Duration.ofSeconds(Long.parseLong(seconds) + 180)).startPython(script, seconds, ROWS, SQL_PARTITIONS, until, release.toString())) {
+            if (running.awaitLine("CHIPLET-PROBE result").isPresent()) {
+                outside = PluginThreadsCpu.readOutside(executors.apply(running));
+            }
+            Files.writeString(release, "done\n");
+            result = running.finish();
+        }
         assertThat(result.succeeded()).as(result.describe()).isTrue();
-        return result;
+        return new SqlRun(result, outside);
     }
+
+    /**
+     * A run of the SQL job.
+     *
+     * @param outside the executors' {@code chiplet-*} threads' CPU time read from {@code /proc} before Spark stopped
+     */
+    record SqlRun(Result result, Map<String, Map<String, Long>> outside) {}
 
     /** How many different answers the job's queries gave: 1, placed, control or stopped alike. */
     private static int sqlAnswers(Result result)

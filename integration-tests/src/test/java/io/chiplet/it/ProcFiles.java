@@ -41,6 +41,59 @@ final class ProcFiles
         return masks;
     }
 
+    /**
+     * The CPU time (utime + stime of {@code /proc/<pid>/task/<tid>/stat}, in milliseconds) of the threads of process
+     * {@code pid} whose name ({@code comm}, which the kernel truncates to 15 characters) starts with {@code prefix},
+     * summed by name; empty once it has ended. Each thread's figure is whole clock ticks ({@link #clockTickMillis}).
+     */
+    static Map<String, Long> threadCpuMillis(long pid, String prefix)
+    {
+        Map<String, Long> byName = new TreeMap<>();
+        long tick = clockTickMillis();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    if (!name.startsWith(prefix)) {
+                        continue;
+                    }
+                    String stat = Files.readString(task.resolve("stat"));
+                    // After the name in parentheses (which may hold spaces): state is field 3, utime 14, stime 15.
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    byName.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * tick, Long::sum);
+                }
+                catch (NoSuchFileException e) {
+                    // The thread ended while listed.
+                }
+            }
+        }
+        catch (NoSuchFileException e) {
+            return Map.of();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return byName;
+    }
+
+    /** The length of a clock tick ({@code getconf CLK_TCK}), the unit of {@code /proc}'s CPU times, in milliseconds. */
+    static long clockTickMillis()
+    {
+        try {
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            String hertz = new String(getconf.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+            getconf.waitFor();
+            return 1000 / Long.parseLong(hertz);
+        }
+        catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("getconf CLK_TCK did not give the clock tick", e);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static String commandLine(long pid)
     {
         try {

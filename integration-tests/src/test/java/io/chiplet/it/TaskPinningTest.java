@@ -123,7 +123,7 @@ class TaskPinningTest
             taskset("1", pid);
             try {
                 long changed = awaitCpusetChanges(1);
-                System.err.println("chiplet cpuset follow (Spark): change counted " + changed + " ms after taskset, check interval 1000 ms");
+                System.err.println("chiplet cpuset follow (Spark): change counted " + changed + " ms after taskset, check interval 1000 ms for 30 s, 5000 ms later");
                 assertThat(cpusOfTasks(spark)).containsExactly("1");
             }
             finally {

@@ -64,6 +64,8 @@ public final class ChipletExecutorPlugin
 {
     private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
     private static final long COUNTS_INTERVAL_SECONDS = 3;
+    /** Unchanged counts are sent again only this often (a lost message is then made good): an idle executor sends nothing new. */
+    private static final long UNCHANGED_COUNTS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
@@ -81,14 +83,25 @@ public final class ChipletExecutorPlugin
     private volatile SpreadHints hints = SpreadHints.NONE;
     private volatile ScheduledExecutorService cpusetWatcher;
 
-    /** How often the executor checks its allowed CPUs: a tenth of the kubelet's ten-second window, for a few microseconds a check. */
+    /** How often the executor checks its allowed CPUs at first: a tenth of the kubelet's ten-second window. */
     static final long CPUSET_CHECK_INTERVAL_MS = 1000;
+    /**
+     * After this many checks (the first 30 s, when the kubelet narrows a container's cpuset) only every
+     * {@value #LATER_CPUSET_CHECK_EVERY}th check reads the cpuset: a read costs some 1 to 1.5 ms of CPU on a small busy VM
+     * (docs/measuring.md), and later changes
+     * (an operator's taskset, a moved cgroup) are rare and may wait 5 s.
+     */
+    static final long EARLY_CPUSET_CHECKS = 30;
+    static final long LATER_CPUSET_CHECK_EVERY = 5;
 
     private volatile HostShare hostShare;
     private volatile ScheduledExecutorService countsSender;
     private volatile PluginContext pluginContext;
     private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
     private volatile ExecutorMeasuring measuring;
+    // Only the counts' thread (and shutdown, after it stopped) touches these.
+    private PlacementCounts lastCounts;
+    private long lastCountsSentNanos;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -224,7 +237,7 @@ public final class ChipletExecutorPlugin
             thread.setDaemon(true);
             return thread;
         });
-        sender.scheduleWithFixedDelay(() -> sendCounts(context), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
+        sender.scheduleWithFixedDelay(() -> sendCounts(context, false), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
         countsSender = sender;
         pluginContext = context;
         followCpuset(context.executorID(), topology, placementMetrics);
@@ -269,7 +282,8 @@ public final class ChipletExecutorPlugin
 
     /**
      * Says whether the allowed CPUs are whole chiplets, then checks them every {@link #CPUSET_CHECK_INTERVAL_MS} ms on a
-     * daemon thread: the kubelet may narrow a container's cpuset seconds after start. A change is logged once with the
+     * daemon thread for the first {@value #EARLY_CPUSET_CHECKS} checks (the kubelet may narrow a container's cpuset
+     * seconds after start), every {@value #LATER_CPUSET_CHECK_EVERY} s after that. A change is logged once with the
      * old and new sets, counted ({@code cpuset.changes}) and handed to the placement to plan and pin anew.
      */
     private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
@@ -282,20 +296,36 @@ public final class ChipletExecutorPlugin
             return thread;
         });
         cpusetWatcher = watcher;
-        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> tracker.check().ifPresent(change -> {
+        long[] checks = {0};
+        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> {
+            if (++checks[0] > EARLY_CPUSET_CHECKS && checks[0] % LATER_CPUSET_CHECK_EVERY != 0) {
+                return;
+            }
+            tracker.check().ifPresent(change -> {
             log.info("Chiplet plugin on executor {}: {}; placing tasks anew within {}", executorId, change.describe(), alignment(topology, change.after()));
             placementMetrics.cpusetChanged();
             placement.allowedCpusChanged(change.after());
-        })), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+            });
+        }), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** This executor's counts to the driver, whose metrics show them; a lost message only delays the figures. */
-    private void sendCounts(PluginContext context)
+    /**
+     * This executor's counts to the driver, whose metrics show them, where they changed (or {@code always}, and every
+     * 30 s unchanged); a lost message only delays the figures.
+     */
+    private void sendCounts(PluginContext context, boolean always)
     {
         try {
             PlacementMetrics placementMetrics = metrics;
             if (placementMetrics != null) {
-                context.send(PluginMessages.encode(PlacementCounts.of(context.executorID(), placementMetrics)));
+                PlacementCounts counts = PlacementCounts.of(context.executorID(), placementMetrics);
+                long now = System.nanoTime();
+                // Not a return: whatever else this round sends goes on regardless.
+                if (always || !counts.equals(lastCounts) || now - lastCountsSentNanos >= UNCHANGED_COUNTS_INTERVAL_NANOS) {
+                    lastCounts = counts;
+                    lastCountsSentNanos = now;
+                    context.send(PluginMessages.encode(counts));
+                }
             }
             TaskPlaceLog places = taskPlaces;
             if (places != null) {
@@ -451,7 +481,7 @@ public final class ChipletExecutorPlugin
         ScheduledExecutorService sender = countsSender;
         if (sender != null) {
             sender.shutdownNow();
-            sendCounts(pluginContext);
+            sendCounts(pluginContext, true);
         }
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {

@@ -102,6 +102,8 @@ public final class MeasuringListener
     private long givenUp;
     private long untimed;
     private long lastUpdate = Long.MIN_VALUE;
+    // Tasks recorded (compared or left out) since the last estimate: without any, re-estimating repeats the last one.
+    private boolean recordedSinceUpdate;
     private long lastWarn;
     private boolean ended;
     private volatile MeasureReport latest;
@@ -182,7 +184,7 @@ public final class MeasuringListener
         registry.register("measure.stages", (Gauge<Integer>) () -> latest.estimate().strataCompared());
         registry.register("measure.controlShare", (Gauge<Double>) () -> latest.directive().controlShare());
         registry.register("measure.placing", (Gauge<Integer>) () -> latest.guard().placing() ? 1 : 0);
-        registry.register("measure.pluginCpuShare", (Gauge<Double>) () -> latest.cost().share().orElse(Double.NaN));
+        registry.register("measure.pluginCpuShare", (Gauge<Double>) () -> cost().share().orElse(Double.NaN));
     }
 
     /** An executor's arms; the reply is the directive it places by until its next report. */
@@ -207,8 +209,9 @@ public final class MeasuringListener
                         record(end, arm);
                     }
                 });
-                maybeUpdate(false);
+                // The estimate is timed on its own (every call), not as part of this sampled hook.
                 cpu.hookEnded(hook);
+                maybeUpdate(false);
                 return MeasureMessages.encode(measurement.directive());
             }
         }, MeasureMessages.encode(new io.chiplet.measure.Directive(0, true)));
@@ -271,14 +274,16 @@ public final class MeasuringListener
                 else {
                     record(end, arm);
                 }
+                // The estimate is timed on its own (every call), not as part of this sampled hook.
+                cpu.hookEnded(hook);
                 maybeUpdate(false);
             }
-            cpu.hookEnded(hook);
         });
     }
 
     private void record(TaskEnd end, TaskArm arm)
     {
+        recordedSinceUpdate = true;
         if (end.executorId().equals(firstExecutor)) {
             firstExecutorTasks++;
             return;
@@ -330,21 +335,56 @@ public final class MeasuringListener
         return settings.plan().seed();
     }
 
-    /** Re-estimates at most once a second (or now); warns when the guard stops placement, and once a minute. */
+    /**
+     * Re-estimates at most once a second where tasks were recorded since the last estimate (or now); warns when the
+     * guard stops placement, and once a minute. Without new tasks the estimate, the guard's look and the report would
+     * repeat the last ones: an idle or arm-only second costs nothing. Timed on the thread's CPU clock on every call
+     * (it runs at most once a second), apart from the sampled hooks.
+     */
     private void maybeUpdate(boolean now)
     {
         long time = clock.getAsLong();
         if (!now && lastUpdate != Long.MIN_VALUE && time - lastUpdate < UPDATE_INTERVAL_MS) {
             return;
         }
+        if (!now && !recordedSinceUpdate && lastUpdate != Long.MIN_VALUE) {
+            warnOnceAMinute(time);
+            return;
+        }
+        long started = cpu.exactStarted();
         lastUpdate = time;
+        recordedSinceUpdate = false;
         Measurement.Update update = measurement.update();
         update.stoppedNow().ifPresent(this::warnStopped);
         latest = report();
-        if (!now && time - lastWarn >= WARN_INTERVAL_MS && heardFromExecutors()) {
+        cpu.exactEnded(started);
+        if (!now) {
+            warnOnceAMinute(time);
+        }
+    }
+
+    private void warnOnceAMinute(long time)
+    {
+        if (time - lastWarn >= WARN_INTERVAL_MS && heardFromExecutors()) {
             lastWarn = time;
             log.warn("{}", summaryLine());
         }
+    }
+
+    /** The plugin's CPU time against the job's, now: the driver's own parts and each executor's last report. */
+    private synchronized PluginCost cost()
+    {
+        return new PluginCost(driverNanos() + executorNanos(), jobCpuNanos);
+    }
+
+    private long driverNanos()
+    {
+        return cpu.hookNanos() + cpu.exactNanos();
+    }
+
+    private long executorNanos()
+    {
+        return executorCpu.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private void warnStopped(GuardStop stop)
@@ -359,8 +399,12 @@ public final class MeasuringListener
 
     private MeasureReport report()
     {
-        long plugin = cpu.hookNanos() + executorCpu.values().stream().mapToLong(Long::longValue).sum();
+        long plugin = driverNanos() + executorNanos();
         List<String> notes = new java.util.ArrayList<>();
+        notes.add(String.format(Locale.ROOT, "Plugin CPU %.1f ms, all read from CPU clocks: %d executors' %.1f ms (their chiplet-* threads and task hooks, "
+                        + "as each last reported), the driver's listener %.1f ms (its hooks on Spark's threads, 1 in %d calls timed) and its estimates "
+                        + "and reports %.1f ms (each timed); not counted: the driver plugin's other statements.",
+                plugin / 1e6, executorCpu.size(), executorNanos() / 1e6, cpu.hookNanos() / 1e6, OwnCpu.SAMPLE_EVERY, cpu.exactNanos() / 1e6));
         boolean windows = settings.design() == MeasureSettings.Design.WINDOW;
         notes.add(String.format(Locale.ROOT, "Seed %d (%s).", seed(), seedSet ? "set" : "drawn for this application"));
         if (windows) {

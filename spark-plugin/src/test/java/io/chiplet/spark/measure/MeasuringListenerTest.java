@@ -317,6 +317,33 @@ class MeasuringListenerTest
                 scala.Option.empty(), 0, false, 0);
     }
 
+    @Test
+    void reEstimatesOnlyWhereTasksWereRecordedSinceTheLastEstimate(@TempDir Path reports)
+    {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        MeasureSettings settings = new MeasureSettings(true, 0.1, io.chiplet.measure.GuardMode.AUTO, Optional.of(reports.resolve("out")), OptionalLong.of(3), OptionalDouble.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "test app", () -> "app-1", clock::get);
+        listener.receive(new ArmReport("1", 1_000_000, Map.of(0L, TaskArm.of(new DrawnArm(Arm.PLACED, 0.1)))));
+        clock.addAndGet(1_500);
+        listener.onTaskEnd(taskEnd(0, 0, 10, 1_000_000));
+        MeasureReport afterTask = listener.latest();
+        assertThat(afterTask.notes()).anySatisfy(note -> assertThat(note).contains("1 executors' 1.0 ms"));
+
+        // Idle executors' reports, seconds apart: nothing new to estimate, so the last estimate and report stand.
+        for (int second = 0; second < 5; second++) {
+            clock.addAndGet(1_500);
+            listener.receive(new ArmReport("1", 2_000_000, Map.of()));
+        }
+        assertThat(listener.latest()).isSameAs(afterTask);
+
+        // A task recorded: the next chance re-estimates, with the executor's latest CPU time.
+        listener.receive(new ArmReport("1", 3_000_000, Map.of(1L, TaskArm.of(new DrawnArm(Arm.PLACED, 0.1)))));
+        listener.onTaskEnd(taskEnd(0, 1, 10, 1_000_000));
+        assertThat(listener.latest()).isNotSameAs(afterTask);
+        assertThat(listener.latest().cost().pluginCpuNanos()).isGreaterThanOrEqualTo(3_000_000L);
+        assertThat(listener.latest().notes()).anySatisfy(note -> assertThat(note).startsWith("Plugin CPU ").contains("1 executors' 3.0 ms"));
+    }
+
     private static SparkListenerTaskEnd taskEnd(int stage, long task, long millis, long bytes)
     {
         return taskEnd(stage, task, millis, bytes, "1");
