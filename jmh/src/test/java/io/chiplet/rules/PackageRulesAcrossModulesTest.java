@@ -8,7 +8,9 @@ import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.jmh.BenchSuite;
+import io.chiplet.tpch.TpchQueries;
 import io.chiplet.spark.ChipletSparkPlugin;
+import io.chiplet.spark.demo.ChipletDemo;
 import io.chiplet.trino.ChipletTrinoPlugin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -90,7 +92,7 @@ class PackageRulesAcrossModulesTest
         // (#24), this module needs io.chiplet:chiplet-cli as a test dependency to see it
         assertThat(packagesOf(classes)).as("the packages whose classes these rules see")
                 .contains("io.chiplet.placement", "io.chiplet.cli", "io.chiplet.spark.placement", "io.chiplet.trino.placement",
-                        "io.chiplet.jmh.workload");
+                        "io.chiplet.jmh.workload", "io.chiplet.spark.demo", "io.chiplet.tpch");
     }
 
     /** The packages of the table's domain that the table does not name. */
@@ -167,7 +169,8 @@ class PackageRulesAcrossModulesTest
     private static Set<Location> mainClassLocations()
     {
         Set<Location> locations = new LinkedHashSet<>();
-        for (Class<?> type : List.of(TopologyDiscovery.class, ChipletSparkPlugin.class, ChipletTrinoPlugin.class, BenchSuite.class)) {
+        for (Class<?> type : List.of(TopologyDiscovery.class, ChipletSparkPlugin.class, ChipletTrinoPlugin.class, BenchSuite.class,
+                ChipletDemo.class, TpchQueries.class)) {
             locations.add(location(type));
         }
         try {
