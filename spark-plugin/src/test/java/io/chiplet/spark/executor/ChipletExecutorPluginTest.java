@@ -53,7 +53,7 @@ class ChipletExecutorPluginTest
         ChipletExecutorPlugin plugin = plugin(settings -> TWO_CHIPLETS);
         plugin.init(context, Map.of());
 
-        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB)));
+        assertThat(context.asked()).containsExactly(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB), false));
 
         for (int partition = 0; partition < 5; partition++) {
             runTask(plugin, new TaskPlacement.TaskIdentity(3, partition, 100 + partition), partition != 4);

@@ -20,7 +20,7 @@ class PluginMessagesTest
     @Test
     void everyMessageRoundTripsThroughAString()
     {
-        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new PartitionBasis(3, 24, 4L << 20, 32L << 20));
+        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new PartitionBasis(3, 24, 4L << 20, 32L << 20), true);
         SpreadHintRequest request = new SpreadHintRequest("12");
         SpreadHints hints = new SpreadHints(Map.of(3, 2, 17, 1));
 
