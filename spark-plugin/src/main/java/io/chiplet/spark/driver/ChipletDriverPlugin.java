@@ -410,6 +410,10 @@ public final class ChipletDriverPlugin
     public void shutdown()
     {
         guard.run("driver shutdown", () -> {
+            // Each executor's placement from its last counts (sent every few seconds), here where the log is whole: a
+            // standalone Worker stops copying an executor's output when it kills it at the application's end, which
+            // is before Spark stops the executor's plugin, so the executor's own summary line never reaches its log.
+            new java.util.TreeMap<>(counts).values().forEach(executor -> log.info("{}", executor.summaryLine()));
             reports.clear();
             ChipletSessionExtension.ACTIVE_DRIVER.set(null);
         });
