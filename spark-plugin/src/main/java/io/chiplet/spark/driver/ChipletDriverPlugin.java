@@ -30,6 +30,7 @@ import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
 import io.chiplet.spark.ui.ChipletUi;
+import io.chiplet.wire.Unreadable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -248,7 +249,8 @@ public final class ChipletDriverPlugin
                 MeasuringListener listener = measuring;
                 return listener == null ? null : listener.receive(request);
             }
-            Object decoded = PluginMessages.decode(message);
+            // a measurement message that does not read says so itself (which message, which field)
+            Object decoded = measured.isPresent() && measured.get() instanceof Unreadable unreadable ? unreadable : PluginMessages.decode(message);
             if (decoded instanceof LeaseClaim claim) {
                 return PluginMessages.encode(leaseVerdict(claim));
             }
@@ -300,7 +302,7 @@ public final class ChipletDriverPlugin
             events.placement(executorCounts);
             return SpreadHints.NONE;
         }
-        PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
+        Unreadable unreadable = (Unreadable) message;
         if (!warnedUnreadable) {
             warnedUnreadable = true;
             log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
