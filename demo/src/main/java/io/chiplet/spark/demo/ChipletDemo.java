@@ -435,8 +435,12 @@ public final class ChipletDemo
         if (placing.isEmpty()) {
             guard = "guard and control share not reported (the plugin's measurement is off or did not start)";
         }
+        else if (placing.getAsDouble() > 0 && controlShare.orElse(0) > 0) {
+            guard = String.format(Locale.ROOT, "guard placing, control share %.1f %% of tasks", 100 * controlShare.getAsDouble());
+        }
         else if (placing.getAsDouble() > 0) {
-            guard = String.format(Locale.ROOT, "guard placing, control share %.1f %% of tasks", 100 * controlShare.orElse(0));
+            guard = "guard placing, no control arm (nothing measured in place: a host of one L3 group, or measuring off; its line at the "
+                    + "application's end says which)";
         }
         else {
             guard = "guard stopped placement (placed tasks were measurably slower)";

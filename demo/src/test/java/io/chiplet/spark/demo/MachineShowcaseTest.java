@@ -142,6 +142,8 @@ class MachineShowcaseTest
                 .contains("plugin CPU not measured (").contains("not reported (").doesNotContain("unknown");
         assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.of(0.002), java.util.OptionalDouble.of(0), java.util.OptionalDouble.of(0.1)))
                 .contains("guard stopped placement");
+        assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.of(0.002), java.util.OptionalDouble.of(1), java.util.OptionalDouble.of(0)))
+                .contains("guard placing, no control arm (nothing measured in place: a host of one L3 group, or measuring off;");
     }
 
     @Test
