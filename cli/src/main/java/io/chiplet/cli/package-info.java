@@ -7,7 +7,7 @@
  *
  * <p>Allowed dependencies: {@code io.chiplet.nativeio}, {@code io.chiplet.topology}, {@code io.chiplet.affinity},
  * {@code io.chiplet.binding}, {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.adaptive}, {@code io.chiplet.settings},
- * {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.report}, {@code io.chiplet.tpch},
+ * {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.report},
  * {@code io.chiplet.engine}, {@code io.chiplet.advice}.
  */
 package io.chiplet.cli;

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -103,29 +102,5 @@ class MemoryPolicyTest
         assertThatThrownBy(() -> new MemoryPolicy(MemoryPolicy.Mode.PREFERRED, new java.util.TreeSet<>(List.of(0, 1))))
                 .hasMessage("memory policy PREFERRED takes one NUMA node but got [0, 1]");
         assertThatThrownBy(() -> MemoryPolicy.bind(List.of(2000))).hasMessage("NUMA node 2000 is outside 0-1023");
-    }
-
-    @Test
-    void chipletArenaSegmentsArePageAlignedBoundAndTouched()
-    {
-        long page = MmapSyscalls.pageSize();
-        MemorySegment kept;
-        try (ChipletArena arena = ChipletArena.forNode(0)) {
-            MemorySegment buffer = arena.allocate(3 * page + 5, 64);
-            assertThat(buffer.byteSize()).isEqualTo(3 * page + 5);
-            assertThat(buffer.address() % page).isZero();
-            // First-touched at allocation: every page exists before the caller writes anything.
-            assertThat(MmapSyscalls.residentPages(buffer.asSlice(0, 3 * page))).isEqualTo(3);
-            assertThat(MemoryPolicy.ofAddress(buffer.address())).isEqualTo(MemoryPolicy.bind(List.of(0)));
-            assertThat(MemoryPolicy.ofAddress(buffer.address() + 3 * page)).isEqualTo(MemoryPolicy.bind(List.of(0)));
-            assertThat(buffer.get(JAVA_LONG, 3 * page - 8)).isZero();
-            buffer.set(JAVA_LONG, 8, 42L);
-            assertThat(buffer.get(JAVA_LONG, 8)).isEqualTo(42L);
-            MemorySegment other = arena.allocate(JAVA_LONG);
-            assertThat(other.address() >= buffer.address() && other.address() < buffer.address() + 4 * page).isFalse();
-            kept = buffer;
-        }
-        assertThat(kept.scope().isAlive()).isFalse();
-        assertThatThrownBy(() -> ChipletArena.forNode(0).allocate(8, 2 * page)).hasMessageContaining("alignment");
     }
 }

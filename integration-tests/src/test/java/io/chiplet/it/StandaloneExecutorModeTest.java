@@ -74,6 +74,7 @@ class StandaloneExecutorModeTest
         Path leaseDir = temp.resolve("leases");
         Map<Integer, List<String>> onCluster;
         Map<Integer, Long> holders;
+        LogCapture driverLog = LogCapture.capture(org.apache.logging.log4j.Level.INFO);
         SparkSession spark = executorMode("chiplet-it-standalone", leaseDir)
                 // Every executor must bind here; measuring would leave a drawn control executor unbound (MeasureInPlace tests cover that).
                 .config("spark.chiplet.measure.enabled", "false")
@@ -105,7 +106,13 @@ class StandaloneExecutorModeTest
         }
         finally {
             Spark.stop(spark);
+            driverLog.close();
         }
+        // Each executor's placement, whole, in the driver's log: the Worker stops copying an executor's output as it
+        // kills it, before the executor's own summary line (logged as Spark stops it) is written (issue #34).
+        assertThat(driverLog.messages().stream().filter(line -> line.startsWith("Chiplet placement on executor ")).toList()).as("driver's lines %s", driverLog.messages())
+                .hasSize(2).allSatisfy(line -> assertThat(line)
+                        .matches("Chiplet placement on executor [01] \\(its last counts\\): [1-9]\\d* tasks \\(0 unplaced, 0 failed\\), per chiplet \\[[01]:[1-9]\\d*]"));
         assertThat(cluster.executorLogs().stream().filter(log -> log.toString().contains("/" + application + "/")).toList()).hasSize(2).allSatisfy(log -> assertThat(Files.readString(log))
                 .containsPattern("this executor leased chiplet [01] \\(CPUs [01]\\): exclusive")
                 .doesNotContain("Chiplet plugin disabled"));

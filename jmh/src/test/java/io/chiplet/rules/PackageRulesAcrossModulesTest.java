@@ -102,7 +102,7 @@ class PackageRulesAcrossModulesTest
     {
         // a rule over classes that were not imported passes silently: every module with main sources (found, not
         // listed) is imported, and each of its packages has classes here
-        assertThat(PackageInfos.modules(root)).as("modules with main sources").contains("core", "cli", "spark-plugin", "trino-plugin", "jmh");
+        assertThat(PackageInfos.modules(root)).as("modules with main sources").contains("core", "cli", "spark-plugin", "trino-plugin", "jmh", "tpch", "demo");
         assertThat(packagesOf(classes)).as("the packages whose classes these rules see").containsAll(PackageInfos.mainPackages(root).keySet());
     }
 

@@ -33,6 +33,7 @@ import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;
 import io.chiplet.spark.ui.ChipletUi;
+import io.chiplet.wire.Unreadable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -251,7 +252,8 @@ public final class ChipletDriverPlugin
                 MeasuringListener listener = measuring;
                 return listener == null ? null : listener.receive(request);
             }
-            Object decoded = PluginMessages.decode(message);
+            // a measurement message that does not read says so itself (which message, which field)
+            Object decoded = measured.isPresent() && measured.get() instanceof Unreadable unreadable ? unreadable : PluginMessages.decode(message);
             if (decoded instanceof LeaseClaim claim) {
                 return PluginMessages.encode(leaseVerdict(claim));
             }
@@ -307,7 +309,7 @@ public final class ChipletDriverPlugin
             events.tasks(places);
             return SpreadHints.NONE;
         }
-        PluginMessages.Unreadable unreadable = (PluginMessages.Unreadable) message;
+        Unreadable unreadable = (Unreadable) message;
         if (!warnedUnreadable) {
             warnedUnreadable = true;
             log.warn("Chiplet plugin on the driver cannot read a message from an executor (an executor with another plugin version?), it gets no hints: {}", unreadable.why());
@@ -417,6 +419,10 @@ public final class ChipletDriverPlugin
     public void shutdown()
     {
         guard.run("driver shutdown", () -> {
+            // Each executor's placement from its last counts (sent every few seconds), here where the log is whole: a
+            // standalone Worker stops copying an executor's output when it kills it at the application's end, which
+            // is before Spark stops the executor's plugin, so the executor's own summary line never reaches its log.
+            new java.util.TreeMap<>(counts).values().forEach(executor -> log.info("{}", executor.summaryLine()));
             reports.clear();
             ChipletSessionExtension.ACTIVE_DRIVER.set(null);
         });

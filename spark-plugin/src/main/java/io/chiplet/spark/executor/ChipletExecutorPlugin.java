@@ -475,17 +475,23 @@ public final class ChipletExecutorPlugin
         return hints;
     }
 
+    /**
+     * The summary line comes first, before anything that can wait (the counts' RPC, closing the measurement and the
+     * binding): Spark calls this late in its executor's stop, and a Worker or NodeManager that kills the executor
+     * meanwhile (the application is over) ends the JVM, and with it Spark's logging, part-way through; a summary
+     * logged last was cut off or lost (issue #34).
+     */
     @Override
     public void shutdown()
     {
+        PlacementMetrics placementMetrics = metrics;
+        if (guard.active() && placementMetrics != null) {
+            log.info("{}", placementMetrics.summaryLine());
+        }
         ScheduledExecutorService sender = countsSender;
         if (sender != null) {
             sender.shutdownNow();
             sendCounts(pluginContext, true);
-        }
-        PlacementMetrics placementMetrics = metrics;
-        if (guard.active() && placementMetrics != null) {
-            log.info("{}", placementMetrics.summaryLine());
         }
         ScheduledExecutorService watcher = cpusetWatcher;
         if (watcher != null) {

@@ -1,5 +1,6 @@
 package io.chiplet.spark.guard;
 
+import io.chiplet.failopen.FailOpenSwitch;
 import org.slf4j.Logger;
 
 import java.util.function.Supplier;
@@ -9,15 +10,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * Keeps the plugin's failures out of Spark: every entry point runs through here, and the first failure (a bad
  * setting, a missing sysfs, a refused syscall, a bug of ours) logs one warning and switches this side of the
- * plugin off, leaving Spark as it would be without it. JVM errors (out of memory and the like) are not ours and
- * pass through.
+ * plugin off, leaving Spark as it would be without it. The mechanism is core's {@link FailOpenSwitch}, the one the
+ * Trino plugin uses; this names a side of the Spark plugin and what Spark does without it.
  */
 public final class FailOpenGuard
 {
-    private final Logger log;
     private final String where;
-    private final String consequence;
-    private volatile boolean disabled;
+    private final FailOpenSwitch failOpen;
 
     public FailOpenGuard(Logger log, String where)
     {
@@ -30,40 +29,30 @@ public final class FailOpenGuard
      */
     public FailOpenGuard(Logger log, String where, String consequence)
     {
-        this.log = requireNonNull(log, "log is null");
         this.where = requireNonNull(where, "where is null");
-        this.consequence = requireNonNull(consequence, "consequence is null");
+        this.failOpen = new FailOpenSwitch(log, "Chiplet plugin disabled on " + where, consequence, cause -> {});
     }
 
     public boolean active()
     {
-        return !disabled;
+        return failOpen.active();
     }
 
     /** Switches off with the one warning a user sees. */
-    public synchronized void disable(String cause)
+    public void disable(String cause)
     {
-        if (!disabled) {
-            disabled = true;
-            log.warn("Chiplet plugin disabled on {}, {}: {}", where, consequence, cause);
-        }
+        failOpen.disable(cause);
     }
 
     /** Switches off without a warning: the user asked for it, or the driver already warned. */
-    public synchronized void disableQuietly(String cause)
+    public void disableQuietly(String cause)
     {
-        if (!disabled) {
-            disabled = true;
-            log.info("Chiplet plugin off on {}: {}", where, cause);
-        }
+        failOpen.disableQuietly("Chiplet plugin off on " + where + ": " + requireNonNull(cause, "cause is null"));
     }
 
     public void run(String entryPoint, Runnable action)
     {
-        call(entryPoint, () -> {
-            action.run();
-            return null;
-        }, null);
+        failOpen.run(entryPoint, action);
     }
 
     /**
@@ -72,35 +61,11 @@ public final class FailOpenGuard
      */
     public void runAlways(String entryPoint, Runnable action)
     {
-        try {
-            action.run();
-        }
-        catch (VirtualMachineError e) {
-            throw e;
-        }
-        catch (Throwable e) {
-            log.debug("Chiplet plugin failure in {}", entryPoint, e);
-            disable("%s failed: %s".formatted(entryPoint, e));
-        }
+        failOpen.runAlways(entryPoint, action);
     }
 
     public <T> T call(String entryPoint, Supplier<T> action, T whenOff)
     {
-        if (disabled) {
-            return whenOff;
-        }
-        try {
-            return action.get();
-        }
-        catch (VirtualMachineError e) {
-            throw e;
-        }
-        catch (Throwable e) {
-            if (!disabled) {
-                log.debug("Chiplet plugin failure in {}", entryPoint, e);
-            }
-            disable("%s failed: %s".formatted(entryPoint, e));
-            return whenOff;
-        }
+        return failOpen.call(entryPoint, action, whenOff);
     }
 }

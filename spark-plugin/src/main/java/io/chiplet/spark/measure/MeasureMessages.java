@@ -1,63 +1,117 @@
 package io.chiplet.spark.measure;
 
 import io.chiplet.measure.Arm;
-import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.wire.Unreadable;
+import io.chiplet.wire.WireFormatException;
+import io.chiplet.wire.WireMessage;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The measurement's messages, plain strings in the format of {@code PluginMessages} (same version field, kinds of
- * their own) for the same reason: an executor may decode no class of ours. Pure.
+ * The measurement's messages, in core's wire format ({@link WireMessage}, the one {@code PluginMessages} uses, with
+ * kinds of their own) for the same reason: an executor may decode no class of ours. Control shares travel exactly
+ * (a share of 0.3 comes back as 0.3, not as the 1 in 3 its block size would say). Pure.
  */
 public final class MeasureMessages
 {
-    private static final String VERSION = "chiplet/1";
     private static final String ARMS = "arms";
     private static final String DIRECTIVE = "directive";
     private static final String EXECUTOR_ARM_REQUEST = "executor-arm-request";
     private static final String EXECUTOR_ARM = "executor-arm";
+    private static final Set<String> KINDS = Set.of(ARMS, DIRECTIVE, EXECUTOR_ARM_REQUEST, EXECUTOR_ARM);
+    private static final Map<String, Arm> ARM_WORDS = Map.of("placed", Arm.PLACED, "control", Arm.CONTROL);
+    private static final Map<String, Boolean> PLACING = Map.of("placing", true, "stopped", false);
+    private static final Map<String, Boolean> ONE_L3 = Map.of("one-l3", true, "l3s", false);
 
     private MeasureMessages() {}
 
     public static String encode(ArmReport report)
     {
-        // task:<p|c><block>[@window][/w|/s]: arm, share as its block, window, left out (washout, spanning).
+        // task:<p|c><share>[@window][/w|/s]: arm, the share it was drawn at (exact), window, left out (washout, spanning).
         StringBuilder arms = new StringBuilder();
         report.arms().forEach((task, arm) -> {
             DrawnArm drawn = arm.drawn();
-            arms.append(arms.length() == 0 ? "" : ",").append(task).append(':').append(drawn.arm() == Arm.PLACED ? 'p' : 'c').append(ArmAssignment.blockSize(drawn.controlShare()));
+            arms.append(arms.length() == 0 ? "" : ",").append(task).append(':').append(drawn.arm() == Arm.PLACED ? 'p' : 'c').append(WireMessage.share(drawn.controlShare()));
             if (arm.window() != TaskArm.NO_WINDOW) {
                 arms.append('@').append(arm.window());
             }
             arm.exclusion().ifPresent(exclusion -> arms.append(exclusion == SwitchbackSchedule.Exclusion.WASHOUT ? "/w" : "/s"));
         });
-        return String.join("\t", VERSION, ARMS, URLEncoder.encode(report.executorId(), StandardCharsets.UTF_8), Long.toString(report.pluginCpuNanos()), arms,
-                URLEncoder.encode(report.hostKey(), StandardCharsets.UTF_8), report.oneL3() ? "one-l3" : "l3s");
+        return WireMessage.writer(ARMS).text(report.executorId()).number(report.pluginCpuNanos()).raw(arms.toString()).text(report.hostKey())
+                .word(report.oneL3() ? "one-l3" : "l3s").encode();
     }
 
     public static String encode(Directive directive)
     {
-        return String.join("\t", VERSION, DIRECTIVE, String.format(Locale.ROOT, "%.6f", directive.controlShare()), directive.placing() ? "placing" : "stopped");
+        return WireMessage.writer(DIRECTIVE).share(directive.controlShare()).word(directive.placing() ? "placing" : "stopped").encode();
     }
 
     public static String encode(ExecutorArmRequest request)
     {
-        return String.join("\t", VERSION, EXECUTOR_ARM_REQUEST, URLEncoder.encode(request.executorId(), StandardCharsets.UTF_8));
+        return WireMessage.writer(EXECUTOR_ARM_REQUEST).text(request.executorId()).encode();
     }
 
     /** The driver's answer to an {@link ExecutorArmRequest}: the executor's arm with the share it was drawn at. */
     public static String encode(DrawnArm executorArm)
     {
-        return String.join("\t", VERSION, EXECUTOR_ARM, executorArm.arm() == Arm.PLACED ? "placed" : "control", Integer.toString(ArmAssignment.blockSize(executorArm.controlShare())));
+        return WireMessage.writer(EXECUTOR_ARM).word(executorArm.arm() == Arm.PLACED ? "placed" : "control").share(executorArm.controlShare()).encode();
+    }
+
+    /**
+     * An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; an {@link Unreadable}
+     * naming the message and field for a measurement message that does not read; empty for any other message, which
+     * is then not the measurement's.
+     */
+    public static Optional<Object> decode(Object message)
+    {
+        WireMessage wire;
+        try {
+            wire = WireMessage.parse(message);
+        }
+        catch (WireFormatException e) {
+            return Optional.empty();
+        }
+        if (!KINDS.contains(wire.kind())) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(switch (wire.kind()) {
+                case ARMS -> {
+                    wire.expect("executor", "plugin CPU nanoseconds", "arms", "host", "L3s");
+                    Map<Long, TaskArm> arms = new HashMap<>();
+                    String field = wire.raw(2, "arms");
+                    if (!field.isEmpty()) {
+                        for (String entry : field.split(",", -1)) {
+                            int colon = entry.indexOf(':');
+                            try {
+                                arms.put(Long.parseLong(entry.substring(0, colon)), taskArm(entry.substring(colon + 1)));
+                            }
+                            catch (RuntimeException e) {
+                                throw wire.malformed("arms", "task:<p|c><share>[@window][/w|/s], comma-separated", entry);
+                            }
+                        }
+                    }
+                    yield new ArmReport(wire.text(0, "executor"), wire.number(1, "plugin CPU nanoseconds"), arms, wire.text(3, "host"),
+                            wire.word(4, "L3s", ONE_L3));
+                }
+                case EXECUTOR_ARM_REQUEST -> new ExecutorArmRequest(wire.expect("executor").text(0, "executor"));
+                case EXECUTOR_ARM -> new DrawnArm(wire.expect("arm", "control share").word(0, "arm", ARM_WORDS), wire.share(1, "control share"));
+                default -> new Directive(wire.expect("control share", "placing").share(0, "control share"), wire.word(1, "placing", PLACING));
+            });
+        }
+        catch (WireFormatException e) {
+            return Optional.of(e.unreadable());
+        }
+        catch (RuntimeException e) {
+            // a record refusing what the fields hold (a share above the most a control arm may have)
+            return Optional.of(new Unreadable("malformed " + wire.kind() + " message (" + e.getMessage() + ")"));
+        }
     }
 
     private static TaskArm taskArm(String text)
@@ -66,46 +120,14 @@ public final class MeasureMessages
                 : text.endsWith("/s") ? Optional.of(SwitchbackSchedule.Exclusion.SPANNING) : Optional.empty();
         String arm = exclusion.isPresent() ? text.substring(0, text.length() - 2) : text;
         int at = arm.indexOf('@');
-        int block = Integer.parseInt(arm.substring(1, at < 0 ? arm.length() : at));
-        long window = at < 0 ? TaskArm.NO_WINDOW : Long.parseLong(arm.substring(at + 1));
         if (arm.charAt(0) != 'p' && arm.charAt(0) != 'c') {
             throw new IllegalArgumentException("not an arm: " + text);
         }
-        return new TaskArm(new DrawnArm(arm.charAt(0) == 'p' ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block), window, exclusion);
-    }
-
-    /** An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; empty for any other message, which is then not the measurement's. */
-    public static Optional<Object> decode(Object message)
-    {
-        if (!(message instanceof String text) || !text.startsWith(VERSION + "\t")) {
-            return Optional.empty();
+        double share = Double.parseDouble(arm.substring(1, at < 0 ? arm.length() : at));
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("not a share: " + text);
         }
-        String[] fields = text.split("\t", -1);
-        try {
-            if (fields[1].equals(ARMS) && fields.length == 7) {
-                Map<Long, TaskArm> arms = new HashMap<>();
-                if (!fields[4].isEmpty()) {
-                    for (String entry : fields[4].split(",")) {
-                        arms.put(Long.parseLong(entry.substring(0, entry.indexOf(':'))), taskArm(entry.substring(entry.indexOf(':') + 1)));
-                    }
-                }
-                return Optional.of(new ArmReport(URLDecoder.decode(fields[2], StandardCharsets.UTF_8), Long.parseLong(fields[3]), arms,
-                        URLDecoder.decode(fields[5], StandardCharsets.UTF_8), fields[6].equals("one-l3")));
-            }
-            if (fields[1].equals(EXECUTOR_ARM_REQUEST) && fields.length == 3) {
-                return Optional.of(new ExecutorArmRequest(URLDecoder.decode(fields[2], StandardCharsets.UTF_8)));
-            }
-            if (fields[1].equals(EXECUTOR_ARM) && fields.length == 4 && (fields[2].equals("placed") || fields[2].equals("control"))) {
-                int block = Integer.parseInt(fields[3]);
-                return Optional.of(new DrawnArm(fields[2].equals("placed") ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block));
-            }
-            if (fields[1].equals(DIRECTIVE) && fields.length == 4) {
-                return Optional.of(new Directive(Double.parseDouble(fields[2]), fields[3].equals("placing")));
-            }
-        }
-        catch (RuntimeException e) {
-            return Optional.empty();
-        }
-        return Optional.empty();
+        long window = at < 0 ? TaskArm.NO_WINDOW : Long.parseLong(arm.substring(at + 1));
+        return new TaskArm(new DrawnArm(arm.charAt(0) == 'p' ? Arm.PLACED : Arm.CONTROL, share), window, exclusion);
     }
 }

@@ -31,4 +31,16 @@ public record PlacementCounts(String executorId, long tasks, long unplaced, long
         }
         return new PlacementCounts(executorId, metrics.tasks(), metrics.unplacedTasks(), metrics.failedTasks(), byChiplet);
     }
+
+    /**
+     * The executor's placement in one line, for the driver's log at the application's end: {@code Chiplet placement on
+     * executor 1 (its last counts): 46 tasks (0 unplaced, 0 failed), per chiplet [0:46]}.
+     */
+    public String summaryLine()
+    {
+        StringBuilder perChiplet = new StringBuilder();
+        new TreeMap<>(tasksByChiplet).forEach((chiplet, count) -> perChiplet.append(perChiplet.length() == 0 ? "" : " ").append(chiplet).append(':').append(count));
+        return "Chiplet placement on executor " + executorId + " (its last counts): " + tasks + " tasks (" + unplaced + " unplaced, " + failed + " failed), per chiplet ["
+                + perChiplet + "]";
+    }
 }

@@ -6,31 +6,31 @@ import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.wire.Unreadable;
+import io.chiplet.wire.WireFormatException;
+import io.chiplet.wire.WireMessage;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * What executors and the driver say to each other through {@code PluginContext.ask}, as plain {@link String}s
- * encoded and decoded here. Spark deserializes an RPC message with a class loader that need not see the user's
- * jars: an executor given the plugin with {@code --jars} (or {@code --packages}) fetches it only after its RPC
- * endpoint runs, so a reply of one of our own classes failed there with {@code ClassNotFoundException} and cost the
- * executor its life. A {@code String} decodes everywhere. Pure.
+ * encoded and decoded here in core's wire format ({@link WireMessage}, shared with the measurement's messages). Spark
+ * deserializes an RPC message with a class loader that need not see the user's jars: an executor given the plugin
+ * with {@code --jars} (or {@code --packages}) fetches it only after its RPC endpoint runs, so a reply of one of our
+ * own classes failed there with {@code ClassNotFoundException} and cost the executor its life. A {@code String}
+ * decodes everywhere. Pure.
  *
- * <p>Format: tab-separated fields, the first {@value #VERSION}, the second the kind; text fields are
- * URL-encoded. A message of another version or kind is {@link Unreadable}, never an error that could reach Spark.
+ * <p>A message of another version or kind, or a malformed one, is an {@link Unreadable} naming the message and the
+ * field, never an error that could reach Spark.
  */
 public final class PluginMessages
 {
-    static final String VERSION = "chiplet/1";
+    static final String VERSION = WireMessage.VERSION;
     private static final String REPORT = "report";
     private static final String HINT_REQUEST = "hint-request";
     private static final String HINTS = "hints";
@@ -38,36 +38,30 @@ public final class PluginMessages
     private static final String TASKS = "tasks";
     private static final String LEASE_CLAIM = "lease-claim";
     private static final String LEASE_VERDICT = "lease-verdict";
-    private static final String FIRST_ON_KERNEL = "first-on-kernel";
-    private static final String KNOWN_KERNEL = "known-kernel";
     // Whether a reporting executor holds chiplets of its own or works on its host's (TopologyReport#ownChiplets).
-    private static final String OWN_CHIPLETS = "own-chiplets";
-    private static final String HOST_CHIPLETS = "host-chiplets";
+    private static final Map<String, Boolean> OWN_CHIPLETS = Map.of("own-chiplets", true, "host-chiplets", false);
+    private static final Map<String, Boolean> FIRST_ON_KERNEL = Map.of("first-on-kernel", true, "known-kernel", false);
+    private static final Map<String, PlacementMode> MODES = modes();
 
     private PluginMessages() {}
-
-    /** A message this version cannot read: another plugin version's, or not ours at all. */
-    public record Unreadable(String why) {}
 
     public static String encode(TopologyReport report)
     {
         PartitionBasis summary = report.summary();
-        return String.join("\t", VERSION, REPORT, text(report.executorId()), text(report.host()), report.mode().configName(),
-                Integer.toString(summary.chiplets()), Integer.toString(summary.cores()), Long.toString(summary.coreL3Bytes()), Long.toString(summary.chipletL3Bytes()),
-                report.ownChiplets() ? OWN_CHIPLETS : HOST_CHIPLETS, text(report.machine()), text(report.cpus()));
+        return WireMessage.writer(REPORT).text(report.executorId()).text(report.host()).word(report.mode().configName())
+                .number(summary.chiplets()).number(summary.cores()).number(summary.coreL3Bytes()).number(summary.chipletL3Bytes())
+                .word(word(OWN_CHIPLETS, report.ownChiplets())).text(report.machine()).text(report.cpus()).encode();
     }
 
     public static String encode(SpreadHintRequest request)
     {
-        return String.join("\t", VERSION, HINT_REQUEST, text(request.executorId()));
+        return WireMessage.writer(HINT_REQUEST).text(request.executorId()).encode();
     }
 
     public static String encode(PlacementCounts counts)
     {
-        StringBuilder chiplets = new StringBuilder();
-        new java.util.TreeMap<>(counts.tasksByChiplet()).forEach((chiplet, tasks) -> chiplets.append(chiplets.length() == 0 ? "" : ",").append(chiplet).append(':').append(tasks));
-        return String.join("\t", VERSION, COUNTS, text(counts.executorId()), Long.toString(counts.tasks()), Long.toString(counts.unplaced()),
-                Long.toString(counts.failed()), chiplets.toString());
+        return WireMessage.writer(COUNTS).text(counts.executorId()).number(counts.tasks()).number(counts.unplaced()).number(counts.failed())
+                .entries(counts.tasksByChiplet()).encode();
     }
 
     /** Rows {@code stage:chiplet:arm:tasks:millis} and {@code stage:task:partition:chiplet:cpus:arm:millis:failed}, comma-separated (cpus with {@code ;} for {@code ,}). */
@@ -80,29 +74,65 @@ public final class PluginMessages
                 .map(task -> task.stageId() + ":" + task.taskId() + ":" + task.partition() + ":" + task.chiplet() + ":" + task.cpus().replace(',', ';') + ":" + task.arm()
                         + ":" + task.millis() + ":" + (task.failed() ? "failed" : "ok"))
                 .collect(Collectors.joining(","));
-        return String.join("\t", VERSION, TASKS, text(places.executorId()), stages, recent);
+        return WireMessage.writer(TASKS).text(places.executorId()).raw(stages).raw(recent).encode();
+    }
+
+    private static List<TaskPlaces.StageChiplet> stageRows(WireMessage wire)
+    {
+        List<TaskPlaces.StageChiplet> rows = new ArrayList<>();
+        String field = wire.raw(1, "stages");
+        for (String row : field.isEmpty() ? new String[0] : field.split(",")) {
+            String[] parts = row.split(":", -1);
+            try {
+                if (parts.length != 5) {
+                    throw new NumberFormatException();
+                }
+                rows.add(new TaskPlaces.StageChiplet(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4])));
+            }
+            catch (NumberFormatException e) {
+                throw wire.malformed("stages", "comma-separated stage:chiplet:arm:tasks:millis rows", field);
+            }
+        }
+        return rows;
+    }
+
+    private static List<TaskPlaces.TaskPlace> taskRows(WireMessage wire)
+    {
+        List<TaskPlaces.TaskPlace> rows = new ArrayList<>();
+        String field = wire.raw(2, "recent tasks");
+        for (String row : field.isEmpty() ? new String[0] : field.split(",")) {
+            String[] parts = row.split(":", -1);
+            try {
+                if (parts.length != 8) {
+                    throw new NumberFormatException();
+                }
+                rows.add(new TaskPlaces.TaskPlace(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), Integer.parseInt(parts[2]), Integer.parseInt(parts[3]),
+                        parts[4].replace(';', ','), parts[5], Long.parseLong(parts[6]), "failed".equals(parts[7])));
+            }
+            catch (NumberFormatException e) {
+                throw wire.malformed("recent tasks", "comma-separated stage:task:partition:chiplet:cpus:arm:millis:outcome rows", field);
+            }
+        }
+        return rows;
     }
 
     public static String encode(SpreadHints hints)
     {
-        StringBuilder stages = new StringBuilder();
-        new java.util.TreeMap<>(hints.chipletsByStage()).forEach((stage, chiplets) -> stages.append(stages.length() == 0 ? "" : ",").append(stage).append(':').append(chiplets));
-        return String.join("\t", VERSION, HINTS, stages.toString());
+        return WireMessage.writer(HINTS).entries(hints.chipletsByStage()).encode();
     }
 
     /** An executor's lease, for the driver's {@link io.chiplet.affinity.LeaseLedger}; the holder is the executor id. */
     public static String encode(LeaseClaim claim)
     {
         LeaseScope scope = claim.scope();
-        return String.join("\t", VERSION, LEASE_CLAIM, text(claim.holder()), text(scope.kernel()), text(scope.directory()), text(scope.path().toString()),
-                ids(claim.chiplets()));
+        return WireMessage.writer(LEASE_CLAIM).text(claim.holder()).text(scope.kernel()).text(scope.directory()).text(scope.path().toString())
+                .ids(claim.chiplets()).encode();
     }
 
     public static String encode(LeaseVerdict verdict)
     {
-        return String.join("\t", VERSION, LEASE_VERDICT, ids(verdict.unseenChiplets()),
-                verdict.unseenHolders().stream().map(PluginMessages::text).collect(Collectors.joining(",")),
-                verdict.firstOnKernel() ? FIRST_ON_KERNEL : KNOWN_KERNEL);
+        return WireMessage.writer(LEASE_VERDICT).ids(verdict.unseenChiplets()).texts(verdict.unseenHolders())
+                .word(word(FIRST_ON_KERNEL, verdict.firstOnKernel())).encode();
     }
 
     /**
@@ -111,125 +141,68 @@ public final class PluginMessages
      */
     public static Object decode(Object message)
     {
-        if (!(message instanceof String text)) {
-            return new Unreadable("not a chiplet plugin message: " + (message == null ? "null" : message.getClass().getName()));
-        }
-        String[] fields = text.split("\t", -1);
-        if (fields.length < 2 || !fields[0].equals(VERSION)) {
-            return new Unreadable("not a " + VERSION + " message: " + abbreviate(text));
-        }
         try {
-            switch (fields[1]) {
-                case REPORT:
-                    // 10 fields from a plugin without the host's picture: the picture stays empty.
-                    if (fields.length != 10) {
-                        expect(fields, 12, text);
-                    }
-                    PlacementMode mode = PlacementMode.fromConfigName(fields[4]).orElseThrow(() -> new IllegalArgumentException("unknown mode " + fields[4]));
-                    return new TopologyReport(untext(fields[2]), untext(fields[3]), mode,
-                            new PartitionBasis(Integer.parseInt(fields[5]), Integer.parseInt(fields[6]), Long.parseLong(fields[7]), Long.parseLong(fields[8])),
-                            ownChiplets(fields[9]), fields.length == 12 ? untext(fields[10]) : "", fields.length == 12 ? untext(fields[11]) : "");
-                case HINT_REQUEST:
-                    expect(fields, 3, text);
-                    return new SpreadHintRequest(untext(fields[2]));
-                case HINTS:
-                    expect(fields, 3, text);
+            WireMessage wire = WireMessage.parse(message);
+            return switch (wire.kind()) {
+                case REPORT -> {
+                    wire.expect("executor", "host", "mode", "chiplets", "cores", "core L3 bytes", "chiplet L3 bytes", "own chiplets", "machine", "cpus");
+                    yield new TopologyReport(wire.text(0, "executor"), wire.text(1, "host"), wire.word(2, "mode", MODES),
+                            new PartitionBasis(wire.integer(3, "chiplets"), wire.integer(4, "cores"), wire.number(5, "core L3 bytes"), wire.number(6, "chiplet L3 bytes")),
+                            wire.word(7, "own chiplets", OWN_CHIPLETS), wire.text(8, "machine"), wire.text(9, "cpus"));
+                }
+                case HINT_REQUEST -> new SpreadHintRequest(wire.expect("executor").text(0, "executor"));
+                case HINTS -> {
                     Map<Integer, Integer> stages = new LinkedHashMap<>();
-                    if (!fields[2].isEmpty()) {
-                        for (String entry : fields[2].split(",")) {
-                            String[] pair = entry.split(":");
-                            expect(pair, 2, text);
-                            stages.put(Integer.parseInt(pair[0]), Integer.parseInt(pair[1]));
-                        }
-                    }
-                    return new SpreadHints(stages);
-                case COUNTS:
-                    expect(fields, 7, text);
-                    Map<Integer, Long> byChiplet = new LinkedHashMap<>();
-                    if (!fields[6].isEmpty()) {
-                        for (String entry : fields[6].split(",")) {
-                            String[] pair = entry.split(":");
-                            expect(pair, 2, text);
-                            byChiplet.put(Integer.parseInt(pair[0]), Long.parseLong(pair[1]));
-                        }
-                    }
-                    return new PlacementCounts(untext(fields[2]), Long.parseLong(fields[3]), Long.parseLong(fields[4]), Long.parseLong(fields[5]), byChiplet);
-                case TASKS:
-                    expect(fields, 5, text);
-                    java.util.List<TaskPlaces.StageChiplet> stageRows = new java.util.ArrayList<>();
-                    for (String row : fields[3].isEmpty() ? new String[0] : fields[3].split(",")) {
-                        String[] parts = row.split(":", -1);
-                        expect(parts, 5, text);
-                        stageRows.add(new TaskPlaces.StageChiplet(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4])));
-                    }
-                    java.util.List<TaskPlaces.TaskPlace> taskRows = new java.util.ArrayList<>();
-                    for (String row : fields[4].isEmpty() ? new String[0] : fields[4].split(",")) {
-                        String[] parts = row.split(":", -1);
-                        expect(parts, 8, text);
-                        taskRows.add(new TaskPlaces.TaskPlace(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), Integer.parseInt(parts[2]), Integer.parseInt(parts[3]),
-                                parts[4].replace(';', ','), parts[5], Long.parseLong(parts[6]), "failed".equals(parts[7])));
-                    }
-                    return new TaskPlaces(untext(fields[2]), stageRows, taskRows);
-                case LEASE_CLAIM:
-                    expect(fields, 7, text);
-                    return new LeaseClaim(untext(fields[2]), new LeaseScope(untext(fields[3]), untext(fields[4]), Path.of(untext(fields[5]))), parseIds(fields[6]));
-                case LEASE_VERDICT:
-                    expect(fields, 5, text);
-                    SortedSet<String> holders = fields[3].isEmpty() ? new TreeSet<>()
-                            : Arrays.stream(fields[3].split(",")).map(PluginMessages::untext).collect(Collectors.toCollection(TreeSet::new));
-                    return new LeaseVerdict(parseIds(fields[2]), holders, switch (fields[4]) {
-                        case FIRST_ON_KERNEL -> true;
-                        case KNOWN_KERNEL -> false;
-                        default -> throw new IllegalArgumentException("expected " + FIRST_ON_KERNEL + " or " + KNOWN_KERNEL + " but was " + fields[4]);
-                    });
-                default:
-                    return new Unreadable("unknown kind '" + fields[1] + "': " + abbreviate(text));
-            }
+                    wire.expect("chiplets by stage").entries(0, "chiplets by stage").forEach((stage, chiplets) -> stages.put(stage, Math.toIntExact(chiplets)));
+                    yield new SpreadHints(stages);
+                }
+                case COUNTS -> {
+                    wire.expect("executor", "tasks", "unplaced", "failed", "tasks by chiplet");
+                    yield new PlacementCounts(wire.text(0, "executor"), wire.number(1, "tasks"), wire.number(2, "unplaced"), wire.number(3, "failed"),
+                            wire.entries(4, "tasks by chiplet"));
+                }
+                case TASKS -> {
+                    wire.expect("executor", "stages", "recent tasks");
+                    yield new TaskPlaces(wire.text(0, "executor"), stageRows(wire), taskRows(wire));
+                }
+                case LEASE_CLAIM -> {
+                    wire.expect("holder", "kernel", "directory", "path", "chiplets");
+                    yield new LeaseClaim(wire.text(0, "holder"), new LeaseScope(wire.text(1, "kernel"), wire.text(2, "directory"), Path.of(wire.text(3, "path"))),
+                            wire.ids(4, "chiplets"));
+                }
+                case LEASE_VERDICT -> {
+                    wire.expect("unseen chiplets", "unseen holders", "first on kernel");
+                    yield new LeaseVerdict(wire.ids(0, "unseen chiplets"), wire.texts(1, "unseen holders"), wire.word(2, "first on kernel", FIRST_ON_KERNEL));
+                }
+                default -> new Unreadable("unknown kind '" + wire.kind() + "' of a " + VERSION + " message");
+            };
         }
-        catch (IllegalArgumentException e) {
-            return new Unreadable("malformed " + fields[1] + " (" + e.getMessage() + "): " + abbreviate(text));
+        catch (WireFormatException e) {
+            return e.unreadable();
+        }
+        catch (RuntimeException e) {
+            // a record refusing what the fields hold (a negative count, an invalid path): the message is malformed
+            return new Unreadable("malformed " + kindOf(message) + " message (" + e.getMessage() + ")");
         }
     }
 
-    private static String ids(SortedSet<Integer> ids)
+    private static String kindOf(Object message)
     {
-        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+        String[] parts = String.valueOf(message).split("\t", 3);
+        return parts.length > 1 ? parts[1] : "chiplet";
     }
 
-    private static SortedSet<Integer> parseIds(String field)
+    private static String word(Map<String, Boolean> words, boolean value)
     {
-        return field.isEmpty() ? new TreeSet<>() : Arrays.stream(field.split(",")).map(Integer::parseInt).collect(Collectors.toCollection(TreeSet::new));
+        return words.entrySet().stream().filter(entry -> entry.getValue() == value).map(Map.Entry::getKey).findFirst().orElseThrow();
     }
 
-    private static boolean ownChiplets(String field)
+    private static Map<String, PlacementMode> modes()
     {
-        return switch (field) {
-            case OWN_CHIPLETS -> true;
-            case HOST_CHIPLETS -> false;
-            default -> throw new IllegalArgumentException("expected " + OWN_CHIPLETS + " or " + HOST_CHIPLETS + " but was " + field);
-        };
-    }
-
-    private static void expect(String[] fields, int count, String text)
-    {
-        if (fields.length != count) {
-            throw new IllegalArgumentException("expected " + count + " fields, got " + fields.length);
+        Map<String, PlacementMode> modes = new LinkedHashMap<>();
+        for (PlacementMode mode : PlacementMode.values()) {
+            modes.put(mode.configName(), mode);
         }
-    }
-
-    private static String text(String value)
-    {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static String untext(String value)
-    {
-        return URLDecoder.decode(value, StandardCharsets.UTF_8);
-    }
-
-    private static String abbreviate(String text)
-    {
-        String oneLine = text.replace('\t', ' ');
-        return oneLine.length() <= 120 ? oneLine : oneLine.substring(0, 120) + "...";
+        return Map.copyOf(modes);
     }
 }

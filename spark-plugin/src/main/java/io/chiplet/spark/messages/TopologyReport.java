@@ -40,12 +40,6 @@ public record TopologyReport(String executorId, String host, PlacementMode mode,
         this(executorId, host, mode, summary, ownChiplets, "", "");
     }
 
-    /** An executor holding what its mode usually gives it: its whole host in task mode, a leased chiplet in executor mode. */
-    public TopologyReport(String executorId, String host, PlacementMode mode, PartitionBasis summary)
-    {
-        this(executorId, host, mode, summary, mode == PlacementMode.EXECUTOR);
-    }
-
     /** Whether it took only its share of the host in task mode (the driver's {@code cluster.executors.sharingHost}). */
     public boolean sharesHost()
     {

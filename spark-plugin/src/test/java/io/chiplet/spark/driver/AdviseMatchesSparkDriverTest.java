@@ -44,13 +44,13 @@ class AdviseMatchesSparkDriverTest
 
         // Task mode: one executor owning the host reports what a task-mode placement counts.
         PartitionBasis host = new UnplacedTaskPlacement().summary(topology);
-        assertThat(applied(List.of(new TopologyReport("1", "host-1", PlacementMode.TASK, host)))).as(machine + ", task mode").isEqualTo(advised);
+        assertThat(applied(List.of(new TopologyReport("1", "host-1", PlacementMode.TASK, host, false)))).as(machine + ", task mode").isEqualTo(advised);
 
         // Executor mode, as advise deploys it: one executor per chiplet, each reporting its leased chiplet.
         List<TopologyReport> leases = new ArrayList<>();
         for (Chiplet chiplet : UsableChiplets.of(topology).chiplets()) {
             PartitionBasis lease = PartitionBasis.of(topology, chiplet.cpus().intersect(topology.allowed()));
-            leases.add(new TopologyReport(Integer.toString(chiplet.id()), "host-1", PlacementMode.EXECUTOR, lease));
+            leases.add(new TopologyReport(Integer.toString(chiplet.id()), "host-1", PlacementMode.EXECUTOR, lease, true));
         }
         assertThat(applied(leases)).as(machine + ", executor mode").isEqualTo(advised);
     }

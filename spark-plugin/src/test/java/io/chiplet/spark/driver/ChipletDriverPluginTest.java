@@ -28,19 +28,19 @@ class ChipletDriverPluginTest
         assertThat(driver.init(null, context)).isEmpty();
         SparkConf conf = context.conf();
 
-        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(SpreadHints.NONE);
+        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false))).isEqualTo(SpreadHints.NONE);
         assertThat(conf.get("spark.sql.shuffle.partitions")).isEqualTo("5");
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("128");
         assertThat(conf.get("spark.sql.adaptive.advisoryPartitionSizeInBytes")).isEqualTo("4m");
 
         // A second host doubles the chiplets; a second executor on the first host adds none.
-        receive(driver, new TopologyReport("2", "node-2", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
-        receive(driver, new TopologyReport("3", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("2", "node-2", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false));
+        receive(driver, new TopologyReport("3", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false));
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("256");
 
         // Set by someone else after start: theirs from then on.
         conf.set("spark.default.parallelism", "17");
-        receive(driver, new TopologyReport("4", "node-3", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("4", "node-3", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false));
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("17");
         assertThat(conf.get("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes")).isEqualTo("16m");
     }
@@ -58,9 +58,9 @@ class ChipletDriverPluginTest
         driver.registerSession(notebook);
         driver.registerSession(mine);
 
-        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("0", "node-1", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB), false));
         assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "3");
-        receive(driver, new TopologyReport("1", "node-2", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("1", "node-2", PlacementMode.TASK, new PartitionBasis(1, 1, 4 * MIB, 32 * MIB), false));
         assertThat(notebook.settings).containsEntry("spark.sql.shuffle.partitions", "6");
         assertThat(conf.get("spark.default.parallelism")).isEqualTo("4");
         assertThat(mine.settings).containsEntry("spark.sql.shuffle.partitions", "40");
@@ -90,9 +90,9 @@ class ChipletDriverPluginTest
     void executorModeCountsEveryExecutorsLease()
     {
         PartitionBasis cluster = ChipletDriverPlugin.cluster(List.of(
-                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB)),
-                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB)),
-                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB))));
+                new TopologyReport("1", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB), true),
+                new TopologyReport("2", "node-1", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB), true),
+                new TopologyReport("3", "node-2", PlacementMode.EXECUTOR, new PartitionBasis(1, 16, 2 * MIB, 32 * MIB), true)));
 
         assertThat(cluster).isEqualTo(new PartitionBasis(3, 48, 2 * MIB, 32 * MIB));
     }
@@ -126,7 +126,7 @@ class ChipletDriverPluginTest
 
         assertThat(extraConf).containsOnlyKeys(ChipletDriverPlugin.DISABLED_BY_DRIVER);
         assertThat(extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER)).contains("spark.chiplet.adaptive.intervalMs", "-5");
-        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(SpreadHints.NONE);
+        assertThat(receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false))).isEqualTo(SpreadHints.NONE);
         assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
     }
 
@@ -137,7 +137,7 @@ class ChipletDriverPluginTest
         ChipletDriverPlugin driver = new ChipletDriverPlugin();
         assertThat(driver.init(null, context)).isEmpty();
 
-        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false));
 
         assertThat(context.conf().contains("spark.sql.shuffle.partitions")).isFalse();
         assertThat(context.conf().contains("spark.default.parallelism")).isFalse();
@@ -150,10 +150,10 @@ class ChipletDriverPluginTest
         driver.init(null, new FakePluginContext(Map.of(), message -> null));
 
         assertThat(driver.receive("hello")).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
-        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)))).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
+        assertThat(driver.receive(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false))).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
         assertThat(driver.receive("chiplet/2\treport\tsomething newer")).isEqualTo(PluginMessages.encode(SpreadHints.NONE));
         // Still on: a report after them is used.
-        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB)));
+        receive(driver, new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(8, 64, 4 * MIB, 32 * MIB), false));
         assertThat(driver.receive(PluginMessages.encode(new SpreadHintRequest("1")))).isInstanceOf(String.class);
     }
 

@@ -38,8 +38,8 @@ class HeterogeneousWorkersTest
         FakePluginContext context = new FakePluginContext(Map.of("spark.master", "spark://m:7077"), message -> null);
         ChipletDriverPlugin driver = new ChipletDriverPlugin();
         driver.init(null, context);
-        driver.receive(PluginMessages.encode(new TopologyReport("0", "epyc-1", PlacementMode.TASK, epyc)));
-        driver.receive(PluginMessages.encode(new TopologyReport("1", "spr-1", PlacementMode.TASK, sapphireRapids)));
+        driver.receive(PluginMessages.encode(new TopologyReport("0", "epyc-1", PlacementMode.TASK, epyc, false)));
+        driver.receive(PluginMessages.encode(new TopologyReport("1", "spr-1", PlacementMode.TASK, sapphireRapids, false)));
 
         // Written out, not computed by core's rule: 3 and 2 per core of 128 + 112 cores (multiples of 16 + 8 chiplets);
         // one core's share of L3 is 4 MiB on the EPYC and 1.9 MiB on Sapphire Rapids, so 1 MiB partitions for both.

@@ -56,7 +56,7 @@ class SkewListenerTest
     {
         ChipletDriverPlugin driver = new ChipletDriverPlugin(skew);
         driver.init(null, new FakePluginContext(Map.of(), message -> null));
-        driver.receive(PluginMessages.encode(new TopologyReport("1", "host-a", PlacementMode.TASK, new PartitionBasis(4, 32, 4 * MIB, 32 * MIB))));
+        driver.receive(PluginMessages.encode(new TopologyReport("1", "host-a", PlacementMode.TASK, new PartitionBasis(4, 32, 4 * MIB, 32 * MIB), false)));
 
         listener.onStageSubmitted(new SparkListenerStageSubmitted(stage(5), new Properties()));
         for (int partition = 0; partition < 8; partition++) {

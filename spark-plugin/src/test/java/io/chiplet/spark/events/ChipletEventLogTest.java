@@ -43,7 +43,7 @@ class ChipletEventLogTest
     @Test
     void everyEventSurvivesSparksEventLogJsonAsTheHistoryServerReadsIt()
     {
-        events.topology(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(2, 2, 1 << 20, 8 << 20)));
+        events.topology(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(2, 2, 1 << 20, 8 << 20), false));
         events.placement(new PlacementCounts("1", 10, 1, 0, Map.of(0, 5L, 1, 4L)));
         events.settings("1 of 1 expected executors", List.of(new AdvisedSetting("spark.sql.shuffle.partitions", "6", "3 per chiplet")));
         MeasuringListener measuring = new MeasuringListener(settings(), "app", () -> "app-1", clock::get);
@@ -126,7 +126,7 @@ class ChipletEventLogTest
             tries.add(event.getClass().getSimpleName());
             throw new IllegalStateException("bus gone");
         }, clock::get);
-        failing.topology(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(2, 2, 1 << 20, 8 << 20)));
+        failing.topology(new TopologyReport("1", "node-1", PlacementMode.TASK, new PartitionBasis(2, 2, 1 << 20, 8 << 20), false));
         failing.placement(new PlacementCounts("1", 10, 0, 0, Map.of(0, 10L)));
         assertThat(tries).containsExactly("ChipletTopologyEvent");
     }

@@ -56,7 +56,7 @@ class ChipletExecutorPluginTest
         plugin.init(context, Map.of());
 
         assertThat(context.asked()).hasSize(1).first().usingRecursiveComparison().ignoringFields("machine", "cpus")
-                .isEqualTo(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB)));
+                .isEqualTo(new TopologyReport("7", "node-1", PlacementMode.TASK, new PartitionBasis(2, 8, 8 * MIB, 32 * MIB), false));
         // The host's picture and the executor's CPUs, for the Chiplet tab.
         TopologyReport report = (TopologyReport) context.asked().getFirst();
         assertThat(MachinePicture.parse(report.machine())).isEqualTo(MachinePicture.of(TWO_CHIPLETS));

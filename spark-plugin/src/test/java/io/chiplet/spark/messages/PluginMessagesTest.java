@@ -6,6 +6,7 @@ import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
+import io.chiplet.wire.Unreadable;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class PluginMessagesTest
     @Test
     void everyMessageRoundTripsThroughAString()
     {
-        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new PartitionBasis(3, 24, 4L << 20, 32L << 20));
+        TopologyReport report = new TopologyReport("exec 7\t", "host-1.example", PlacementMode.EXECUTOR, new PartitionBasis(3, 24, 4L << 20, 32L << 20), true);
         SpreadHintRequest request = new SpreadHintRequest("12");
         SpreadHints hints = new SpreadHints(Map.of(3, 2, 17, 1));
 
@@ -47,21 +48,32 @@ class PluginMessagesTest
     }
 
     @Test
-    void foreignOrBrokenMessagesAreUnreadableNotErrors()
+    void foreignOrBrokenMessagesAreUnreadableNamingTheMessageAndField()
     {
-        assertThat(PluginMessages.decode(42)).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode(null)).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("hello")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/2\treport")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\tshout\tx")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\tx\t0\t1\towns-host")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(why(42)).isEqualTo("not a chiplet plugin message: java.lang.Integer");
+        assertThat(why(null)).isEqualTo("not a chiplet plugin message: null");
+        assertThat(why("hello")).isEqualTo("not a chiplet/2 message: hello");
+        // another version's message (chiplet/1 decoded the control share differently): not read at all
+        assertThat(why("chiplet/1\thint-request\t1")).startsWith("not a chiplet/2 message");
+        assertThat(why("chiplet/2\treport")).startsWith("malformed report message (expected 8 fields (executor, host, mode, chiplets");
+        assertThat(why("chiplet/2\tshout\tx")).isEqualTo("unknown kind 'shout' of a chiplet/2 message");
+        assertThat(why("chiplet/2\treport\t1\th\ttask\tx\t0\t1\t1\town-chiplets")).startsWith("malformed report message (field chiplets: expected a whole number, got 'x')");
         // The last field says whether the executor holds chiplets of its own; anything else is unreadable.
-        assertThat(PluginMessages.decode("chiplet/1\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\thints\t3:0")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\thints\t3")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\tlease-verdict\t0\t1\tmaybe")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(why("chiplet/2\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host")).startsWith("malformed report message (field own chiplets: expected one of");
+        assertThat(why("chiplet/2\treport\t1\th\tsideways\t1\t1\t0\t0\town-chiplets")).startsWith("malformed report message (field mode: expected one of");
+        assertThat(why("chiplet/2\thints\t3:0")).startsWith("malformed hints message (");
+        assertThat(why("chiplet/2\thints\t3")).startsWith("malformed hints message (field chiplets by stage: expected comma-separated key:value");
+        assertThat(why("chiplet/2\tlease-verdict\t0\t~1\tmaybe")).startsWith("malformed lease-verdict message (field first on kernel: expected one of");
         // chiplets held without a holder: not a verdict
-        assertThat(PluginMessages.decode("chiplet/1\tlease-verdict\t0\t\tknown-kernel")).isInstanceOf(PluginMessages.Unreadable.class);
-        assertThat(PluginMessages.decode("chiplet/1\tlease-claim\t1\t\t1:2\t/tmp\t0")).isInstanceOf(PluginMessages.Unreadable.class);
+        assertThat(why("chiplet/2\tlease-verdict\t0\t\tknown-kernel")).startsWith("malformed lease-verdict message (");
+        assertThat(why("chiplet/2\tlease-claim\t1\t\t1:2\t/tmp\t0")).startsWith("malformed lease-claim message (");
+        assertThat(why("chiplet/2\tcounts\t1\t2\t0\t0\t0:1,0:1")).startsWith("malformed counts message (field tasks by chiplet: expected comma-separated key:value whole numbers, each key once");
+    }
+
+    private static String why(Object message)
+    {
+        Object decoded = PluginMessages.decode(message);
+        assertThat(decoded).as("%s", message).isInstanceOf(Unreadable.class);
+        return ((Unreadable) decoded).why();
     }
 }

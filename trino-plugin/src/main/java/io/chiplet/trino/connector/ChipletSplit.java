@@ -209,7 +209,7 @@ public final class ChipletSplit
             return new SkewRow(WireFormat.string(json, "queryId"), WireFormat.string(json, "source"), WireFormat.integer(json, "stageId"),
                     WireFormat.integer(json, "tasks"), WireFormat.longInteger(json, "inputRows"), WireFormat.number(json, "maxOverMedian"),
                     WireFormat.number(json, "maxToMean"), WireFormat.number(json, "gini"),
-                    WireFormat.string(json, "hint"), WireFormat.string(json, "queryShape"), (Boolean) WireFormat.value(json, "evidence"));
+                    WireFormat.string(json, "hint"), WireFormat.string(json, "queryShape"), WireFormat.bool(json, "evidence"));
         }
 
         CompletedStageSkew toStageSkew()
@@ -282,10 +282,10 @@ public final class ChipletSplit
         static MeasurementWire fromJson(Map<String, Object> json)
         {
             return new MeasurementWire(WireFormat.string(json, "shape"), WireFormat.string(json, "text"), WireFormat.longInteger(json, "placed"),
-                    WireFormat.longInteger(json, "control"), (Boolean) WireFormat.value(json, "enough"), WireFormat.number(json, "speedUp"),
+                    WireFormat.longInteger(json, "control"), WireFormat.bool(json, "enough"), WireFormat.number(json, "speedUp"),
                     WireFormat.number(json, "speedUpLow"), WireFormat.number(json, "speedUpHigh"), WireFormat.string(json, "verdict"),
-                    WireFormat.longInteger(json, "leftOut"), WireFormat.number(json, "controlShare"), (Boolean) WireFormat.value(json, "placing"),
-                    (Boolean) WireFormat.value(json, "hasPluginCpuShare"), WireFormat.number(json, "pluginCpuShare"));
+                    WireFormat.longInteger(json, "leftOut"), WireFormat.number(json, "controlShare"), WireFormat.bool(json, "placing"),
+                    WireFormat.bool(json, "hasPluginCpuShare"), WireFormat.number(json, "pluginCpuShare"));
         }
 
         List<Object> toRow()

@@ -1,5 +1,7 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.wire.WireObject;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,38 +16,44 @@ import java.util.Map;
  * may not call private creators. Delegating creators are left alone by Blackbird. Tests that install the plugin
  * with {@code installPlugin} never see this; {@code PluginZipIT}, which loads the zip through Trino's plugin class
  * loader, does.
+ *
+ * <p>The reads are core's ({@link WireObject}, the wire codec the Spark plugin's messages use too): each names the
+ * message and field it could not read.
  */
 final class WireFormat
 {
+    private static final String MESSAGE = "chiplet split or handle";
+
     private WireFormat() {}
 
     static Object value(Map<String, Object> json, String field)
     {
-        Object value = json.get(field);
-        if (value == null) {
-            throw new IllegalArgumentException("chiplet handle JSON lacks field " + field + ": " + json);
-        }
-        return value;
+        return WireObject.value(MESSAGE, json, field);
     }
 
     static String string(Map<String, Object> json, String field)
     {
-        return value(json, field).toString();
+        return WireObject.string(MESSAGE, json, field);
     }
 
     static int integer(Map<String, Object> json, String field)
     {
-        return ((Number) value(json, field)).intValue();
+        return WireObject.integer(MESSAGE, json, field);
     }
 
     static long longInteger(Map<String, Object> json, String field)
     {
-        return ((Number) value(json, field)).longValue();
+        return WireObject.longInteger(MESSAGE, json, field);
     }
 
     static double number(Map<String, Object> json, String field)
     {
-        return ((Number) value(json, field)).doubleValue();
+        return WireObject.number(MESSAGE, json, field);
+    }
+
+    static boolean bool(Map<String, Object> json, String field)
+    {
+        return WireObject.bool(MESSAGE, json, field);
     }
 
     static RuntimeTable table(Map<String, Object> json, String field)
@@ -53,23 +61,19 @@ final class WireFormat
         return RuntimeTable.valueOf(string(json, field).toUpperCase(Locale.ROOT));
     }
 
-    @SuppressWarnings("unchecked")
     static List<Object> list(Map<String, Object> json, String field)
     {
-        return (List<Object>) value(json, field);
+        return WireObject.list(MESSAGE, json, field);
     }
 
     /** A list a split of an earlier plugin build did not carry: empty where absent. */
-    @SuppressWarnings("unchecked")
     static List<Object> optionalList(Map<String, Object> json, String field)
     {
-        Object value = json.get(field);
-        return value == null ? List.of() : (List<Object>) value;
+        return WireObject.optionalList(MESSAGE, json, field);
     }
 
-    @SuppressWarnings("unchecked")
     static Map<String, Object> object(Object value)
     {
-        return (Map<String, Object>) value;
+        return WireObject.object(MESSAGE, value);
     }
 }

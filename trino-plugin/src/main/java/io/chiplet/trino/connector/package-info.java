@@ -5,6 +5,6 @@
  * <p>Allowed dependencies: {@code io.chiplet.trino.guard}, {@code io.chiplet.trino.placement}, {@code
  * io.chiplet.trino.skew}, {@code io.chiplet.trino.cluster}, {@code io.chiplet.trino.measure}, {@code
  * io.chiplet.affinity}, {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.placement}, {@code
- * io.chiplet.settings}, {@code io.chiplet.topology}, {@code io.chiplet.binding}.
+ * io.chiplet.settings}, {@code io.chiplet.topology}, {@code io.chiplet.binding}, {@code io.chiplet.wire}.
  */
 package io.chiplet.trino.connector;

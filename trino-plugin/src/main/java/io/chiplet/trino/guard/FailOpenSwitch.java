@@ -9,15 +9,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * Keeps one part of the plugin's failures out of Trino: the first failure (a bad setting, an unreadable file, a bug
  * of ours, a class or member the running Trino or JVM cannot link) logs one warning naming the cause and switches
- * that part off, leaving Trino as it would be without it.
+ * that part off, leaving Trino as it would be without it. The mechanism is core's
+ * {@link io.chiplet.failopen.FailOpenSwitch}, the one the Spark plugin uses; this names a part of the Trino plugin
+ * and what Trino does without it.
  */
 public final class FailOpenSwitch
 {
-    private final Logger log;
-    private final String part;
-    private final String whenOff;
-    private final Consumer<String> onOff;
-    private volatile boolean off;
+    private final io.chiplet.failopen.FailOpenSwitch failOpen;
 
     /**
      * @param part what is switched off, as the warning names it ("chiplet session defaults")
@@ -31,25 +29,17 @@ public final class FailOpenSwitch
     /** @param onOff told the cause once, when the part goes off (to show it in a table) */
     public FailOpenSwitch(Logger log, String part, String whenOff, Consumer<String> onOff)
     {
-        this.log = requireNonNull(log, "log is null");
-        this.part = requireNonNull(part, "part is null");
-        this.whenOff = requireNonNull(whenOff, "whenOff is null");
-        this.onOff = requireNonNull(onOff, "onOff is null");
+        this.failOpen = new io.chiplet.failopen.FailOpenSwitch(log, requireNonNull(part, "part is null") + " off", whenOff, onOff);
     }
 
     public boolean active()
     {
-        return !off;
+        return failOpen.active();
     }
 
-    public synchronized void disable(String cause)
+    public void disable(String cause)
     {
-        requireNonNull(cause, "cause is null");
-        if (!off) {
-            off = true;
-            log.warn("{} off, {}: {}", part, whenOff, cause);
-            onOff.accept(whenOff + ": " + cause);
-        }
+        failOpen.disable(cause);
     }
 
     /**
@@ -60,8 +50,6 @@ public final class FailOpenSwitch
      */
     public static void rethrowIfFatal(Throwable t)
     {
-        if (t instanceof VirtualMachineError error && !(t instanceof StackOverflowError)) {
-            throw error;
-        }
+        io.chiplet.failopen.FailOpenSwitch.rethrowIfFatal(t);
     }
 }

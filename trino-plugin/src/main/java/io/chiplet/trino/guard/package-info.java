@@ -3,6 +3,6 @@
  * off with one warning on its first failure, and {@link io.chiplet.trino.guard.SpiMembers} calls SPI members only
  * where the running Trino has them.
  *
- * <p>Allowed dependencies: none of ours.
+ * <p>Allowed dependencies: {@code io.chiplet.failopen}.
  */
 package io.chiplet.trino.guard;

@@ -72,4 +72,14 @@ class WireFormatTest
         ChipletColumnHandle column = new ChipletColumnHandle("remote_access_rate", 3);
         assertThat(mapper.readValue(mapper.writeValueAsString(column), ChipletColumnHandle.class)).isEqualTo(column);
     }
+
+    @Test
+    void aSplitThatDoesNotReadNamesTheMessageAndField()
+    {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletSplit.fromJson(java.util.Map.of("table", "placement")))
+                .isInstanceOf(io.chiplet.wire.WireFormatException.class)
+                .hasMessageStartingWith("malformed chiplet split or handle (no field addresses)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChipletColumnHandle.fromJson(java.util.Map.of("name", "x", "index", "three")))
+                .hasMessageStartingWith("malformed chiplet split or handle (field index: expected a whole number, got 'three')");
+    }
 }

@@ -15,7 +15,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Anonymous {@code mmap}/{@code munmap}, and {@code mincore} to see which pages exist: page-aligned memory no one has touched yet, so a memory policy set with
  * {@code mbind} decides where its pages land (an {@link Arena} zeroes what it allocates, touching every page on
- * the allocating thread's node before any policy could apply).
+ * the allocating thread's node before any policy could apply). A test helper of {@link MemoryPolicyTest}: nothing in
+ * the main code maps memory (the arena it served, documented for shuffle buffers, was used by nothing and is gone).
  */
 final class MmapSyscalls
 {

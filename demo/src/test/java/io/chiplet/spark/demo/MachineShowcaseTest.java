@@ -110,14 +110,55 @@ class MachineShowcaseTest
     void aRatioThatNoiseExplainsIsNeverPrintedAsAResult()
     {
         assertThat(ChipletDemo.verdict(new RatioEstimate(1.211, 0.95, 1.52, 0.95, 0.2, 22, 66, 10_000)))
-                .isEqualTo("No difference measurable on this machine: with the plugin 21.1 % slower (time with / without 1.211), but the 95 % CI "
-                        + "[0.950, 1.520] holds 1.");
+                .isEqualTo("No difference measurable on this machine: with the plugin 21.1 % slower (speed-up 0.826x, time without / with), but "
+                        + "the 95 % CI [0.658, 1.053] holds 1.");
         assertThat(ChipletDemo.verdict(new RatioEstimate(1.031, 1.012, 1.05, 0.95, 0.02, 22, 66, 10_000)))
-                .isEqualTo("With the plugin these queries ran 3.1 % slower on this machine: time with / without 1.031, 95 % CI [1.012, 1.050].");
+                .isEqualTo("With the plugin these queries ran 3.1 % slower on this machine: speed-up 0.970x (time without / with), 95 % CI [0.952, 0.988].");
         assertThat(ChipletDemo.verdict(new RatioEstimate(0.9, 0.85, 0.95, 0.95, 0.02, 22, 66, 10_000))).startsWith("With the plugin these queries ran 10.0 % faster");
         // One round pairs every query once, the plugin side first: the interval holds no noise of the order, so no result.
         assertThat(ChipletDemo.verdict(new RatioEstimate(1.076, 1.024, 1.128, 0.95, 0, 22, 22, 10_000)))
-                .startsWith("Not measurable in one round: with the plugin 7.6 % slower (time with / without 1.076");
+                .startsWith("Not measurable in one round: with the plugin 7.6 % slower (speed-up 0.929x, time without / with");
+    }
+
+    @Test
+    void theRoundsLineAndTheVerdictPointTheSameWayAndClaimNoGuardOrCpuOfTheirOwn()
+    {
+        List<Integer> queries = List.of(1, 6);
+        OnOffComparison slower = new OnOffComparison(queries, List.of(Map.of(1, 1.25, 6, 2.5), Map.of(1, 1.26, 6, 2.49), Map.of(1, 1.24, 6, 2.51)),
+                List.of(Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0), Map.of(1, 1.0, 6, 2.0)));
+        String verdict = ChipletDemo.verdict(slower.estimate(PairedBootstrap.standard()));
+        String line = ChipletDemo.roundsLine(slower);
+        // both say speed-up 0.8x (without / with), below 1 for a plugin side that took longer
+        assertThat(verdict).contains("speed-up 0.800x");
+        assertThat(line).contains("speed-up 0.800x");
+        assertThat(line).doesNotContain("plugin CPU").doesNotContain("guard").doesNotContain("unknown");
+    }
+
+    @Test
+    void thePluginsOwnFiguresSayWhatTheyAreOrWhyNotMeasured()
+    {
+        assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.of(0.01219), java.util.OptionalDouble.of(1), java.util.OptionalDouble.of(0.1)))
+                .isEqualTo("The plugin's own figures for its last run: plugin CPU 1.219 % of the job's; guard placing, control share 10.0 % of tasks.");
+        assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.empty(), java.util.OptionalDouble.empty(), java.util.OptionalDouble.empty()))
+                .contains("plugin CPU not measured (").contains("not reported (").doesNotContain("unknown");
+        assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.of(0.002), java.util.OptionalDouble.of(0), java.util.OptionalDouble.of(0.1)))
+                .contains("guard stopped placement");
+        assertThat(ChipletDemo.pluginView(java.util.OptionalDouble.of(0.002), java.util.OptionalDouble.of(1), java.util.OptionalDouble.of(0)))
+                .contains("guard placing, no control arm (nothing measured in place: a host of one L3 group, or measuring off;");
+    }
+
+    @Test
+    void byteSizesInOneUnitStyleAndUnpinnedTasksExplained()
+    {
+        assertThat(ChipletDemo.sizeInUnits("67108864b")).isEqualTo("64m");
+        assertThat(ChipletDemo.sizeInUnits("268435456b")).isEqualTo("256m");
+        assertThat(ChipletDemo.sizeInUnits("1536b")).isEqualTo("1536b");
+        assertThat(ChipletDemo.sizeInUnits("2048b")).isEqualTo("2k");
+        assertThat(ChipletDemo.sizeInUnits("64m")).isEqualTo("64m");
+        assertThat(ChipletDemo.sizeInUnits("200")).isEqualTo("200");
+        assertThat(ChipletDemo.unpinnedReason("auto")).contains("control arm").contains("docs/measuring.md");
+        assertThat(ChipletDemo.unpinnedReason("wim")).contains("policy wim binds no task");
+        assertThat(ChipletDemo.NEXT_STEP).startsWith("Next: ").contains("spark.plugins=io.chiplet.spark.ChipletPlugin");
     }
 
     @Test

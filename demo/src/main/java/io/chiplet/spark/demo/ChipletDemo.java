@@ -26,6 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.TreeMap;
 
 /**
@@ -65,8 +68,26 @@ public final class ChipletDemo
     private final int rounds;
     // Chiplets of the machine as the plugin reads it; 0 when it could not be read.
     private int machineChiplets;
+    // The policy the plugin runs with (its config name); empty when the settings could not be read.
+    private String policy = "";
 
-    private record Run(boolean plugin, Map<String, String> settings, Map<Integer, Double> seconds, Map<Integer, List<String>> results, Map<String, Long> tasks) {}
+    /**
+     * One side's run: the settings in force, each query's time and rows, and (with the plugin) the plugin's gauges:
+     * {@code tasks*} summed over its sources, {@code measure.*} from the driver's, read after the application ended.
+     */
+    private record Run(boolean plugin, Map<String, String> settings, Map<Integer, Double> seconds, Map<Integer, List<String>> results, Map<String, Number> gauges)
+    {
+        long tasks(String name)
+        {
+            return gauges.getOrDefault(name, 0L).longValue();
+        }
+
+        OptionalDouble gauge(String name)
+        {
+            Number value = gauges.get(name);
+            return value == null || Double.isNaN(value.doubleValue()) ? OptionalDouble.empty() : OptionalDouble.of(value.doubleValue());
+        }
+    }
 
     private ChipletDemo(PrintStream out, double scale, int rounds, String master, List<Integer> queries, Map<String, String> conf, boolean warmup)
     {
@@ -197,7 +218,15 @@ public final class ChipletDemo
             MachineShowcase showcase = new MachineShowcase(out, settings);
             BundledMachine.ALL.forEach(showcase::show);
         }
+        out.println();
+        out.println(NEXT_STEP);
     }
+
+    /** The demo's last line: what a user does next with what it showed. */
+    static final String NEXT_STEP = "Next: put the plugin on your own Spark job: build its jar (./mvnw -B -q -pl spark-plugin -am package -DskipTests) and add "
+            + "--jars spark-plugin/target/chiplet-spark-plugin-*-all.jar --conf spark.plugins=io.chiplet.spark.ChipletPlugin; `bin/chiplet advise` "
+            + "prints the settings for a cluster, and the plugin's own line at the application's end says whether placement paid (docs/spark.md, "
+            + "docs/measuring.md).";
 
     private void timeWithAndWithout()
     {
@@ -224,7 +253,7 @@ public final class ChipletDemo
         Run without = runs.stream().filter(run -> !run.plugin()).reduce((first, second) -> second).orElseThrow();
         printSettings(with, without);
         printTasks(with);
-        printTimings(result, runs.stream().allMatch(run -> run.results().equals(runs.get(0).results())));
+        printTimings(result, runs.stream().allMatch(run -> run.results().equals(runs.get(0).results())), with);
     }
 
     /** This machine's chiplets as the plugin reads them; the settings, or null where they are unusable. */
@@ -251,7 +280,8 @@ public final class ChipletDemo
                     chiplet.l3Bytes() == 0 ? "unknown" : (chiplet.l3Bytes() >> 20) + " MiB", basis(chiplet.basis()));
         }
         topology.unknowns().forEach(unknown -> out.println("  note: " + unknown));
-        out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), settings.policy());
+        policy = String.valueOf(settings.policy());
+        out.printf(Locale.ROOT, "Plugin: mode %s, policy %s%n", settings.mode().configName(), policy);
         return settings;
     }
 
@@ -279,8 +309,11 @@ public final class ChipletDemo
         }
         conf.forEach(builder::config);
         SparkSession spark = builder.getOrCreate();
+        Map<String, String> settings = new LinkedHashMap<>();
+        Map<Integer, Double> seconds = new LinkedHashMap<>();
+        Map<Integer, List<String>> results = new LinkedHashMap<>();
+        List<Source> sources = List.of();
         try {
-            Map<String, String> settings = new LinkedHashMap<>();
             for (String key : SIZED_KEYS) {
                 // The values in force, Spark's defaults included.
                 settings.put(key, key.equals(SparkPartitionSettings.DEFAULT_PARALLELISM)
@@ -290,35 +323,45 @@ public final class ChipletDemo
             // Generated into this context's memory, untimed: only the queries are compared.
             TpchTables.register(spark, scaleFactor);
 
-            Map<Integer, Double> seconds = new LinkedHashMap<>();
-            Map<Integer, List<String>> results = new LinkedHashMap<>();
             for (int query : queries) {
                 long queryStart = System.nanoTime();
                 List<Row> rows = spark.sql(TpchQueries.query(query, TpchQueries.Dialect.SPARK)).collectAsList();
                 seconds.put(query, (System.nanoTime() - queryStart) / 1e9);
                 results.put(query, rows.stream().map(Row::toString).toList());
             }
-            return new Run(withPlugin, settings, seconds, results, withPlugin ? tasksPerChiplet() : Map.of());
+            sources = withPlugin ? pluginSources() : List.of();
         }
         finally {
             spark.stop();
             SparkSession.clearActiveSession();
             SparkSession.clearDefaultSession();
         }
+        // After the stop: the plugin finishes its measurement (and its CPU share) as the application ends.
+        return new Run(withPlugin, settings, seconds, results, gauges(sources));
     }
 
-    /** The plugin's gauges, read from Spark's metrics system (local mode: the executor lives in this JVM). */
-    private static Map<String, Long> tasksPerChiplet()
+    /** The plugin's metric sources, the driver's and the executor's (local mode: the executor lives in this JVM). */
+    private static List<Source> pluginSources()
     {
-        Map<String, Long> tasks = new TreeMap<>();
-        for (Source source : CollectionConverters.asJava(SparkEnv.get().metricsSystem().getSourcesByName(METRICS_SOURCE))) {
-            source.metricRegistry().getGauges((name, metric) -> name.equals("tasks") || name.startsWith("tasks.")).forEach((name, gauge) -> {
-                if (gauge.getValue() instanceof Long count) {
-                    tasks.merge(name, count, Long::sum);
+        return List.copyOf(CollectionConverters.asJava(SparkEnv.get().metricsSystem().getSourcesByName(METRICS_SOURCE)));
+    }
+
+    /** The plugin's task counts (summed over its sources) and the driver's measurement gauges. */
+    private static Map<String, Number> gauges(List<Source> sources)
+    {
+        Map<String, Number> gauges = new TreeMap<>();
+        for (Source source : sources) {
+            source.metricRegistry().getGauges((name, metric) -> name.equals("tasks") || name.startsWith("tasks.") || name.startsWith("measure.")).forEach((name, gauge) -> {
+                Object value = gauge.getValue();
+                if (value instanceof Long count) {
+                    gauges.merge(name, count, (a, b) -> a.longValue() + b.longValue());
+                }
+                else if (value instanceof Number number) {
+                    gauges.put(name, number);
                 }
             });
         }
-        return tasks;
+        return gauges;
     }
 
     private void printSettings(Run with, Run without)
@@ -326,27 +369,86 @@ public final class ChipletDemo
         out.println();
         out.printf(Locale.ROOT, "%-62s %-16s %s%n", "Settings", "with plugin", "without");
         for (String key : SIZED_KEYS) {
-            out.printf(Locale.ROOT, "  %-60s %-16s %s%n", key, with.settings().get(key), without.settings().get(key));
+            out.printf(Locale.ROOT, "  %-60s %-16s %s%n", key, sizeInUnits(with.settings().get(key)), sizeInUnits(without.settings().get(key)));
         }
     }
+
+    /**
+     * A byte size as Spark's own defaults print it ({@code 67108864b}) in the unit style the plugin's settings use
+     * ({@code 64m}); anything else unchanged.
+     */
+    static String sizeInUnits(String value)
+    {
+        Matcher bytes = BYTES.matcher(value);
+        if (!bytes.matches()) {
+            return value;
+        }
+        long size = Long.parseLong(bytes.group(1));
+        String[] units = {"k", "m", "g", "t"};
+        String shown = size + "b";
+        for (int unit = 0; unit < units.length && size > 0 && size % 1024 == 0; unit++) {
+            size /= 1024;
+            shown = size + units[unit];
+        }
+        return shown;
+    }
+
+    private static final Pattern BYTES = Pattern.compile("(\\d+)b");
 
     private void printTasks(Run with)
     {
         out.println();
-        if (with.tasks().isEmpty()) {
+        if (with.tasks("tasks") == 0 && with.gauges().keySet().stream().noneMatch(name -> name.startsWith("tasks"))) {
             out.println("Where tasks ran: the plugin reported nothing (it switched itself off; see the warning above)");
             return;
         }
-        out.printf(Locale.ROOT, "Where tasks ran (plugin metrics): %d tasks%n", with.tasks().getOrDefault("tasks", 0L));
-        with.tasks().forEach((name, count) -> {
+        out.printf(Locale.ROOT, "Where tasks ran (plugin metrics, the last run with the plugin): %d tasks%n", with.tasks("tasks"));
+        with.gauges().forEach((name, count) -> {
             if (name.startsWith("tasks.chiplet.")) {
-                out.printf(Locale.ROOT, "  chiplet %s: %d tasks%n", name.substring("tasks.chiplet.".length()), count);
+                out.printf(Locale.ROOT, "  chiplet %s: %d tasks%n", name.substring("tasks.chiplet.".length()), count.longValue());
             }
         });
-        out.printf(Locale.ROOT, "  not pinned (left where the OS schedules them): %d tasks%n", with.tasks().getOrDefault("tasks.unplaced", 0L));
+        long unplaced = with.tasks("tasks.unplaced");
+        out.printf(Locale.ROOT, "  not pinned: %d %s%s%n", unplaced, unplaced == 1 ? "task" : "tasks", unplaced == 0 ? "" : ", " + unpinnedReason(policy));
     }
 
-    private void printTimings(OnOffRounds.Result result, boolean allSame)
+    /** Why the plugin left tasks where the OS schedules them, in words. */
+    static String unpinnedReason(String policy)
+    {
+        if ("wim".equals(policy)) {
+            return "run where the OS schedules them: policy wim binds no task (the no-placement baseline)";
+        }
+        return "run where the OS schedules them: the plugin's control arm, a seeded share of each stage's tasks left unplaced so that it can "
+                + "measure what placement does (docs/measuring.md; a guard that stops placement leaves the rest unplaced too)";
+    }
+
+    /**
+     * The plugin's own figures for its last run, as its end-of-application line gives them: its CPU share of the job's
+     * and whether its guard kept placing, with the control share; each "not measured" with the reason where it has none.
+     */
+    static String pluginView(OptionalDouble cpuShare, OptionalDouble placing, OptionalDouble controlShare)
+    {
+        String cpu = cpuShare.isPresent()
+                ? String.format(Locale.ROOT, "plugin CPU %.3f %% of the job's", 100 * cpuShare.getAsDouble())
+                : "plugin CPU not measured (no executor reported its tasks' CPU time)";
+        String guard;
+        if (placing.isEmpty()) {
+            guard = "guard and control share not reported (the plugin's measurement is off or did not start)";
+        }
+        else if (placing.getAsDouble() > 0 && controlShare.orElse(0) > 0) {
+            guard = String.format(Locale.ROOT, "guard placing, control share %.1f %% of tasks", 100 * controlShare.getAsDouble());
+        }
+        else if (placing.getAsDouble() > 0) {
+            guard = "guard placing, no control arm (nothing measured in place: a host of one L3 group, or measuring off; its line at the "
+                    + "application's end says which)";
+        }
+        else {
+            guard = "guard stopped placement (placed tasks were measurably slower)";
+        }
+        return "The plugin's own figures for its last run: " + cpu + "; " + guard + ".";
+    }
+
+    private void printTimings(OnOffRounds.Result result, boolean allSame, Run lastWith)
     {
         OnOffComparison comparison = result.comparison();
         out.println();
@@ -358,13 +460,15 @@ public final class ChipletDemo
         RatioEstimate estimate = comparison.estimate(PairedBootstrap.standard());
         out.println();
         out.printf(Locale.ROOT, "Noise on this machine: %s%s.%n", estimate.oneRound() ? "not measurable from one round"
-                        : String.format(Locale.ROOT, "one query's with/without ratio scatters by %.1f %% from round to round", 100 * estimate.pairSpread()),
+                        : String.format(Locale.ROOT, "one query's speed-up scatters by %.1f %% from round to round", 100 * estimate.pairSpread()),
                 result.peakLoad().isPresent()
                         ? String.format(Locale.ROOT, " (system load average up to %.1f on %d CPUs)", result.peakLoad().getAsDouble(), Runtime.getRuntime().availableProcessors())
                         : "");
         out.println(verdict(estimate));
-        // The same kind of line (and judging rule) the plugin prints at the end of every application (docs/measuring.md).
-        out.println("As the plugin reports it: " + roundsReport(comparison).summaryLine());
+        // The same kind of line (and judging rule) the plugin prints at the end of every application (docs/measuring.md),
+        // for the rounds; the CPU share and guard are the plugin's own, of its last run, not the rounds'.
+        out.println("As the plugin would report these rounds: " + roundsLine(comparison));
+        out.println(pluginView(lastWith.gauge("measure.pluginCpuShare"), lastWith.gauge("measure.placing"), lastWith.gauge("measure.controlShare")));
         out.printf(Locale.ROOT, "(Paired geometric mean over %d queries x %d rounds, each query weighing the same; 95 %% interval from a bootstrap over "
                 + "queries and rounds, %d resamples. `bin/chiplet bench --tpch-sf 1 --rounds N` measures the same at a realistic size.)%n",
                 estimate.groups(), comparison.rounds(), estimate.resamples());
@@ -380,27 +484,40 @@ public final class ChipletDemo
         return MeasureReport.ofRounds(comparison, PairedBootstrap.standard(), "the demo's TPC-H queries", DESIGN, java.time.Instant.now().toString(), List.of());
     }
 
+    /**
+     * The rounds' figure as the plugin's line puts it, up to what only a plugin run has: the rounds have no CPU share
+     * of their own and no guard (the "with" side placed every run), so those parts, which {@link #pluginView} gives
+     * from the plugin's own run, are left out.
+     */
+    static String roundsLine(OnOffComparison comparison)
+    {
+        String line = roundsReport(comparison).summaryLine();
+        int cpu = line.indexOf("; plugin CPU ");
+        return cpu < 0 ? line : line.substring(0, cpu);
+    }
+
     static final String DESIGN = "interleaved on/off rounds: each round runs every query once with the plugin and once without, in a fresh SparkContext "
             + "per side, alternating which side goes first; each query's on and off run of a round form a pair";
 
     /**
-     * The one sentence on the ratio, saying which way it points: with / without above 1 is slower with the plugin. A
-     * ratio whose interval holds 1 is no result, and says so first.
+     * The one sentence on the ratio, saying which way it points, as a speed-up (time without / with: below 1 is slower
+     * with the plugin), the direction of the plugin's own line. A ratio whose interval holds 1 is no result, and says so
+     * first.
      */
     static String verdict(RatioEstimate estimate)
     {
         String direction = direction(estimate.ratio());
         if (estimate.noiseExplains()) {
-            return String.format(Locale.ROOT, "No difference measurable on this machine: with the plugin %s (time with / without %.3f), but the 95 %% CI "
-                    + "[%.3f, %.3f] holds 1.", direction, estimate.ratio(), estimate.low(), estimate.high());
+            return String.format(Locale.ROOT, "No difference measurable on this machine: with the plugin %s (speed-up %.3fx, time without / with), but "
+                    + "the 95 %% CI [%.3f, %.3f] holds 1.", direction, 1 / estimate.ratio(), 1 / estimate.high(), 1 / estimate.low());
         }
         if (estimate.oneRound()) {
-            return String.format(Locale.ROOT, "Not measurable in one round: with the plugin %s (time with / without %.3f, 95 %% CI [%.3f, %.3f]), an "
-                    + "interval that holds only the spread between queries, not the order the sides ran in; run --rounds 2 or more.",
-                    direction, estimate.ratio(), estimate.low(), estimate.high());
+            return String.format(Locale.ROOT, "Not measurable in one round: with the plugin %s (speed-up %.3fx, time without / with, 95 %% CI [%.3f, %.3f]), "
+                    + "an interval that holds only the spread between queries, not the order the sides ran in; run --rounds 2 or more.",
+                    direction, 1 / estimate.ratio(), 1 / estimate.high(), 1 / estimate.low());
         }
-        return String.format(Locale.ROOT, "With the plugin these queries ran %s on this machine: time with / without %.3f, 95 %% CI [%.3f, %.3f].",
-                direction, estimate.ratio(), estimate.low(), estimate.high());
+        return String.format(Locale.ROOT, "With the plugin these queries ran %s on this machine: speed-up %.3fx (time without / with), 95 %% CI [%.3f, %.3f].",
+                direction, 1 / estimate.ratio(), 1 / estimate.high(), 1 / estimate.low());
     }
 
     /** {@code 16.8 % slower} for a time ratio with / without of 1.168, {@code 10.0 % faster} for 0.9 (10 % less time). */
