@@ -55,18 +55,20 @@ class PluginMessagesTest
         assertThat(why("hello")).isEqualTo("not a chiplet/2 message: hello");
         // another version's message (chiplet/1 decoded the control share differently): not read at all
         assertThat(why("chiplet/1\thint-request\t1")).startsWith("not a chiplet/2 message");
-        assertThat(why("chiplet/2\treport")).startsWith("malformed report message (expected 8 fields (executor, host, mode, chiplets");
+        assertThat(why("chiplet/2\treport")).startsWith("malformed report message (expected 10 fields (executor, host, mode, chiplets");
         assertThat(why("chiplet/2\tshout\tx")).isEqualTo("unknown kind 'shout' of a chiplet/2 message");
-        assertThat(why("chiplet/2\treport\t1\th\ttask\tx\t0\t1\t1\town-chiplets")).startsWith("malformed report message (field chiplets: expected a whole number, got 'x')");
+        assertThat(why("chiplet/2\treport\t1\th\ttask\tx\t0\t1\t1\town-chiplets\t\t")).startsWith("malformed report message (field chiplets: expected a whole number, got 'x')");
         // The last field says whether the executor holds chiplets of its own; anything else is unreadable.
-        assertThat(why("chiplet/2\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host")).startsWith("malformed report message (field own chiplets: expected one of");
-        assertThat(why("chiplet/2\treport\t1\th\tsideways\t1\t1\t0\t0\town-chiplets")).startsWith("malformed report message (field mode: expected one of");
+        assertThat(why("chiplet/2\treport\t1\th\ttask\t1\t1\t0\t0\tshares-host\t\t")).startsWith("malformed report message (field own chiplets: expected one of");
+        assertThat(why("chiplet/2\treport\t1\th\tsideways\t1\t1\t0\t0\town-chiplets\t\t")).startsWith("malformed report message (field mode: expected one of");
         assertThat(why("chiplet/2\thints\t3:0")).startsWith("malformed hints message (");
         assertThat(why("chiplet/2\thints\t3")).startsWith("malformed hints message (field chiplets by stage: expected comma-separated key:value");
         assertThat(why("chiplet/2\tlease-verdict\t0\t~1\tmaybe")).startsWith("malformed lease-verdict message (field first on kernel: expected one of");
         // chiplets held without a holder: not a verdict
         assertThat(why("chiplet/2\tlease-verdict\t0\t\tknown-kernel")).startsWith("malformed lease-verdict message (");
         assertThat(why("chiplet/2\tlease-claim\t1\t\t1:2\t/tmp\t0")).startsWith("malformed lease-claim message (");
+        assertThat(why("chiplet/2\ttasks\t1\t3:0:placed:x:5\t")).startsWith("malformed tasks message (field stages: expected comma-separated stage:chiplet:arm:tasks:millis rows");
+        assertThat(why("chiplet/2\ttasks\t1\t\t3:7:1:0:0-3:placed:12")).startsWith("malformed tasks message (field recent tasks: expected comma-separated");
         assertThat(why("chiplet/2\tcounts\t1\t2\t0\t0\t0:1,0:1")).startsWith("malformed counts message (field tasks by chiplet: expected comma-separated key:value whole numbers, each key once");
     }
 
