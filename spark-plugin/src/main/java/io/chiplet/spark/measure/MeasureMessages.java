@@ -5,6 +5,7 @@ import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowSteps;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -49,6 +50,12 @@ public final class MeasureMessages
         return String.join("\t", VERSION, DIRECTIVE, String.format(Locale.ROOT, "%.6f", directive.controlShare()), directive.placing() ? "placing" : "stopped");
     }
 
+    /** A directive with the window lengths in force (the switchback design's reply). */
+    public static String encode(HostDirective reply)
+    {
+        return String.join("\t", encode(reply.directive()), reply.steps().encode());
+    }
+
     public static String encode(ExecutorArmRequest request)
     {
         return String.join("\t", VERSION, EXECUTOR_ARM_REQUEST, URLEncoder.encode(request.executorId(), StandardCharsets.UTF_8));
@@ -74,7 +81,7 @@ public final class MeasureMessages
         return new TaskArm(new DrawnArm(arm.charAt(0) == 'p' ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block), window, exclusion);
     }
 
-    /** An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; empty for any other message, which is then not the measurement's. */
+    /** An {@link ArmReport}, {@link Directive}, {@link HostDirective}, {@link ExecutorArmRequest} or {@link DrawnArm}; empty for any other message, which is then not the measurement's. */
     public static Optional<Object> decode(Object message)
     {
         if (!(message instanceof String text) || !text.startsWith(VERSION + "\t")) {
@@ -98,6 +105,9 @@ public final class MeasureMessages
             if (fields[1].equals(EXECUTOR_ARM) && fields.length == 4 && (fields[2].equals("placed") || fields[2].equals("control"))) {
                 int block = Integer.parseInt(fields[3]);
                 return Optional.of(new DrawnArm(fields[2].equals("placed") ? Arm.PLACED : Arm.CONTROL, block == 0 ? 0 : 1.0 / block));
+            }
+            if (fields[1].equals(DIRECTIVE) && fields.length == 5) {
+                return Optional.of(new HostDirective(new Directive(Double.parseDouble(fields[2]), fields[3].equals("placing")), WindowSteps.parse(fields[4])));
             }
             if (fields[1].equals(DIRECTIVE) && fields.length == 4) {
                 return Optional.of(new Directive(Double.parseDouble(fields[2]), fields[3].equals("placing")));

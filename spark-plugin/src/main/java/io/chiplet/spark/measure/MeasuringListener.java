@@ -12,6 +12,8 @@ import io.chiplet.measure.Measurement;
 import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowLength;
+import io.chiplet.measure.WindowSteps;
 import io.chiplet.measure.UnitObservation;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -66,6 +68,9 @@ public final class MeasuringListener
             + "The default design (switchback windows per host) has no such interference.";
     /** Runs of one key pooled at most: recent enough to be the same job on the same machines. */
     static final int POOLED_RUNS = 20;
+    /** The window rule reads the run times of this many latest successful tasks, and decides again every {@value #DECIDE_EVERY}. */
+    static final int RUN_TIMES_KEPT = 2_000;
+    static final int DECIDE_EVERY = 25;
 
     static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
             + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
@@ -108,6 +113,12 @@ public final class MeasuringListener
     private final Optional<RunHistory> history;
     private final String key;
     private Optional<String> pooled = Optional.empty();
+    // Switchback windows' length (core's WindowLength): decided here from the latest tasks' run times, sent with the directive.
+    private final WindowLength windowRule;
+    private final double[] runMillis = new double[RUN_TIMES_KEPT];
+    private int runTimes;
+    private int runTimesAtDecision;
+    private WindowSteps windowSteps = WindowSteps.BASE;
 
     /**
      * @param applicationId read when a report is made: Spark assigns it after the plugins start
@@ -128,6 +139,7 @@ public final class MeasuringListener
         this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.windowRule = settings.design() == MeasureSettings.Design.WINDOW ? WindowLength.of(settings.window().toMillis()) : WindowLength.fixed(settings.window().toMillis());
         this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
@@ -209,7 +221,8 @@ public final class MeasuringListener
                 });
                 maybeUpdate(false);
                 cpu.hookEnded(hook);
-                return MeasureMessages.encode(measurement.directive());
+                return settings.design() == MeasureSettings.Design.WINDOW ? MeasureMessages.encode(new HostDirective(measurement.directive(), windowSteps))
+                        : MeasureMessages.encode(measurement.directive());
             }
         }, MeasureMessages.encode(new io.chiplet.measure.Directive(0, true)));
     }
@@ -254,6 +267,7 @@ public final class MeasuringListener
                     cpu.hookEnded(hook);
                     return;
                 }
+                decideWindow(metrics.executorRunTime());
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
                 String stage = "stage " + event.stageId();
@@ -275,6 +289,38 @@ public final class MeasuringListener
             }
             cpu.hookEnded(hook);
         });
+    }
+
+    /**
+     * Keeps a successful task's run time and, every {@value #DECIDE_EVERY} of them, applies the window rule: a longer
+     * window applies from the next boundary of its length after the current base window, sent with the next replies.
+     */
+    private void decideWindow(long runTimeMillis)
+    {
+        if (windowSteps.latestExponent() >= windowRule.maxExponent()) {
+            return;
+        }
+        runMillis[runTimes++ % RUN_TIMES_KEPT] = runTimeMillis;
+        if (runTimes - runTimesAtDecision < DECIDE_EVERY) {
+            return;
+        }
+        runTimesAtDecision = runTimes;
+        int exponent = windowRule.exponent(windowSteps.latestExponent(), java.util.Arrays.copyOf(runMillis, Math.min(runTimes, RUN_TIMES_KEPT)));
+        WindowSteps grown = windowSteps.grow(exponent, Math.floorDiv(clock.getAsLong(), windowRule.baseMillis()) + 1);
+        if (!grown.equals(windowSteps)) {
+            windowSteps = grown;
+            WindowSteps.Step step = grown.steps().get(grown.steps().size() - 1);
+            log.info("Chiplet plugin lengthens its switchback windows to {} ms (from {} ms) from {} on: windows are to be at least {} times the latest tasks' "
+                            + "{}th percentile run time (docs/measuring.md, \"Choosing the window\")", windowRule.windowMillis(exponent),
+                    windowRule.windowMillis(grown.steps().get(grown.steps().size() - 2).exponent()), java.time.Instant.ofEpochMilli(step.fromWindow() * windowRule.baseMillis()),
+                    windowRule.factor(), Math.round(100 * windowRule.quantile()));
+        }
+    }
+
+    /** The window lengths in force, as sent to executors. */
+    synchronized WindowSteps windowSteps()
+    {
+        return windowSteps;
     }
 
     private void record(TaskEnd end, TaskArm arm)
