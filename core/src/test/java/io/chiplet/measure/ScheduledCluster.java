@@ -34,8 +34,9 @@ import java.util.function.LongFunction;
  * over its summed control time, left-out units included. Its inverse is the job's speed-up.
  *
  * <p><b>Spark's design</b>: stages of tasks run one after another on {@code hosts} hosts of {@code slots} slots each
- * (a task starts on the slot free first); every host switches between placed and control windows on its own order;
- * a task's arm is its host's window's, its cluster the host and window. A task that spans windows of both arms, or
+ * (a task starts on the slot free first); every host switches between placed and control windows on its own order,
+ * the windows grown by the plugin's rule ({@link WindowLength}, {@link WindowSteps}) from the finished tasks' run
+ * times; a task's arm is its host's (long) window's, its cluster the host and window. A task that spans windows of both arms, or
  * starts within the washout margin after its host switched arm, is left out (the rule is fixed before the run).
  * <b>Trino's design</b>: the whole cluster switches; in every window each of {@code shapes} query shapes runs one to
  * three queries at random times; a query that spans a switch is left out; each shape's queries of one window are one
@@ -90,7 +91,8 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
     static final double CLUSTER_LOAD_SIGMA = 0.1;
     static final double WARMUP = 1.0;
 
-    // Spark: 4 hosts of 4 slots, 6 stages of 60 to 240 tasks, windows of 4 s, washout 0.25 s, carry-over 0.1 s.
+    // Spark: 4 hosts of 4 slots, 6 stages of 60 to 240 tasks, configured windows of 4 s (grown by the window rule),
+    // washout 0.25 s, carry-over 0.1 s.
     static final int HOSTS = 4;
     static final int SLOTS = 4;
     static final int STAGES = 6;
