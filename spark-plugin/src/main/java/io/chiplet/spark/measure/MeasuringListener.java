@@ -412,6 +412,12 @@ public final class MeasuringListener
         if (windows) {
             notes.add(String.format(Locale.ROOT, "Windows of %d ms per host, washout %d ms: %d tasks left out as started in a washout, %d as spanning a switch.",
                     settings.window().toMillis(), settings.washout().toMillis(), inWashout, spanning));
+            if (windowSteps.latestExponent() > 0) {
+                WindowSteps.Step step = windowSteps.steps().get(windowSteps.steps().size() - 1);
+                notes.add(String.format(Locale.ROOT, "Windows lengthened to %d ms from %s on by the window rule (at least %.0f times the tasks' %dth percentile run time).",
+                        windowRule.windowMillis(step.exponent()), java.time.Instant.ofEpochMilli(step.fromWindow() * windowRule.baseMillis()), windowRule.factor(),
+                        Math.round(100 * windowRule.quantile())));
+            }
         }
         if (!windows && executorArms.isEmpty()) {
             notes.add(TASK_INTERFERENCE);

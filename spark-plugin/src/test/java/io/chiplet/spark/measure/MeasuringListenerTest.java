@@ -233,6 +233,8 @@ class MeasuringListenerTest
             listener.onTaskEnd(taskEnd(0, task, 10, 1_000_000));
         }
         assertThat(listener.windowSteps()).isEqualTo(grown);
+        listener.finish();
+        assertThat(listener.latest().notes()).contains("Windows lengthened to 16000 ms from 1970-01-01T00:00:16Z on by the window rule (at least 4 times the tasks' 90th percentile run time).");
     }
 
     @Test
