@@ -297,7 +297,8 @@ public final class MeasuringListener
      */
     private void decideWindow(long runTimeMillis)
     {
-        if (windowSteps.latestExponent() >= windowRule.maxExponent()) {
+        // Executor mode (executors asked for their arm) has no windows.
+        if (windowSteps.latestExponent() >= windowRule.maxExponent() || !executorArms.isEmpty()) {
             return;
         }
         runMillis[runTimes++ % RUN_TIMES_KEPT] = runTimeMillis;
