@@ -96,12 +96,28 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
      */
     public Start start(long host, long startMillis, LongFunction<Directive> directiveOfWindow)
     {
+        return start(host, startMillis, directiveOfWindow, WindowSteps.BASE);
+    }
+
+    /**
+     * The same where windows grow by {@code steps} ({@link WindowLength}'s rule): the unit's window is the long window
+     * holding its start, named by its first base window; the washout counts from that long window's start.
+     */
+    public Start start(long host, long startMillis, LongFunction<Directive> directiveOfWindow, WindowSteps steps)
+    {
         requireNonNull(directiveOfWindow, "directiveOfWindow is null");
-        long window = Math.max(0, windows.windowAt(startMillis));
-        DrawnArm arm = directiveOfWindow.apply(window).draw(windows.assignment(), host, window);
-        boolean switched = window > 0 && directiveOfWindow.apply(window - 1).draw(windows.assignment(), host, window - 1).arm() != arm.arm();
+        requireNonNull(steps, "steps is null");
+        long window = steps.windowOf(windowAt(startMillis));
+        DrawnArm arm = drawn(host, window, directiveOfWindow, steps);
+        boolean switched = window > 0 && drawn(host, steps.windowOf(window - 1), directiveOfWindow, steps).arm() != arm.arm();
         boolean inWashout = switched && startMillis - window * windows.windowMillis() < washoutMillis;
         return new Start(window, arm, inWashout);
+    }
+
+    /** The arm of {@code host}'s long window {@code window} (its first base window) under {@code steps}. */
+    public DrawnArm drawn(long host, long window, LongFunction<Directive> directiveOfWindow, WindowSteps steps)
+    {
+        return steps.draw(windows.assignment(), directiveOfWindow.apply(window), host, window);
     }
 
     /** The window that holds {@code epochMillis}. */
@@ -123,8 +139,15 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
     /** The same with the directive in force in each window. */
     public Optional<Exclusion> exclusion(long host, Start start, long endMillis, LongFunction<Directive> directiveOfWindow)
     {
+        return exclusion(host, start, endMillis, directiveOfWindow, WindowSteps.BASE);
+    }
+
+    /** The same where windows grow by {@code steps}: the later long windows it ran into must all be of its arm. */
+    public Optional<Exclusion> exclusion(long host, Start start, long endMillis, LongFunction<Directive> directiveOfWindow, WindowSteps steps)
+    {
         requireNonNull(start, "start is null");
         requireNonNull(directiveOfWindow, "directiveOfWindow is null");
+        requireNonNull(steps, "steps is null");
         if (start.inWashout()) {
             return Optional.of(Exclusion.WASHOUT);
         }
@@ -133,8 +156,8 @@ public record SwitchbackSchedule(SwitchbackWindows windows, long washoutMillis)
         if (last - start.window() > 10_000) {
             return Optional.of(Exclusion.SPANNING);
         }
-        for (long window = start.window() + 1; window <= last; window++) {
-            if (directiveOfWindow.apply(window).draw(windows.assignment(), host, window).arm() != start.arm().arm()) {
+        for (long window = steps.nextWindow(start.window()); window <= last; window = steps.nextWindow(window)) {
+            if (drawn(host, window, directiveOfWindow, steps).arm() != start.arm().arm()) {
                 return Optional.of(Exclusion.SPANNING);
             }
         }

@@ -6,7 +6,8 @@
  * clock, no I/O except the progress lines a caller hands a stream for. Depends on nothing else of ours.
  *
  * <p>The in-place comparison inside running engines lives here too: the seeded, stratified draw of each unit's arm
- * ({@link io.chiplet.measure.ArmAssignment}, by time {@link io.chiplet.measure.SwitchbackWindows}), the estimator of
+ * ({@link io.chiplet.measure.ArmAssignment}, by time {@link io.chiplet.measure.SwitchbackWindows}, with windows as long as
+ * {@link io.chiplet.measure.WindowLength}'s rule asks), the estimator of
  * placement's speed-up from unpaired work ({@link io.chiplet.measure.StratifiedArmEstimator}), the adaptive control
  * share, the guard ({@link io.chiplet.measure.PlacementGuard}), and the report; an engine keeps one
  * {@link io.chiplet.measure.Measurement}.

@@ -93,7 +93,10 @@ public final class PluginSettings
     public static final Setting<Double> MEASURE_CONTROL_SHARE = Setting.of("measure.control-share", Double.class, "share", Double.toString(MeasurementPlan.DEFAULT_CONTROL_SHARE),
             "a control share from 0 to " + ArmAssignment.MAX_CONTROL_SHARE + ", e.g. 0.1", "the share run unplaced while the interval is wide; a quarter of it once decisive",
             value -> SettingValues.parseDouble(value, 0, ArmAssignment.MAX_CONTROL_SHARE));
-    /** The switchback windows' length (Trino's, and Spark's with {@link #MEASURE_DESIGN} {@code window}). */
+    /**
+     * The switchback windows' length (Trino's), or their shortest (Spark's with {@link #MEASURE_DESIGN} {@code window}:
+     * lengthened by {@link io.chiplet.measure.WindowLength}'s rule).
+     */
     public static final Setting<Duration> MEASURE_WINDOW = Setting.of("measure.window", Duration.class, "milliseconds", DEFAULT_MEASURE_WINDOW.toSeconds() + "s",
             durationExpected(MIN_MEASURE_WINDOW), "the length of one switchback window", value -> SettingValues.parseDuration(value, MIN_MEASURE_WINDOW));
     /** Spark only: switchback windows per host ({@code window}) or a control share of each stage's tasks ({@code task}). */

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 
 /**
  * The independent simulation behind {@code docs/measurement-proof.md} (issue 32): a generator written without the
@@ -32,8 +34,9 @@ import java.util.SplittableRandom;
  * over its summed control time, left-out units included. Its inverse is the job's speed-up.
  *
  * <p><b>Spark's design</b>: stages of tasks run one after another on {@code hosts} hosts of {@code slots} slots each
- * (a task starts on the slot free first); every host switches between placed and control windows on its own order;
- * a task's arm is its host's window's, its cluster the host and window. A task that spans windows of both arms, or
+ * (a task starts on the slot free first); every host switches between placed and control windows on its own order,
+ * the windows grown by the plugin's rule ({@link WindowLength}, {@link WindowSteps}) from the finished tasks' run
+ * times; a task's arm is its host's (long) window's, its cluster the host and window. A task that spans windows of both arms, or
  * starts within the washout margin after its host switched arm, is left out (the rule is fixed before the run).
  * <b>Trino's design</b>: the whole cluster switches; in every window each of {@code shapes} query shapes runs one to
  * three queries at random times; a query that spans a switch is left out; each shape's queries of one window are one
@@ -42,7 +45,7 @@ import java.util.SplittableRandom;
  * @param beta the size dependence of placement's effect (0: the same for every unit)
  * @param gain {@code g}: placement's time factor at the median unit (1: none)
  */
-record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean feedLeftOut)
+record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean feedLeftOut, boolean windowRule, int stages)
 {
     /** What Spark's design does with a task that ran in windows of both arms of its host. */
     enum SpanRule
@@ -55,12 +58,12 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
 
     ScheduledCluster(double gain, double beta)
     {
-        this(gain, beta, SpanRule.LEAVE_OUT, true);
+        this(gain, beta, SpanRule.LEAVE_OUT, true, true, STAGES);
     }
 
     ScheduledCluster withSpanRule(SpanRule rule)
     {
-        return new ScheduledCluster(gain, beta, rule, feedLeftOut);
+        return new ScheduledCluster(gain, beta, rule, feedLeftOut, windowRule, stages);
     }
 
     /**
@@ -69,7 +72,16 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
      */
     ScheduledCluster withLeftOutFed(boolean fed)
     {
-        return new ScheduledCluster(gain, beta, spanRule, fed);
+        return new ScheduledCluster(gain, beta, spanRule, fed, windowRule, stages);
+    }
+
+    /**
+     * With the window rule ({@link WindowLength#of}, as the Spark plugin runs) or the configured 4 s window throughout
+     * (before issue 32's window rule), over {@code stages} stages.
+     */
+    ScheduledCluster withWindowRule(boolean rule, int stageCount)
+    {
+        return new ScheduledCluster(gain, beta, spanRule, feedLeftOut, rule, stageCount);
     }
 
     static final double NOISE_SIGMA = 0.3;
@@ -79,7 +91,8 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
     static final double CLUSTER_LOAD_SIGMA = 0.1;
     static final double WARMUP = 1.0;
 
-    // Spark: 4 hosts of 4 slots, 6 stages of 60 to 240 tasks, windows of 4 s, washout 0.25 s, carry-over 0.1 s.
+    // Spark: 4 hosts of 4 slots, 6 stages of 60 to 240 tasks, configured windows of 4 s (grown by the window rule),
+    // washout 0.25 s, carry-over 0.1 s.
     static final int HOSTS = 4;
     static final int SLOTS = 4;
     static final int STAGES = 6;
@@ -104,7 +117,7 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
     }
 
     /** One run's outcome: the measurement as the engine left it and the truth. */
-    record Outcome(Measurement measurement, double trueTimeRatio, long unitsLeftOut, double comparedTimeRatio)
+    record Outcome(Measurement measurement, double trueTimeRatio, long unitsLeftOut, double comparedTimeRatio, int windowExponent, double seconds)
     {
         /** Whether the interval holds the job's true time ratio. */
         boolean covers()
@@ -163,12 +176,19 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
         }
     }
 
-    /** Spark's design: switchback per host, clusters host and window. */
+    /** Spark's design: switchback per host, clusters host and (long) window. */
     Outcome spark(MeasurementPlan plan, long seed)
     {
         SplittableRandom random = new SplittableRandom(seed);
         Measurement measurement = new Measurement(plan);
-        SwitchbackWindows windows = new SwitchbackWindows(plan.assignment(), SPARK_WINDOW_MILLIS);
+        // The plugin's own schedule and window rule: the window grows from the finished tasks' run times, from the next
+        // boundary of the longer window on (as the driver decides and the executors apply).
+        SwitchbackSchedule schedule = new SwitchbackSchedule(new SwitchbackWindows(plan.assignment(), SPARK_WINDOW_MILLIS), (long) (SPARK_WASHOUT * 1000));
+        WindowLength rule = windowRule ? WindowLength.of(SPARK_WINDOW_MILLIS) : WindowLength.fixed(SPARK_WINDOW_MILLIS);
+        WindowSteps steps = WindowSteps.BASE;
+        PriorityQueue<double[]> running = new PriorityQueue<>((x, y) -> Double.compare(x[0], y[0]));
+        List<Double> finished = new ArrayList<>();
+        int decidedAt = 0;
         Loads hostLoads = new Loads(random.nextLong(), HOST_LOAD_SIGMA);
         Loads clusterLoads = new Loads(random.nextLong(), CLUSTER_LOAD_SIGMA);
         // Directives by the window they were decided in: a host's window follows the directive in force at its start.
@@ -181,10 +201,10 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
         int recorded = 0;
         double[] free = new double[HOSTS * SLOTS];
         double stageStart = 0;
-        for (int stage = 0; stage < STAGES; stage++) {
+        for (int stage = 0; stage < stages; stage++) {
             int tasks = 60 + random.nextInt(181);
             double rate = Math.exp(0.5 * random.nextGaussian());
-            PriorityQueue<Integer> slots = new PriorityQueue<>((a, b) -> Double.compare(free[a], free[b]));
+            PriorityQueue<Integer> slots = new PriorityQueue<>((x, y) -> Double.compare(free[x], free[y]));
             for (int slot = 0; slot < free.length; slot++) {
                 free[slot] = Math.max(free[slot], stageStart);
                 slots.add(slot);
@@ -194,24 +214,39 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
                 int slot = slots.poll();
                 int host = slot / SLOTS;
                 double start = free[slot];
+                long startMillis = (long) (start * 1000);
+                while (!running.isEmpty() && running.peek()[0] <= start) {
+                    finished.add(running.poll()[1]);
+                }
+                if (finished.size() >= decidedAt + 25) {
+                    // The driver's decision from the run times it has, in force from the next boundary of the new length.
+                    decidedAt = finished.size();
+                    int exponent = rule.exponent(steps.latestExponent(), finished.stream().mapToDouble(Double::doubleValue).toArray());
+                    steps = steps.grow(exponent, schedule.windowAt(startMillis) + 1);
+                }
                 double relativeWork = Math.exp(WORK_SIGMA * random.nextGaussian());
                 double work = 1e6 * relativeWork;
                 double base = (0.05 + 0.3 * relativeWork * rate) * Math.exp(NOISE_SIGMA * random.nextGaussian()) * straggler(random);
-                long startMillis = (long) (start * 1000);
-                long window = windows.windowAt(startMillis);
-                double circumstances = hostLoads.of(host * 1_000_000L + window) * clusterLoads.of(window)
+                // Loads follow the generator's own 4 s time windows, whatever the design's windows.
+                long loadWindow = schedule.windowAt(startMillis);
+                double circumstances = hostLoads.of(host * 1_000_000L + loadWindow) * clusterLoads.of(loadWindow)
                         * (1 + WARMUP * Math.exp(-start / SPARK_WARMUP_SECONDS));
-                Arm arm = directive.placing() ? windows.armAt(host, startMillis, directive.controlShare()) : Arm.CONTROL;
-                Arm before = directive.placing() ? windows.armAt(host, window * SPARK_WINDOW_MILLIS - 1, directive.controlShare()) : Arm.CONTROL;
+                Directive inForce = directive;
+                LongFunction<Directive> directiveOfWindow = w -> inForce;
+                SwitchbackSchedule.Start drawn = schedule.start(host, startMillis, directiveOfWindow, steps);
+                long window = drawn.window();
+                Arm arm = drawn.arm().arm();
+                Arm before = window > 0 ? schedule.drawn(host, steps.windowOf(window - 1), directiveOfWindow, steps).arm() : arm;
                 double sinceSwitch = start - window * SPARK_WINDOW_MILLIS / 1000.0;
                 double control = base * circumstances;
                 double placed = control * effect(relativeWork);
                 double state = placedState(arm, before, sinceSwitch, SPARK_CARRY_OVER);
                 double seconds = control * Math.pow(effect(relativeWork), state);
-                double windowEnd = (window + 1) * SPARK_WINDOW_MILLIS / 1000.0;
+                long nextWindow = steps.nextWindow(window);
+                double windowEnd = nextWindow * SPARK_WINDOW_MILLIS / 1000.0;
                 if (start + seconds > windowEnd) {
                     // The rest of its work runs in the next window, at that window's arm (one switch at most).
-                    Arm next = directive.placing() ? windows.armAt(host, (window + 1) * SPARK_WINDOW_MILLIS, directive.controlShare()) : Arm.CONTROL;
+                    Arm next = schedule.drawn(host, nextWindow, directiveOfWindow, steps).arm();
                     double done = (windowEnd - start) / seconds;
                     seconds = (windowEnd - start) + (1 - done) * control * (next == Arm.PLACED ? effect(relativeWork) : 1);
                 }
@@ -220,11 +255,12 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
                 double end = start + seconds;
                 free[slot] = end;
                 slots.add(slot);
+                running.add(new double[] {end, seconds * 1000});
                 stageEnd = Math.max(stageEnd, end);
                 long endMillis = (long) (end * 1000);
-                boolean spans = spanRule == SpanRule.LEAVE_OUT && directive.placing() && windows.armOf(host, startMillis, endMillis, directive.controlShare()).isEmpty();
-                boolean washout = arm != before && sinceSwitch < SPARK_WASHOUT;
-                if (spans || washout) {
+                Optional<SwitchbackSchedule.Exclusion> exclusion = schedule.exclusion(host, drawn, endMillis, directiveOfWindow, steps);
+                boolean spans = spanRule == SpanRule.LEAVE_OUT && exclusion.isPresent() && exclusion.get() == SwitchbackSchedule.Exclusion.SPANNING;
+                if (spans || drawn.inWashout()) {
                     leftOut++;
                     if (feedLeftOut) {
                         // As the Spark plugin feeds it: the stratum, the time and what the task read, not its arm.
@@ -243,7 +279,7 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
             stageStart = stageEnd;
         }
         measurement.update();
-        return new Outcome(measurement, placedTotal / controlTotal, leftOut, placedKept / controlKept);
+        return new Outcome(measurement, placedTotal / controlTotal, leftOut, placedKept / controlKept, steps.latestExponent(), stageStart);
     }
 
     /** Trino's design: the whole cluster switches; each shape's queries of a window are one observation, cluster the window. */
@@ -311,6 +347,6 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
             }
         }
         measurement.update();
-        return new Outcome(measurement, placedTotal / controlTotal, leftOut, placedKept / controlKept);
+        return new Outcome(measurement, placedTotal / controlTotal, leftOut, placedKept / controlKept, 0, TRINO_WINDOWS * windowSeconds);
     }
 }

@@ -5,6 +5,7 @@ import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowSteps;
 import io.chiplet.measure.WindowedDirective;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -56,6 +57,8 @@ public final class ExecutorMeasuring
     // Windows: a new directive applies from the next window on, so a host never changes arm within a window.
     private volatile WindowedDirective windowed;
     private final SwitchbackSchedule schedule;
+    // The window lengths the driver sent: they only grow, from a boundary the driver chose (core's WindowLength).
+    private volatile WindowSteps steps = WindowSteps.BASE;
     private long lastReportNanos;
 
     /**
@@ -95,7 +98,7 @@ public final class ExecutorMeasuring
             return placement;
         }
         TaskArmDraw draw = settings.design() == MeasureSettings.Design.WINDOW
-                ? TaskArmDraw.windows(schedule, SwitchbackSchedule.hostStratum(hostKey), window -> windowed.at(window), System::currentTimeMillis)
+                ? TaskArmDraw.windows(schedule, SwitchbackSchedule.hostStratum(hostKey), window -> windowed.at(window), () -> steps, System::currentTimeMillis)
                 : TaskArmDraw.perTask(plan.assignment(), () -> directive);
         return new MeasuredTaskPlacement(placement, draw, this::ended, cpu, injector());
     }
@@ -158,14 +161,24 @@ public final class ExecutorMeasuring
             }
             Object reply = ask.apply(MeasureMessages.encode(new ArmReport(executorId, cpu.nanos(), arms, hostKey, oneL3)));
             Optional<Object> decoded = MeasureMessages.decode(reply);
+            if (decoded.isPresent() && decoded.get() instanceof HostDirective hostDirective && !oneL3) {
+                steps = hostDirective.steps();
+                receive(hostDirective.directive());
+            }
             if (decoded.isPresent() && decoded.get() instanceof Directive latest && !oneL3) {
-                directive = latest;
-                windowed = windowed.receive(latest, schedule.windowAt(System.currentTimeMillis()));
+                receive(latest);
             }
         }
         catch (Exception | LinkageError e) {
             log.debug("Chiplet plugin could not send its task arms to the driver", e);
         }
+    }
+
+    private void receive(Directive latest)
+    {
+        directive = latest;
+        // In force from the next (long) window on: the window now ends where the next one starts.
+        windowed = windowed.receive(latest, steps.nextWindow(schedule.windowAt(System.currentTimeMillis())) - 1);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.chiplet.measure.SwitchbackSchedule;
 import io.chiplet.wire.Unreadable;
 import io.chiplet.wire.WireFormatException;
 import io.chiplet.wire.WireMessage;
+import io.chiplet.measure.WindowSteps;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -52,6 +53,13 @@ public final class MeasureMessages
         return WireMessage.writer(DIRECTIVE).share(directive.controlShare()).word(directive.placing() ? "placing" : "stopped").encode();
     }
 
+    /** A directive with the window lengths in force (the switchback design's reply). */
+    public static String encode(HostDirective reply)
+    {
+        Directive directive = reply.directive();
+        return WireMessage.writer(DIRECTIVE).share(directive.controlShare()).word(directive.placing() ? "placing" : "stopped").raw(reply.steps().encode()).encode();
+    }
+
     public static String encode(ExecutorArmRequest request)
     {
         return WireMessage.writer(EXECUTOR_ARM_REQUEST).text(request.executorId()).encode();
@@ -64,7 +72,7 @@ public final class MeasureMessages
     }
 
     /**
-     * An {@link ArmReport}, {@link Directive}, {@link ExecutorArmRequest} or {@link DrawnArm}; an {@link Unreadable}
+     * An {@link ArmReport}, {@link Directive}, {@link HostDirective}, {@link ExecutorArmRequest} or {@link DrawnArm}; an {@link Unreadable}
      * naming the message and field for a measurement message that does not read; empty for any other message, which
      * is then not the measurement's.
      */
@@ -102,7 +110,10 @@ public final class MeasureMessages
                 }
                 case EXECUTOR_ARM_REQUEST -> new ExecutorArmRequest(wire.expect("executor").text(0, "executor"));
                 case EXECUTOR_ARM -> new DrawnArm(wire.expect("arm", "control share").word(0, "arm", ARM_WORDS), wire.share(1, "control share"));
-                default -> new Directive(wire.expect("control share", "placing").share(0, "control share"), wire.word(1, "placing", PLACING));
+                default -> wire.size() == 3
+                        ? new HostDirective(new Directive(wire.expect("control share", "placing", "window steps").share(0, "control share"), wire.word(1, "placing", PLACING)),
+                                windowSteps(wire))
+                        : new Directive(wire.expect("control share", "placing").share(0, "control share"), wire.word(1, "placing", PLACING));
             });
         }
         catch (WireFormatException e) {
@@ -111,6 +122,17 @@ public final class MeasureMessages
         catch (RuntimeException e) {
             // a record refusing what the fields hold (a share above the most a control arm may have)
             return Optional.of(new Unreadable("malformed " + wire.kind() + " message (" + e.getMessage() + ")"));
+        }
+    }
+
+    private static WindowSteps windowSteps(WireMessage wire)
+    {
+        String field = wire.raw(2, "window steps");
+        try {
+            return WindowSteps.parse(field);
+        }
+        catch (RuntimeException e) {
+            throw wire.malformed("window steps", "window steps as WindowSteps writes them", field);
         }
     }
 

@@ -12,6 +12,8 @@ import io.chiplet.measure.Measurement;
 import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowLength;
+import io.chiplet.measure.WindowSteps;
 import io.chiplet.measure.UnitObservation;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.settings.MeasureSettings;
@@ -66,6 +68,9 @@ public final class MeasuringListener
             + "The default design (switchback windows per host) has no such interference.";
     /** Runs of one key pooled at most: recent enough to be the same job on the same machines. */
     static final int POOLED_RUNS = 20;
+    /** The window rule reads the run times of this many latest successful tasks, and decides again every {@value #DECIDE_EVERY}. */
+    static final int RUN_TIMES_KEPT = 2_000;
+    static final int DECIDE_EVERY = 25;
 
     static final String EXECUTOR_DESIGN = "per executor (spark.chiplet.mode=executor): the first executor placed, each later one drawn in the order "
             + "they start, one control executor in each block of 1/share; control executors lease and bind nothing; time per byte (or record) read "
@@ -110,6 +115,12 @@ public final class MeasuringListener
     private final Optional<RunHistory> history;
     private final String key;
     private Optional<String> pooled = Optional.empty();
+    // Switchback windows' length (core's WindowLength): decided here from the latest tasks' run times, sent with the directive.
+    private final WindowLength windowRule;
+    private final double[] runMillis = new double[RUN_TIMES_KEPT];
+    private int runTimes;
+    private int runTimesAtDecision;
+    private WindowSteps windowSteps = WindowSteps.BASE;
 
     /**
      * @param applicationId read when a report is made: Spark assigns it after the plugins start
@@ -130,6 +141,7 @@ public final class MeasuringListener
         this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.windowRule = settings.design() == MeasureSettings.Design.WINDOW ? WindowLength.of(settings.window().toMillis()) : WindowLength.fixed(settings.window().toMillis());
         this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
@@ -212,7 +224,8 @@ public final class MeasuringListener
                 // The estimate is timed on its own (every call), not as part of this sampled hook.
                 cpu.hookEnded(hook);
                 maybeUpdate(false);
-                return MeasureMessages.encode(measurement.directive());
+                return settings.design() == MeasureSettings.Design.WINDOW ? MeasureMessages.encode(new HostDirective(measurement.directive(), windowSteps))
+                        : MeasureMessages.encode(measurement.directive());
             }
         }, MeasureMessages.encode(new io.chiplet.measure.Directive(0, true)));
     }
@@ -257,6 +270,7 @@ public final class MeasuringListener
                     cpu.hookEnded(hook);
                     return;
                 }
+                decideWindow(metrics.executorRunTime());
                 long bytes = Math.max(0, metrics.inputMetrics().bytesRead()) + Math.max(0, metrics.shuffleReadMetrics().totalBytesRead());
                 long records = Math.max(0, metrics.inputMetrics().recordsRead()) + Math.max(0, metrics.shuffleReadMetrics().recordsRead());
                 String stage = "stage " + event.stageId();
@@ -279,6 +293,39 @@ public final class MeasuringListener
                 maybeUpdate(false);
             }
         });
+    }
+
+    /**
+     * Keeps a successful task's run time and, every {@value #DECIDE_EVERY} of them, applies the window rule: a longer
+     * window applies from the next boundary of its length after the current base window, sent with the next replies.
+     */
+    private void decideWindow(long runTimeMillis)
+    {
+        // Executor mode (executors asked for their arm) has no windows.
+        if (windowSteps.latestExponent() >= windowRule.maxExponent() || !executorArms.isEmpty()) {
+            return;
+        }
+        runMillis[runTimes++ % RUN_TIMES_KEPT] = runTimeMillis;
+        if (runTimes - runTimesAtDecision < DECIDE_EVERY) {
+            return;
+        }
+        runTimesAtDecision = runTimes;
+        int exponent = windowRule.exponent(windowSteps.latestExponent(), java.util.Arrays.copyOf(runMillis, Math.min(runTimes, RUN_TIMES_KEPT)));
+        WindowSteps grown = windowSteps.grow(exponent, Math.floorDiv(clock.getAsLong(), windowRule.baseMillis()) + 1);
+        if (!grown.equals(windowSteps)) {
+            windowSteps = grown;
+            WindowSteps.Step step = grown.steps().get(grown.steps().size() - 1);
+            log.info("Chiplet plugin lengthens its switchback windows to {} ms (from {} ms) from {} on: windows are to be at least {} times the latest tasks' "
+                            + "{}th percentile run time (docs/measuring.md, \"Choosing the window\")", windowRule.windowMillis(exponent),
+                    windowRule.windowMillis(grown.steps().get(grown.steps().size() - 2).exponent()), java.time.Instant.ofEpochMilli(step.fromWindow() * windowRule.baseMillis()),
+                    windowRule.factor(), Math.round(100 * windowRule.quantile()));
+        }
+    }
+
+    /** The window lengths in force, as sent to executors. */
+    synchronized WindowSteps windowSteps()
+    {
+        return windowSteps;
     }
 
     private void record(TaskEnd end, TaskArm arm)
@@ -410,6 +457,12 @@ public final class MeasuringListener
         if (windows) {
             notes.add(String.format(Locale.ROOT, "Windows of %d ms per host, washout %d ms: %d tasks left out as started in a washout, %d as spanning a switch.",
                     settings.window().toMillis(), settings.washout().toMillis(), inWashout, spanning));
+            if (windowSteps.latestExponent() > 0) {
+                WindowSteps.Step step = windowSteps.steps().get(windowSteps.steps().size() - 1);
+                notes.add(String.format(Locale.ROOT, "Windows lengthened to %d ms from %s on by the window rule (at least %.0f times the tasks' %dth percentile run time).",
+                        windowRule.windowMillis(step.exponent()), java.time.Instant.ofEpochMilli(step.fromWindow() * windowRule.baseMillis()), windowRule.factor(),
+                        Math.round(100 * windowRule.quantile())));
+            }
         }
         if (!windows && executorArms.isEmpty()) {
             notes.add(TASK_INTERFERENCE);

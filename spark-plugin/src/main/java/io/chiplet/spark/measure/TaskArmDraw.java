@@ -4,6 +4,7 @@ import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.WindowSteps;
 import io.chiplet.spark.placement.TaskPlacement.TaskIdentity;
 
 import java.util.function.LongFunction;
@@ -63,10 +64,12 @@ interface TaskArmDraw
      *
      * @param host the host's stratum ({@link SwitchbackSchedule#hostStratum} of its key)
      * @param directive the directive in force in each window ({@link io.chiplet.measure.WindowedDirective})
+     * @param steps the window lengths in force, as the driver last sent them
      * @param clock epoch milliseconds
      */
-    static TaskArmDraw windows(SwitchbackSchedule schedule, long host, LongFunction<Directive> directive, LongSupplier clock)
+    static TaskArmDraw windows(SwitchbackSchedule schedule, long host, LongFunction<Directive> directive, Supplier<WindowSteps> steps, LongSupplier clock)
     {
+        requireNonNull(steps, "steps is null");
         requireNonNull(schedule, "schedule is null");
         requireNonNull(directive, "directive is null");
         requireNonNull(clock, "clock is null");
@@ -75,13 +78,13 @@ interface TaskArmDraw
             @Override
             public SwitchbackSchedule.Start start(TaskIdentity task)
             {
-                return schedule.start(host, clock.getAsLong(), directive);
+                return schedule.start(host, clock.getAsLong(), directive, steps.get());
             }
 
             @Override
             public TaskArm end(SwitchbackSchedule.Start start)
             {
-                return new TaskArm(start.arm(), start.window(), schedule.exclusion(host, start, clock.getAsLong(), directive));
+                return new TaskArm(start.arm(), start.window(), schedule.exclusion(host, start, clock.getAsLong(), directive, steps.get()));
             }
         };
     }

@@ -76,7 +76,7 @@ class MeasuredTaskPlacementTest
         SwitchbackSchedule schedule = SwitchbackSchedule.of(7, 1_000, 100);
         long host = SwitchbackSchedule.hostStratum("boot a");
         Directive half = new Directive(0.5, true);
-        MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, TaskArmDraw.windows(schedule, host, window -> half, clock::get), arms::put, new OwnCpu(),
+        MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, TaskArmDraw.windows(schedule, host, window -> half, () -> io.chiplet.measure.WindowSteps.BASE, clock::get), arms::put, new OwnCpu(),
                 EffectInjector.NONE);
         long task = 0;
         for (long window = 0; window < 20; window++) {

@@ -207,6 +207,49 @@ class MeasuringListenerTest
     }
 
     @Test
+    void inWindowsTheDriverLengthensTheWindowFromTheNextBoundaryAndSendsItWithTheDirective()
+    {
+        AtomicLong clock = new AtomicLong(5_500);
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
+                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "long tasks", () -> "app-7", clock::get, () -> 78);
+        // Fewer tasks than the rule needs: the configured window.
+        for (long task = 0; task < io.chiplet.measure.WindowLength.DEFAULT_MIN_TASKS - 1; task++) {
+            listener.onTaskEnd(taskEnd(0, task, 3_000, 1_000_000));
+        }
+        assertThat(MeasureMessages.decode(listener.receive(new ArmReport("1", 0, Map.of(), "boot a", false))))
+                .contains(new HostDirective(new Directive(0.5, true), io.chiplet.measure.WindowSteps.BASE));
+        // Tasks of 3 s: windows of at least 12 s, so 16 s (2^4 base windows, the cap), from base window 16, the next
+        // boundary of 16 s after base window 5.
+        for (long task = 100; task < 100 + MeasuringListener.DECIDE_EVERY; task++) {
+            listener.onTaskEnd(taskEnd(0, task, 3_000, 1_000_000));
+        }
+        io.chiplet.measure.WindowSteps grown = io.chiplet.measure.WindowSteps.BASE.grow(4, 6);
+        assertThat(grown.steps().get(1)).isEqualTo(new io.chiplet.measure.WindowSteps.Step(16, 4));
+        assertThat(MeasureMessages.decode(listener.receive(new ArmReport("1", 0, Map.of(), "boot a", false))))
+                .contains(new HostDirective(new Directive(0.5, true), grown));
+        // Shorter tasks later never shorten it.
+        for (long task = 200; task < 400; task++) {
+            listener.onTaskEnd(taskEnd(0, task, 10, 1_000_000));
+        }
+        assertThat(listener.windowSteps()).isEqualTo(grown);
+        listener.finish();
+        assertThat(listener.latest().notes()).contains("Windows lengthened to 16000 ms from 1970-01-01T00:00:16Z on by the window rule (at least 4 times the tasks' 90th percentile run time).");
+    }
+
+    @Test
+    void perTaskTheDriverSendsTheDirectiveAlone()
+    {
+        MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
+                MeasureSettings.Design.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+        MeasuringListener listener = new MeasuringListener(settings, "tasks", () -> "app-8", () -> 0, () -> 79);
+        for (long task = 0; task < 100; task++) {
+            listener.onTaskEnd(taskEnd(0, task, 3_000, 1_000_000));
+        }
+        assertThat(MeasureMessages.decode(listener.receive(new ArmReport("1", 0, Map.of(), "boot a", false)))).contains(new Directive(0.5, true));
+    }
+
+    @Test
     void inWindowsTheLeftOutTasksWorkReachesTheEstimate()
     {
         // One stage, two hosts, 40 windows of 1 s. In each host's window: 20 tasks of 1 MB (placed 0.5 s per MB, control
