@@ -1,5 +1,6 @@
 package io.chiplet.cli;
 
+import io.chiplet.report.ByteSize;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Core;
 import io.chiplet.topology.CoreKind;
@@ -142,7 +143,7 @@ public final class TopologyText
     private static String memoryAndDistances(NumaNode node)
     {
         StringBuilder out = new StringBuilder();
-        out.append("  memory ").append(node.memoryBytes().isPresent() ? bytes(node.memoryBytes().getAsLong()) : "unknown");
+        out.append("  memory ").append(node.memoryBytes().isPresent() ? ByteSize.rounded(node.memoryBytes().getAsLong()) : "unknown");
         if (!node.distances().isEmpty()) {
             out.append("  distances ").append(node.distances().entrySet().stream()
                     .map(entry -> entry.getKey() + ":" + entry.getValue())
@@ -156,7 +157,7 @@ public final class TopologyText
         List<Core> cores = coresOf(topology, chiplet);
         StringBuilder line = new StringBuilder();
         line.append("chiplet ").append(pad(String.valueOf(chiplet.id()), columns.id, true))
-                .append("  L3 ").append(pad(chiplet.l3Bytes() > 0 ? bytes(chiplet.l3Bytes()) : "?", columns.l3, false))
+                .append("  L3 ").append(pad(chiplet.l3Bytes() > 0 ? ByteSize.rounded(chiplet.l3Bytes()) : "?", columns.l3, false))
                 .append("  ").append(pad(count(cores.size(), "core"), columns.cores, false));
         if (topology.isHybrid()) {
             line.append("  ").append(kindsOf(topology, cores));
@@ -237,20 +238,6 @@ public final class TopologyText
         return out.toString();
     }
 
-    static String bytes(long bytes)
-    {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double value = bytes;
-        int unit = 0;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        // One decimal at most; a size just under a whole unit (a node's usable memory) reads as that unit.
-        String number = String.format(Locale.ROOT, "%.1f", value);
-        return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
-    }
-
     private static String count(long n, String noun)
     {
         return n + " " + noun + (n == 1 ? "" : "s");
@@ -272,7 +259,7 @@ public final class TopologyText
             int cores = 1;
             for (Chiplet chiplet : topology.chiplets()) {
                 id = Math.max(id, String.valueOf(chiplet.id()).length());
-                l3 = Math.max(l3, chiplet.l3Bytes() > 0 ? bytes(chiplet.l3Bytes()).length() : 1);
+                l3 = Math.max(l3, chiplet.l3Bytes() > 0 ? ByteSize.rounded(chiplet.l3Bytes()).length() : 1);
                 cores = Math.max(cores, count(coresOf(topology, chiplet).size(), "core").length());
             }
             return new Columns(id, l3, cores);

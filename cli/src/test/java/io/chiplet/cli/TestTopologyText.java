@@ -119,15 +119,4 @@ class TestTopologyText
         assertThat(TopologyText.cpus(CpuSet.parseList("0,4,8,12,100,102,104,106"))).isEqualTo("0,4,..,12,100,102,..,106");
         assertThat(TopologyText.cpus(CpuSet.parseList("5"))).isEqualTo("5");
     }
-
-    @Test
-    void byteSizes()
-    {
-        assertThat(TopologyText.bytes(0)).isEqualTo("0 B");
-        assertThat(TopologyText.bytes(1280 * 1024)).isEqualTo("1.3 MiB");
-        assertThat(TopologyText.bytes(32L << 20)).isEqualTo("32 MiB");
-        assertThat(TopologyText.bytes(256L << 30)).isEqualTo("256 GiB");
-        assertThat(TopologyText.bytes((16L << 30) - (1L << 20))).isEqualTo("16 GiB");
-        assertThat(TopologyText.bytes((370L << 30) + (1L << 29))).isEqualTo("370.5 GiB");
-    }
 }

@@ -176,7 +176,7 @@ public final class TopologySvg
             cores.add(new CoreBox(chiplet.cores().get(i), chiplet.coreKinds().isEmpty() ? 0 : chiplet.coreKinds().get(i)));
         }
         int columns = Math.min(cores.size(), Math.max(4, (int) Math.ceil(Math.sqrt(cores.size()))));
-        String l3 = chiplet.l3Bytes() > 0 ? " · L3 " + bytes(chiplet.l3Bytes()) : "";
+        String l3 = chiplet.l3Bytes() > 0 ? " · L3 " + ByteSize.rounded(chiplet.l3Bytes()) : "";
         Long tasks = marks.tasksByChiplet().get(chiplet.id());
         String ran = tasks == null ? "" : " · " + tasks + (tasks == 1 ? " task" : " tasks");
         return new Group(Style.CHIPLET, "chiplet " + chiplet.id() + l3 + ran, columns, List.copyOf(cores));
@@ -185,21 +185,7 @@ public final class TopologySvg
     private static String nodeLabel(int id, MachinePicture machine)
     {
         Long memory = machine.nodeMemoryBytes().get(id);
-        return (id < 0 ? "no NUMA node" : "NUMA node " + id) + (memory == null ? "" : " · " + bytes(memory));
-    }
-
-    /** Bytes in the largest whole unit, one decimal at most ({@code 32 MiB}, {@code 1.5 GiB}). */
-    static String bytes(long bytes)
-    {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double value = bytes;
-        int unit = 0;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        String number = String.format(Locale.ROOT, "%.1f", value);
-        return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
+        return (id < 0 ? "no NUMA node" : "NUMA node " + id) + (memory == null ? "" : " · " + ByteSize.rounded(memory));
     }
 
     private static int byNumber(String a, String b)
