@@ -175,7 +175,7 @@ public final class RunsPage
             });
             json.writeEndObject();
         }
-        if (!run.taskPlaces().isEmpty()) {
+        if (!run.taskPlaces().holdsNothing()) {
             json.writeObjectFieldStart("taskPlaces");
             json.writeNumberField("tasksEnded", run.taskPlaces().tasksEnded());
             json.writeNumberField("maxStages", TaskView.MAX_STAGES);
@@ -398,7 +398,7 @@ public final class RunsPage
     /** Tasks per stage, executor, chiplet and arm, then the last tasks one by one; each table says its bound. */
     private void tasks(StringBuilder page, TaskView view)
     {
-        if (view.isEmpty()) {
+        if (view.holdsNothing()) {
             return;
         }
         page.append("<h4>Tasks per stage</h4>\n<p class=\"note\">").append(view.tasksEnded()).append(" tasks ended. Shown: the last ").append(TaskView.MAX_STAGES)

@@ -56,7 +56,11 @@ public record TaskView(List<StageRow> stages, List<TaskRow> recent, long stagesL
         recent = List.copyOf(recent);
     }
 
-    public boolean isEmpty()
+    /**
+     * Whether there is no row to show. Not named {@code isEmpty}: the History Server's disk store writes this record
+     * through Jackson, which would take such a getter for a property and then refuse to read it back.
+     */
+    public boolean holdsNothing()
     {
         return stages.isEmpty() && recent.isEmpty();
     }

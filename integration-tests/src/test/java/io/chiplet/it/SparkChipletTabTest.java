@@ -58,6 +58,9 @@ class SparkChipletTabTest
         int port = EventLogRuns.freePort();
         Path logs = Files.createDirectories(run.directory().resolve("history-logs"));
         Path pids = Files.createDirectories(run.directory().resolve("history-pids"));
+        // Spark 4's History Server keeps what it replayed on disk where operators set a store path (RocksDB through
+        // Spark's Jackson); Spark 3.5's here keeps it in memory: both stores hold the plugin's data.
+        String store = cell.pyspark().startsWith("3.") ? "" : " -Dspark.history.store.path=" + Files.createDirectories(run.directory().resolve("history-store"));
         Map<String, String> env = Map.of(
                 "JAVA_HOME", run.javaHome().toString(),
                 "SPARK_HOME", run.sparkHome().toString(),
@@ -65,7 +68,7 @@ class SparkChipletTabTest
                 "SPARK_PID_DIR", pids.toString(),
                 "SPARK_DAEMON_CLASSPATH", ProbeJar.pluginJar().toString(),
                 "SPARK_HISTORY_OPTS", "-Dspark.history.fs.logDirectory=" + run.eventLogDir().toUri() + " -Dspark.history.ui.port=" + port
-                        + " -Dspark.history.fs.update.interval=1s -Dspark.ui.bindAddress=127.0.0.1",
+                        + " -Dspark.history.fs.update.interval=1s -Dspark.ui.bindAddress=127.0.0.1" + store,
                 "SPARK_LOCAL_IP", "127.0.0.1");
         daemon(run, env, "sbin/start-history-server.sh");
         try {

@@ -59,7 +59,7 @@ public final class ChipletHistoryServerPlugin
             catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            if (data.events.isEmpty() && data.tasks.isEmpty()) {
+            if (data.events.isEmpty() && data.tasks.holdsNothing()) {
                 return;
             }
             ChipletPageModel model = new ChipletPageModel();
