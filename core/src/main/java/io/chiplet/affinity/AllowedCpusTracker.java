@@ -1,7 +1,12 @@
 package io.chiplet.affinity;
 
+import io.chiplet.topology.CgroupCpuset;
 import io.chiplet.topology.CpuSet;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -18,6 +23,12 @@ import static java.util.Objects.requireNonNull;
  * files and makes one syscall: the cgroup cpuset ({@code cpuset.cpus.effective} on v2, {@code cpuset.effective_cpus}
  * or {@code cpuset.cpus} on v1) and the affinity mask of the process's main thread (tid = pid), which no placement
  * pins, so it follows the cpuset and any {@code taskset} of the whole process.
+ *
+ * <p>{@link #live()} does that full read (some 1-1.5 ms on a loaded VM: it locates the cgroup through
+ * {@code /proc/self/mountinfo} each time) only when a cheap fingerprint changed: the raw text of
+ * {@code /proc/self/cgroup} (a move to another cgroup), of the cpuset file located at the last full read, of the
+ * online CPUs, and the {@code Cpus_allowed_list} line of {@code /proc/self/status}. Each of those changes with what
+ * the full read returns, so no change is missed; a changed fingerprint locates the cgroup anew.
  */
 public final class AllowedCpusTracker
 {
@@ -55,7 +66,73 @@ public final class AllowedCpusTracker
     /** Tracks this process: the online CPUs of its cgroup cpuset within its main thread's affinity mask. */
     public static AllowedCpusTracker live()
     {
-        return new AllowedCpusTracker(AllowedCpusTracker::readLive);
+        return new AllowedCpusTracker(new LiveReading());
+    }
+
+    /** {@link #readLive()}, done again only when the files it depends on read differently from the last time. */
+    static final class LiveReading
+            implements Supplier<CpuSet>
+    {
+        private static final Path CGROUP = Path.of("/proc/self/cgroup");
+        private static final Path STATUS = Path.of("/proc/self/status");
+        private static final Path ONLINE = Path.of("/sys/devices/system/cpu/online");
+        private static final String MASK_KEY = "Cpus_allowed_list:";
+
+        // Guarded by this.
+        private Optional<Path> cpusetFile = Optional.empty();
+        private String fingerprint = "";
+        private CpuSet last;
+        private long fullReads;
+
+        @Override
+        public synchronized CpuSet get()
+        {
+            if (last != null && fingerprint().equals(fingerprint)) {
+                return last;
+            }
+            cpusetFile = locateCpusetFile();
+            // Taken before the full read: a change between the two shows as a different fingerprint next time.
+            fingerprint = fingerprint();
+            last = readLive();
+            fullReads++;
+            return last;
+        }
+
+        /** How many full reads were done; for tests. */
+        synchronized long fullReads()
+        {
+            return fullReads;
+        }
+
+        private static Optional<Path> locateCpusetFile()
+        {
+            try {
+                return CgroupCpuset.read(Path.of("/")).file().map(file -> Path.of("/").resolve(file));
+            }
+            catch (RuntimeException e) {
+                // The full read reports what is wrong; the fingerprint then watches the other files.
+                return Optional.empty();
+            }
+        }
+
+        private String fingerprint()
+        {
+            String status = text(STATUS);
+            int at = status.indexOf(MASK_KEY);
+            int end = at < 0 ? -1 : status.indexOf('\n', at);
+            String mask = at < 0 ? "" : status.substring(at, end < 0 ? status.length() : end);
+            return text(CGROUP) + '\0' + cpusetFile.map(LiveReading::text).orElse("") + '\0' + text(ONLINE) + '\0' + mask;
+        }
+
+        private static String text(Path path)
+        {
+            try {
+                return new String(Files.readAllBytes(path), StandardCharsets.US_ASCII);
+            }
+            catch (IOException | RuntimeException e) {
+                return "unreadable";
+            }
+        }
     }
 
     /** The allowed CPUs of this process now, as {@link #live()} reads them. */

@@ -32,6 +32,20 @@ class AllowedCpusTrackerTest
         assertThat(tracker.current()).isEqualTo(CpuSet.range(8, 15));
     }
 
+    /** Live: the steady-state check reads what the full read does, and does the full read only once while nothing changes. */
+    @Test
+    void liveReadingDoesTheFullReadOnlyOnChange()
+    {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "needs Linux");
+        AllowedCpusTracker.LiveReading reading = new AllowedCpusTracker.LiveReading();
+        CpuSet first = reading.get();
+        assertThat(first).isEqualTo(AllowedCpusTracker.readLive());
+        for (int i = 0; i < 5; i++) {
+            assertThat(reading.get()).isEqualTo(first);
+        }
+        assertThat(reading.fullReads()).isEqualTo(1);
+    }
+
     /** Live: a child JVM's tracker sees {@code taskset -a -p} narrow every thread of it from outside, as a cpuset change does. */
     @Test
     @Timeout(120) // a safety net for a tracker that never reports, not a measurement
