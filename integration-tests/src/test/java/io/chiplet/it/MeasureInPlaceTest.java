@@ -186,7 +186,8 @@ class MeasureInPlaceTest
         Map<String, Map<String, Long>> outside = Map.of();
         try (SparkSubmit.Running running = submit.master(master).conf(conf).jars(ProbeJar.pluginJar())
                 .timeout(java.time.Duration.ofSeconds(Long.parseLong(seconds) + 180)).startPython(script, seconds, ROWS, SQL_PARTITIONS, until, release.toString())) {
-            if (running.awaitLine("CHIPLET-PROBE result").isPresent()) {
+            // The executor logs its own CPU once its tasks have drained; /proc is read right after, both while it is idle.
+            if (running.awaitLine("CHIPLET-PROBE result").isPresent() && running.awaitExecutorLog(PluginThreadsCpu.LOGGED_PREFIX)) {
                 outside = PluginThreadsCpu.readOutside(executors.apply(running));
             }
             Files.writeString(release, "done\n");

@@ -24,6 +24,7 @@ final class PluginThreadsCpu
     static final String PREFIX = "chiplet-";
     /** What the threads may do between the outside reading and the executor's end (idle sender rounds, the last counts). */
     static final long BETWEEN_READINGS_MILLIS = 25;
+    static final String LOGGED_PREFIX = "Chiplet plugin's own CPU on executor ";
     private static final Pattern LOGGED = Pattern.compile(
             "Chiplet plugin's own CPU on executor (\\S+), read from this JVM's CPU clocks: ([0-9.]+) ms: threads ([0-9.]+) ms \\(([^)]*)\\), hooks ([0-9.]+) ms");
     private static final Pattern EXECUTOR_ID = Pattern.compile("--executor-id (\\S+)");
@@ -74,7 +75,9 @@ final class PluginThreadsCpu
                 logged.put(line.group(1), line.toMatchResult());
             }
         }
-        assertThat(logged.keySet()).as("executors that logged their plugin's own CPU, of those read from /proc").containsAll(outside.keySet());
+        assertThat(logged.keySet()).as("executors that logged their plugin's own CPU, of those read from /proc; the logs' ends:%n%s",
+                executorLogs.stream().map(log -> log.lines().skip(Math.max(0, log.lines().count() - 15)).collect(java.util.stream.Collectors.joining("\n"))).collect(java.util.stream.Collectors.joining("\n==>\n")))
+                .containsAll(outside.keySet());
         return outside.entrySet().stream().map(entry -> {
             java.util.regex.MatchResult line = logged.get(entry.getKey());
             Map<String, Double> byName = new TreeMap<>();

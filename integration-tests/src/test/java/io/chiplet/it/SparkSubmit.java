@@ -252,6 +252,7 @@ final class SparkSubmit
         private final Duration timeout;
         private final Path directory;
         private final Path home;
+        private final Set<String> earlierExecutorLogs;
 
         private Running(Process process, long startNanos, Duration timeout, Path directory, Path home)
         {
@@ -260,6 +261,25 @@ final class SparkSubmit
             this.timeout = timeout;
             this.directory = directory;
             this.home = home;
+            // Runs may share a home (Standalone): the executors' logs of earlier runs are not this run's.
+            this.earlierExecutorLogs = Files.isDirectory(home.resolve("work")) ? executorLogs(home).keySet() : Set.of();
+        }
+
+        /** Waits (within the run's time) until one of this run's executor logs contains {@code text}; false if the run ended or timed out first. */
+        boolean awaitExecutorLog(String text)
+                throws InterruptedException
+        {
+            while (System.nanoTime() - startNanos < timeout.toNanos()) {
+                if (Files.isDirectory(home.resolve("work"))
+                        && executorLogs(home).entrySet().stream().anyMatch(log -> !earlierExecutorLogs.contains(log.getKey()) && log.getValue().contains(text))) {
+                    return true;
+                }
+                if (!process.isAlive()) {
+                    return false;
+                }
+                Thread.sleep(200);
+            }
+            return false;
         }
 
         /** Waits (within the run's time) for a line of the driver's stdout starting with {@code prefix}; empty if the run ended or timed out first. */

@@ -484,6 +484,11 @@ public final class ChipletExecutorPlugin
     @Override
     public void shutdown()
     {
+        // The lines first, before anything that talks to the driver: the Worker may stop copying this output soon.
+        ExecutorMeasuring measured = measuring;
+        if (measured != null) {
+            guard.runAlways("executor shutdown", measured::logOwnCpu);
+        }
         PlacementMetrics placementMetrics = metrics;
         if (guard.active() && placementMetrics != null) {
             log.info("{}", placementMetrics.summaryLine());
@@ -497,7 +502,6 @@ public final class ChipletExecutorPlugin
         if (watcher != null) {
             watcher.shutdownNow();
         }
-        ExecutorMeasuring measured = measuring;
         if (measured != null) {
             guard.runAlways("executor shutdown", measured::close);
         }

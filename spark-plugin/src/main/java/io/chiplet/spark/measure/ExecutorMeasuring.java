@@ -60,6 +60,8 @@ public final class ExecutorMeasuring
     // The window lengths the driver sent: they only grow, from a boundary the driver chose (core's WindowLength).
     private volatile WindowSteps steps = WindowSteps.BASE;
     private long lastReportNanos;
+    // Whether tasks ended since this JVM's own CPU was last logged (sender thread only).
+    private boolean tasksSinceOwnCpuLine;
 
     /**
      * @param settings with the seed in force (the one set, or the driver's draw for this application)
@@ -150,10 +152,21 @@ public final class ExecutorMeasuring
     /** Sends the arms started since the last report; on the sender thread, and once more at close. */
     void report()
     {
-        if (ended.isEmpty() && System.nanoTime() - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(IDLE_REPORT_INTERVAL_MS)) {
+        boolean idle = ended.isEmpty();
+        if (idle && System.nanoTime() - lastReportNanos < TimeUnit.MILLISECONDS.toNanos(IDLE_REPORT_INTERVAL_MS)) {
             return;
         }
         lastReportNanos = System.nanoTime();
+        if (!idle) {
+            tasksSinceOwnCpuLine = true;
+        }
+        else if (tasksSinceOwnCpuLine) {
+            // Once tasks have drained (no task ended for an idle round): a Worker may stop copying this executor's
+            // output before its shutdown's line, so the figure is in the log by then.
+            tasksSinceOwnCpuLine = false;
+            log.info("Chiplet plugin's own CPU on executor {}, read from this JVM's CPU clocks: {} (so far: no task ended in the last {} s)", executorId, cpu.breakdown(),
+                    IDLE_REPORT_INTERVAL_MS / 1000);
+        }
         try {
             Map<Long, TaskArm> arms = new HashMap<>();
             for (Ended task = ended.poll(); task != null; task = ended.poll()) {
@@ -183,14 +196,19 @@ public final class ExecutorMeasuring
 
     /**
      * Logs this JVM's plugin CPU time part by part ({@link OwnCpu#breakdown}; the figure an outside reading of the
-     * threads' clocks, {@code /proc/<pid>/task/<tid>/stat}, can be checked against), then sends the last arms: first,
-     * since the driver may not answer at its end and the executor is then killed.
+     * threads' clocks, {@code /proc/<pid>/task/<tid>/stat}, can be checked against). The executor calls it first at its
+     * shutdown: a Standalone or local-cluster Worker stops copying an executor's output soon after the application ends.
      */
+    public void logOwnCpu()
+    {
+        log.info("Chiplet plugin's own CPU on executor {}, read from this JVM's CPU clocks: {}", executorId, cpu.breakdown());
+    }
+
+    /** Sends the last arms (the driver may not answer at its end, and the executor is then killed). */
     @Override
     public void close()
     {
         sender.shutdownNow();
-        log.info("Chiplet plugin's own CPU on executor {}, read from this JVM's CPU clocks: {}", executorId, cpu.breakdown());
         report();
     }
 }
