@@ -42,6 +42,11 @@ class ChipletExecutorPluginTest
 {
     private static final long MIB = 1L << 20;
     private static final Topology TWO_CHIPLETS = topology(CpuSet.range(0, 7), List.of(chiplet(0, CpuSet.range(0, 3), 32 * MIB), chiplet(1, CpuSet.range(4, 7), 32 * MIB)));
+    /**
+     * For tests about placement, not measuring: with measuring on, the host's arm follows the wall clock's window, and
+     * a test run inside a control window would see no task placed.
+     */
+    private static final Map<String, String> NOT_MEASURING = Map.of("spark.chiplet.measure.enabled", "false");
     private static final Topology ONE_CHIPLET = topology(CpuSet.range(0, 7), List.of(chiplet(0, CpuSet.range(0, 7), 32 * MIB)));
 
     private final RecordingTaskPlacement placement = new RecordingTaskPlacement(2);
@@ -242,7 +247,7 @@ class ChipletExecutorPluginTest
                 return List.of(1);
             }
         };
-        FakePluginContext context = new FakePluginContext(Map.of(), message -> SpreadHints.NONE);
+        FakePluginContext context = new FakePluginContext(NOT_MEASURING, message -> SpreadHints.NONE);
         ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, ignored -> leased, currentTask::get);
         plugin.init(context, Map.of());
         for (int partition = 0; partition < 4; partition++) {
@@ -276,7 +281,7 @@ class ChipletExecutorPluginTest
             }
         };
         ChipletExecutorPlugin plugin = new ChipletExecutorPlugin(settings -> TWO_CHIPLETS, context -> failing, currentTask::get);
-        plugin.init(new FakePluginContext(Map.of(), message -> SpreadHints.NONE), Map.of());
+        plugin.init(new FakePluginContext(NOT_MEASURING, message -> SpreadHints.NONE), Map.of());
 
         currentTask.set(new TaskPlacement.TaskIdentity(0, 0, 1));
         plugin.onTaskStart();
@@ -362,13 +367,13 @@ class ChipletExecutorPluginTest
         ChipletExecutorPlugin broken = plugin(settings -> {
             throw new IllegalStateException("no sysfs");
         });
-        broken.init(new FakePluginContext(Map.of(), message -> SpreadHints.NONE), Map.of());
+        broken.init(new FakePluginContext(NOT_MEASURING, message -> SpreadHints.NONE), Map.of());
         runTask(broken, new TaskPlacement.TaskIdentity(0, 0, 1), true);
         assertThat(placement.started()).isEmpty();
 
         // A driver that cannot answer costs the partition sizing, not the placement.
         ChipletExecutorPlugin orphan = plugin(settings -> TWO_CHIPLETS);
-        orphan.init(new FakePluginContext(Map.of(), message -> {
+        orphan.init(new FakePluginContext(NOT_MEASURING, message -> {
             throw new IllegalStateException("no driver endpoint");
         }), Map.of());
         runTask(orphan, new TaskPlacement.TaskIdentity(0, 0, 1), true);
