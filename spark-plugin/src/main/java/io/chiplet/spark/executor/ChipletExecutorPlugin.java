@@ -1,11 +1,9 @@
 package io.chiplet.spark.executor;
 
-import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
-import io.chiplet.placement.HostShares;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.report.MachinePicture;
@@ -14,9 +12,6 @@ import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
 import io.chiplet.spark.measure.HostKey;
 import io.chiplet.spark.measure.MeasuredTaskPlacement;
-import io.chiplet.spark.messages.PlacementCounts;
-import io.chiplet.spark.messages.PluginMessages;
-import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.placement.ExecutorProcessPlacement;
@@ -47,9 +42,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -63,9 +55,6 @@ public final class ChipletExecutorPlugin
         implements ExecutorPlugin
 {
     private static final Logger log = LoggerFactory.getLogger(ChipletExecutorPlugin.class);
-    private static final long COUNTS_INTERVAL_SECONDS = 3;
-    /** Unchanged counts are sent again only this often (a lost message is then made good): an idle executor sends nothing new. */
-    private static final long UNCHANGED_COUNTS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final TopologySource topologySource;
     private final TaskPlacementFactory placementFactory;
@@ -80,28 +69,12 @@ public final class ChipletExecutorPlugin
     private volatile TaskPlaceLog taskPlaces;
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
-    private volatile SpreadHints hints = SpreadHints.NONE;
-    private volatile ScheduledExecutorService cpusetWatcher;
-
-    /** How often the executor checks its allowed CPUs at first: a tenth of the kubelet's ten-second window. */
-    static final long CPUSET_CHECK_INTERVAL_MS = 1000;
-    /**
-     * After this many checks (the first 30 s, when the kubelet narrows a container's cpuset) only every
-     * {@value #LATER_CPUSET_CHECK_EVERY}th check reads the cpuset: a read costs some 1 to 1.5 ms of CPU on a small busy VM
-     * (docs/measuring.md), and later changes
-     * (an operator's taskset, a moved cgroup) are rare and may wait 5 s.
-     */
-    static final long EARLY_CPUSET_CHECKS = 30;
-    static final long LATER_CPUSET_CHECK_EVERY = 5;
-
+    private volatile DriverLink driver;
     private volatile HostShare hostShare;
-    private volatile ScheduledExecutorService countsSender;
-    private volatile PluginContext pluginContext;
+    private volatile PlacementCountsSender counts;
+    private volatile CpusetFollower cpuset;
     private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
     private volatile ExecutorMeasuring measuring;
-    // Only the counts' thread (and shutdown, after it stopped) touches these.
-    private PlacementCounts lastCounts;
-    private long lastCountsSentNanos;
 
     public ChipletExecutorPlugin(TopologySource topologySource, TaskPlacementFactory placementFactory)
     {
@@ -161,86 +134,80 @@ public final class ChipletExecutorPlugin
         }
     }
 
+    /** The steps of an executor's start, in order; any failure of one switches the plugin off ({@link #init}). */
     private void start(PluginContext context, Map<String, String> extraConf)
+    {
+        Optional<ChipletSettings> enabled = enabledSettings(context, extraConf);
+        if (enabled.isEmpty()) {
+            return;
+        }
+        ChipletSettings settings = enabled.get();
+        ExecutorMachine machine = ExecutorMachine.read(topologySource, settings, SparkConfs.toMap(context.conf()), context.executorID());
+        DriverLink driverLink = new DriverLink(context, log);
+        driver = driverLink;
+        LeaseCoordinator leaseCoordinator = driverLink.leaseCoordinator();
+        HostShare share = claimHostShare(machine, settings, context.executorID(), leaseCoordinator);
+        Topology topology = share.topology();
+        NodeShare usable = NodeShare.of(topology);
+        PlacementMetrics contextMetrics = new PlacementMetrics(usable.ids());
+        MeasureSettings measureSettings = measureSettings(context, extraConf);
+        Optional<DrawnArm> executorArm = drawExecutorArm(context.executorID(), machine.mode(), measureSettings, driverLink);
+        boolean control = executorArm.isPresent() && executorArm.get().arm() == Arm.CONTROL;
+        placement = control
+                ? new UnplacedTaskPlacement()
+                : placementFactory.create(new PlacementContext(settings.withMode(machine.mode()), topology, contextMetrics, machine.taskSlots(), context.executorID(),
+                        driverLink::askHints, leaseCoordinator));
+        measure(context, machine.mode(), measureSettings, executorArm, machine.oneL3(), driverLink);
+        List<Integer> placedOn = placement.chipletIds(usable.ids());
+        PlacementMetrics placementMetrics = registerMetrics(context, usable, placedOn, contextMetrics);
+        PartitionBasis summary = placement.summary(topology);
+        logStart(context.executorID(), settings, machine, share, usable, placedOn, control);
+        installPythonWorkers(context, extraConf, machine.mode());
+        reportMachine(context, driverLink, machine, share, summary, control ? "" : cpusOf(usable, placedOn));
+        TaskPlaceLog places = new TaskPlaceLog(context.executorID());
+        taskPlaces = places;
+        counts = PlacementCountsSender.start(context, placementMetrics, places, log);
+        cpuset = CpusetFollower.start(context.executorID(), topology, placementMetrics, after -> placement.allowedCpusChanged(after), guard, log);
+    }
+
+    /** The plugin's settings, where the driver left it on and they are valid and enabled; empty once the guard is switched off. */
+    private Optional<ChipletSettings> enabledSettings(PluginContext context, Map<String, String> extraConf)
     {
         if (extraConf.containsKey(ChipletDriverPlugin.DISABLED_BY_DRIVER)) {
             guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
-            return;
+            return Optional.empty();
         }
         // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
         ChipletSettings.Parsed parsed = ChipletSettings.parse(ChipletSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
         if (parsed instanceof ChipletSettings.Problem problem) {
             guard.disable(problem.message());
-            return;
+            return Optional.empty();
         }
         ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
         if (!settings.enabled()) {
             guard.disableQuietly(ChipletSettings.ENABLED + " is false");
-            return;
+            return Optional.empty();
         }
         // The snapshot is read on this host, which may not be the driver's: check it here.
         Optional<ChipletSettings.Problem> snapshotProblem = settings.checkFsRoot();
         if (snapshotProblem.isPresent()) {
             guard.disable(snapshotProblem.get().message());
-            return;
+            return Optional.empty();
         }
-        Topology host = topologySource.read(settings);
-        Map<String, String> conf = SparkConfs.toMap(context.conf());
-        int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
-        int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
-        PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
-        ChipletSettings resolved = settings.withMode(mode);
-        // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
-        // Leases are checked with the driver: executors of one host whose containers see different lease directories are kept apart there.
-        LeaseCoordinator leaseCoordinator = new DriverLeaseCoordinator(context.executorID(), message -> askDriver(context, message));
-        HostShare share = mode == PlacementMode.TASK
-                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir(), leaseCoordinator)
-                : HostShare.whole(host, "executor mode leases its own chiplet");
+        return Optional.of(settings);
+    }
+
+    /**
+     * Task mode places within this executor's share of the host; executor mode leases its chiplet itself. Kept at once,
+     * so that a failed start gives it back.
+     */
+    private HostShare claimHostShare(ExecutorMachine machine, ChipletSettings settings, String executorId, LeaseCoordinator leaseCoordinator)
+    {
+        HostShare share = machine.mode() == PlacementMode.TASK
+                ? HostShare.claim(machine.host(), machine.cores(), executorId, settings.leaseDir(), leaseCoordinator)
+                : HostShare.whole(machine.host(), "executor mode leases its own chiplet");
         hostShare = share;
-        Topology topology = share.topology();
-        List<Integer> usable = NodeShare.of(topology).ids();
-        PlacementMetrics contextMetrics = new PlacementMetrics(usable);
-        MeasureSettings measureSettings = measureSettings(context, extraConf);
-        // Executor mode, measured: the driver draws whether this whole executor is placed, before it leases or binds anything.
-        Optional<DrawnArm> executorArm = mode == PlacementMode.EXECUTOR && measureSettings.enabled()
-                ? ExecutorMeasuring.askExecutorArm(context.executorID(), message -> askDriver(context, message))
-                : Optional.empty();
-        boolean control = executorArm.isPresent() && executorArm.get().arm() == Arm.CONTROL;
-        placement = control
-                ? new UnplacedTaskPlacement()
-                : placementFactory.create(new PlacementContext(resolved, topology, contextMetrics, taskSlots, context.executorID(), () -> askHints(context), leaseCoordinator));
-        measure(context, mode, measureSettings, executorArm, NodeShare.of(host).ids().size() < 2);
-        List<Integer> placedOn = placement.chipletIds(usable);
-        // Executor mode counts only its leased chiplet; nothing else holds the context's metrics there.
-        PlacementMetrics placementMetrics = placedOn.equals(usable) ? contextMetrics : new PlacementMetrics(placedOn);
-        placementMetrics.register(context.metricRegistry());
-        metrics = placementMetrics;
-        PartitionBasis summary = placement.summary(topology);
-        // The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN).
-        log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
-                context.executorID(), mode.configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
-                cores, cores == 1 ? "" : "s", placedOn, cpusOf(topology, placedOn), topology.source(),
-                control ? "control executor: nothing leased or bound, its tasks run as without the plugin (docs/measuring.md)" : describe(placement, share),
-                settings.policy(), NativeAccess.path());
-        if (mode == PlacementMode.TASK) {
-            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
-                    Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
-        }
-        // Its own chiplets: a share of the host (task mode) or a leased chiplet (executor mode); none under wim or as a control executor.
-        boolean ownChiplets = !share.ownsHost() || placement.holdsOwnChiplets();
-        // The host's picture, for the Chiplet tab and chiplet report (docs/observability.md): a few kilobytes, once per executor.
-        report(context, new TopologyReport(context.executorID(), ExecutorHost.of(context), mode, summary, ownChiplets, MachinePicture.of(host).json(),
-                control ? "" : cpusOf(topology, placedOn)));
-        taskPlaces = new TaskPlaceLog(context.executorID());
-        ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "chiplet-placement-counts");
-            thread.setDaemon(true);
-            return thread;
-        });
-        sender.scheduleWithFixedDelay(() -> sendCounts(context, false), COUNTS_INTERVAL_SECONDS, COUNTS_INTERVAL_SECONDS, TimeUnit.SECONDS);
-        countsSender = sender;
-        pluginContext = context;
-        followCpuset(context.executorID(), topology, placementMetrics);
+        return share;
     }
 
     /** The measurement's settings, with the seed the driver drew for this application where none is set. */
@@ -255,14 +222,12 @@ public final class ChipletExecutorPlugin
         return drawn == null ? settings : settings.withSeed(Long.parseLong(drawn));
     }
 
-    private static Object askDriver(PluginContext context, Object message)
+    /** Executor mode, measured: the driver draws whether this whole executor is placed, before it leases or binds anything. */
+    private static Optional<DrawnArm> drawExecutorArm(String executorId, PlacementMode mode, MeasureSettings settings, DriverLink driverLink)
     {
-        try {
-            return context.ask(message);
-        }
-        catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return mode == PlacementMode.EXECUTOR && settings.enabled()
+                ? ExecutorMeasuring.askExecutorArm(executorId, driverLink::ask)
+                : Optional.empty();
     }
 
     /**
@@ -270,74 +235,53 @@ public final class ChipletExecutorPlugin
      * In executor mode every task has its executor's arm, drawn by the driver; an executor the driver drew no arm
      * for is placed and not measured.
      */
-    private void measure(PluginContext context, PlacementMode mode, MeasureSettings settings, Optional<DrawnArm> executorArm, boolean oneL3)
+    private void measure(PluginContext context, PlacementMode mode, MeasureSettings settings, Optional<DrawnArm> executorArm, boolean oneL3, DriverLink driverLink)
     {
         if (!settings.enabled() || (mode == PlacementMode.EXECUTOR && executorArm.isEmpty())) {
             return;
         }
-        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), message -> askDriver(context, message), HostKey.live(), oneL3);
+        ExecutorMeasuring started = new ExecutorMeasuring(settings, context.executorID(), driverLink::ask, HostKey.live(), oneL3);
         measuring = started;
         placement = executorArm.isPresent() ? started.wrapWhole(placement, executorArm.get()) : started.wrap(placement);
     }
 
-    /**
-     * Says whether the allowed CPUs are whole chiplets, then checks them every {@link #CPUSET_CHECK_INTERVAL_MS} ms on a
-     * daemon thread for the first {@value #EARLY_CPUSET_CHECKS} checks (the kubelet may narrow a container's cpuset
-     * seconds after start), every {@value #LATER_CPUSET_CHECK_EVERY} s after that. A change is logged once with the
-     * old and new sets, counted ({@code cpuset.changes}) and handed to the placement to plan and pin anew.
-     */
-    private void followCpuset(String executorId, Topology topology, PlacementMetrics placementMetrics)
+    /** Executor mode counts only its leased chiplet; nothing else holds the context's metrics there. */
+    private PlacementMetrics registerMetrics(PluginContext context, NodeShare usable, List<Integer> placedOn, PlacementMetrics contextMetrics)
     {
-        AllowedCpusTracker tracker = AllowedCpusTracker.live();
-        log.info("Chiplet plugin on executor {}: {}", executorId, alignment(topology, tracker.current()));
-        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "chiplet-cpuset-watch");
-            thread.setDaemon(true);
-            return thread;
-        });
-        cpusetWatcher = watcher;
-        long[] checks = {0};
-        watcher.scheduleWithFixedDelay(() -> guard.run("following the cpuset", () -> {
-            if (++checks[0] > EARLY_CPUSET_CHECKS && checks[0] % LATER_CPUSET_CHECK_EVERY != 0) {
-                return;
-            }
-            tracker.check().ifPresent(change -> {
-            log.info("Chiplet plugin on executor {}: {}; placing tasks anew within {}", executorId, change.describe(), alignment(topology, change.after()));
-            placementMetrics.cpusetChanged();
-            placement.allowedCpusChanged(change.after());
-            });
-        }), CPUSET_CHECK_INTERVAL_MS, CPUSET_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        PlacementMetrics placementMetrics = placedOn.equals(usable.ids()) ? contextMetrics : new PlacementMetrics(placedOn);
+        placementMetrics.register(context.metricRegistry());
+        metrics = placementMetrics;
+        return placementMetrics;
     }
 
-    /**
-     * This executor's counts to the driver, whose metrics show them, where they changed (or {@code always}, and every
-     * 30 s unchanged); a lost message only delays the figures.
-     */
-    private void sendCounts(PluginContext context, boolean always)
+    /** The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN). */
+    private void logStart(String executorId, ChipletSettings settings, ExecutorMachine machine, HostShare share, NodeShare usable, List<Integer> placedOn, boolean control)
     {
-        try {
-            PlacementMetrics placementMetrics = metrics;
-            if (placementMetrics != null) {
-                PlacementCounts counts = PlacementCounts.of(context.executorID(), placementMetrics);
-                long now = System.nanoTime();
-                // Not a return: whatever else this round sends goes on regardless.
-                if (always || !counts.equals(lastCounts) || now - lastCountsSentNanos >= UNCHANGED_COUNTS_INTERVAL_NANOS) {
-                    lastCounts = counts;
-                    lastCountsSentNanos = now;
-                    context.send(PluginMessages.encode(counts));
-                }
-            }
-            TaskPlaceLog places = taskPlaces;
-            if (places != null) {
-                TaskPlaces ended = places.drain();
-                if (!ended.isEmpty()) {
-                    context.send(PluginMessages.encode(ended));
-                }
-            }
+        int taskSlots = machine.taskSlots();
+        int cores = machine.cores();
+        log.warn("Chiplet plugin on executor {}: {} mode{}, {} task slot{} for {} core{} on chiplets {} (CPUs {}) of {}; {}; policy {}; native path {}",
+                executorId, machine.mode().configName(), settings.mode() == PlacementMode.AUTO ? " (auto)" : "", taskSlots, taskSlots == 1 ? "" : "s",
+                cores, cores == 1 ? "" : "s", placedOn, cpusOf(usable, placedOn), share.topology().source(),
+                control ? "control executor: nothing leased or bound, its tasks run as without the plugin (docs/measuring.md)" : describe(placement, share),
+                settings.policy(), NativeAccess.path());
+    }
+
+    /** Task mode places Python workers as well: on the CPUs of the task that starts them. */
+    private void installPythonWorkers(PluginContext context, Map<String, String> extraConf, PlacementMode mode)
+    {
+        if (mode == PlacementMode.TASK) {
+            python = PythonWorkerPlacement.install(context.conf(), System.getProperty("sun.java.command", ""), Path.of("").toAbsolutePath(),
+                    Optional.ofNullable(extraConf.get(ChipletDriverPlugin.ISOLATED_PYTHON_SESSIONS)));
         }
-        catch (Exception | LinkageError e) {
-            log.debug("Chiplet plugin could not send its counts to the driver", e);
-        }
+    }
+
+    /** The host's picture, for the Chiplet tab and chiplet report (docs/observability.md): a few kilobytes, once per executor. */
+    private void reportMachine(PluginContext context, DriverLink driverLink, ExecutorMachine machine, HostShare share, PartitionBasis summary, String placedCpus)
+    {
+        // Its own chiplets: a share of the host (task mode) or a leased chiplet (executor mode); none under wim or as a control executor.
+        boolean ownChiplets = !share.ownsHost() || placement.holdsOwnChiplets();
+        driverLink.report(new TopologyReport(context.executorID(), ExecutorHost.of(context), machine.mode(), summary, ownChiplets, MachinePicture.of(machine.host()).json(),
+                placedCpus));
     }
 
     /** What the executor got: its share of the host in task mode, its lease in executor mode. */
@@ -350,66 +294,9 @@ public final class ChipletExecutorPlugin
         return share.description();
     }
 
-    /**
-     * {@code auto}: core decides ({@link HostShares#fitsOneChiplet}): an executor whose cores fit in one chiplet of a
-     * shared host takes a chiplet for its whole process; one that owns its host, or anything between, places tasks
-     * within its share. In local mode (executor {@code driver}) the process is the whole application: never bound whole.
-     */
-    static PlacementMode resolveMode(PlacementMode configured, Topology host, int cores, String executorId)
+    private static String cpusOf(NodeShare usable, List<Integer> chiplets)
     {
-        if (configured != PlacementMode.AUTO) {
-            return configured;
-        }
-        if ("driver".equals(executorId)) {
-            return PlacementMode.TASK;
-        }
-        return HostShares.fitsOneChiplet(NodeShare.of(host), cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
-    }
-
-    private static String cpusOf(Topology topology, List<Integer> chiplets)
-    {
-        NodeShare share = NodeShare.of(topology);
-        return chiplets.stream().map(share::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
-    }
-
-    /** Whether {@code allowed} are whole chiplets, as core's node share of them says; the reason where there is none. */
-    private static String alignment(Topology topology, CpuSet allowed)
-    {
-        try {
-            return NodeShare.of(topology, allowed).alignment().describe();
-        }
-        catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-    }
-
-    /** The adaptive controller's periodic question; on its thread, never a task's. */
-    private SpreadHints askHints(PluginContext context)
-    {
-        Object reply;
-        try {
-            reply = context.ask(PluginMessages.encode(new SpreadHintRequest(context.executorID())));
-        }
-        catch (Exception e) {
-            throw new IllegalStateException("the driver did not answer: " + e, e);
-        }
-        if (PluginMessages.decode(reply) instanceof SpreadHints latest) {
-            hints = latest;
-        }
-        return hints;
-    }
-
-    private void report(PluginContext context, TopologyReport report)
-    {
-        try {
-            if (PluginMessages.decode(context.ask(PluginMessages.encode(report))) instanceof SpreadHints reply) {
-                hints = reply;
-            }
-        }
-        catch (Exception e) {
-            // Placement on this executor still works; only the driver's partition sizing misses this executor.
-            log.warn("Chiplet plugin could not report executor {}'s chiplets to the driver, partition settings stay as they are: {}", report.executorId(), e.toString());
-        }
+        return chiplets.stream().map(usable::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
     }
 
     @Override
@@ -472,7 +359,8 @@ public final class ChipletExecutorPlugin
     /** The driver's latest spread hints: from the report's reply, then from the adaptive controller's asks. */
     SpreadHints hints()
     {
-        return hints;
+        DriverLink link = driver;
+        return link == null ? SpreadHints.NONE : link.hints();
     }
 
     /**
@@ -493,14 +381,13 @@ public final class ChipletExecutorPlugin
         if (guard.active() && placementMetrics != null) {
             log.info("{}", placementMetrics.summaryLine());
         }
-        ScheduledExecutorService sender = countsSender;
+        PlacementCountsSender sender = counts;
         if (sender != null) {
-            sender.shutdownNow();
-            sendCounts(pluginContext, true);
+            sender.stopAndSendLast();
         }
-        ScheduledExecutorService watcher = cpusetWatcher;
-        if (watcher != null) {
-            watcher.shutdownNow();
+        CpusetFollower follower = cpuset;
+        if (follower != null) {
+            follower.stop();
         }
         if (measured != null) {
             guard.runAlways("executor shutdown", measured::close);

@@ -1,6 +1,7 @@
 package io.chiplet.spark.executor;
 
 import io.chiplet.affinity.LeaseCoordinator;
+import io.chiplet.placement.NodeShare;
 import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.topology.Chiplet;
@@ -71,11 +72,11 @@ class HostShareTest
     @Test
     void autoModeFollowsWhatTheExecutorSees()
     {
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 16, "1")).isEqualTo(PlacementMode.TASK);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 4, "1")).isEqualTo(PlacementMode.EXECUTOR);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 6, "1")).isEqualTo(PlacementMode.TASK);
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.TASK, FOUR_CHIPLETS, 1, "1")).isEqualTo(PlacementMode.TASK);
+        assertThat(ExecutorMachine.resolveMode(PlacementMode.AUTO, NodeShare.of(FOUR_CHIPLETS), 16, "1")).isEqualTo(PlacementMode.TASK);
+        assertThat(ExecutorMachine.resolveMode(PlacementMode.AUTO, NodeShare.of(FOUR_CHIPLETS), 4, "1")).isEqualTo(PlacementMode.EXECUTOR);
+        assertThat(ExecutorMachine.resolveMode(PlacementMode.AUTO, NodeShare.of(FOUR_CHIPLETS), 6, "1")).isEqualTo(PlacementMode.TASK);
+        assertThat(ExecutorMachine.resolveMode(PlacementMode.TASK, NodeShare.of(FOUR_CHIPLETS), 1, "1")).isEqualTo(PlacementMode.TASK);
         // local[1]: the one process is the whole application, driver included.
-        assertThat(ChipletExecutorPlugin.resolveMode(PlacementMode.AUTO, FOUR_CHIPLETS, 1, "driver")).isEqualTo(PlacementMode.TASK);
+        assertThat(ExecutorMachine.resolveMode(PlacementMode.AUTO, NodeShare.of(FOUR_CHIPLETS), 1, "driver")).isEqualTo(PlacementMode.TASK);
     }
 }
