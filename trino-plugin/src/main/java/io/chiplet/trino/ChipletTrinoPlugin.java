@@ -52,6 +52,6 @@ public final class ChipletTrinoPlugin
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of(new ChipletConnectorFactory(skewHistory, workerReports, coordinatorParts, measurements));
+        return List.of(ChipletConnectorFactory.of(skewHistory, workerReports, coordinatorParts, measurements));
     }
 }

@@ -55,6 +55,27 @@ public final class ChipletConnectorFactory
         CatalogState start(String catalog, String node, Map<String, String> properties, TaskRole role);
     }
 
+    /**
+     * What the factory works with: the state every catalog of the plugin shares, and how it finds its node and starts
+     * its runtime.
+     *
+     * @param contextCurrentNode {@link #CONTEXT_CURRENT_NODE}, or none where a test has a Trino without it
+     * @param starter {@link NodeRuntime#start}, or a test's
+     */
+    record Collaborators(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements,
+            Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    {
+        Collaborators
+        {
+            requireNonNull(skewHistory, "skewHistory is null");
+            requireNonNull(workerReports, "workerReports is null");
+            requireNonNull(parts, "parts is null");
+            requireNonNull(measurements, "measurements is null");
+            requireNonNull(contextCurrentNode, "contextCurrentNode is null");
+            requireNonNull(starter, "starter is null");
+        }
+    }
+
     private final SkewHistory skewHistory;
     private final WorkerReports workerReports;
     private final QueryMeasurements measurements;
@@ -62,31 +83,28 @@ public final class ChipletConnectorFactory
     private final Optional<MethodHandle> contextCurrentNode;
     private final RuntimeStarter starter;
 
-    public ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements)
+    ChipletConnectorFactory(Collaborators collaborators)
     {
-        this(skewHistory, workerReports, parts, measurements, CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        requireNonNull(collaborators, "collaborators is null");
+        this.parts = collaborators.parts();
+        this.skewHistory = collaborators.skewHistory();
+        this.workerReports = collaborators.workerReports();
+        this.measurements = collaborators.measurements();
+        this.contextCurrentNode = collaborators.contextCurrentNode();
+        this.starter = collaborators.starter();
     }
 
-    ChipletConnectorFactory(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
+    /** The plugin's factory: its catalogs share these, find their node through the running SPI and start a {@link NodeRuntime}. */
+    public static ChipletConnectorFactory of(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements)
     {
-        this(skewHistory, new WorkerReports(), new CoordinatorParts(), contextCurrentNode, starter);
+        return new ChipletConnectorFactory(new Collaborators(skewHistory, workerReports, parts, measurements, CONTEXT_CURRENT_NODE, NodeRuntime::start));
     }
 
-    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, Optional<MethodHandle> contextCurrentNode,
-            RuntimeStarter starter)
+    /** A factory of its own reports, parts and measurements, for tests of one catalog. */
+    static ChipletConnectorFactory forTests(SkewHistory skewHistory, Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
     {
-        this(skewHistory, workerReports, parts, new QueryMeasurements(Clock.systemUTC(), log), contextCurrentNode, starter);
-    }
-
-    ChipletConnectorFactory(SkewHistory skewHistory, WorkerReports workerReports, CoordinatorParts parts, QueryMeasurements measurements,
-            Optional<MethodHandle> contextCurrentNode, RuntimeStarter starter)
-    {
-        this.parts = requireNonNull(parts, "parts is null");
-        this.skewHistory = requireNonNull(skewHistory, "skewHistory is null");
-        this.workerReports = requireNonNull(workerReports, "workerReports is null");
-        this.measurements = requireNonNull(measurements, "measurements is null");
-        this.contextCurrentNode = requireNonNull(contextCurrentNode, "contextCurrentNode is null");
-        this.starter = requireNonNull(starter, "starter is null");
+        return new ChipletConnectorFactory(new Collaborators(skewHistory, new WorkerReports(), new CoordinatorParts(), new QueryMeasurements(Clock.systemUTC(), log),
+                contextCurrentNode, starter));
     }
 
     @Override

@@ -40,7 +40,7 @@ class ChipletConnectorFactoryTest
     @Test
     void placementPartThrowingNoSuchMethodErrorLeavesTheCatalogUpNotPlacing()
     {
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
+        ChipletConnectorFactory factory = ChipletConnectorFactory.forTests(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new NoSuchMethodError("'io.trino.spi.Node io.trino.spi.connector.ConnectorContext.getCurrentNode()'");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
@@ -58,7 +58,7 @@ class ChipletConnectorFactoryTest
     @Test
     void anyThrowableOfOursIsAbsorbedButTheJvmRunningOutOfMemoryIsNot()
     {
-        ChipletConnectorFactory assertionFails = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
+        ChipletConnectorFactory assertionFails = ChipletConnectorFactory.forTests(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new AssertionError("a bug of ours");
         });
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
@@ -68,7 +68,7 @@ class ChipletConnectorFactoryTest
             assertThat(log.warnings()).hasSize(1);
         }
 
-        ChipletConnectorFactory outOfMemory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
+        ChipletConnectorFactory outOfMemory = ChipletConnectorFactory.forTests(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             throw new OutOfMemoryError("Java heap space");
         });
         assertThatThrownBy(() -> outOfMemory.create("chiplet", SETTINGS, context(Optional.of(manager("node-1")))))
@@ -79,7 +79,7 @@ class ChipletConnectorFactoryTest
     void withoutTheNewerAccessorTheNodeComesFromTheNodeManagerAsInTrino476()
     {
         AtomicReference<String> startedOn = new AtomicReference<>();
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
+        ChipletConnectorFactory factory = ChipletConnectorFactory.forTests(new SkewHistory(8), Optional.empty(), (catalog, node, properties, role) -> {
             startedOn.set(node);
             return NodeRuntime.start(catalog, node, properties, role);
         });
@@ -99,7 +99,7 @@ class ChipletConnectorFactoryTest
         // The tests run on the newest SPI, whose ConnectorContext has getCurrentNode(); the plugin compiles against 476's.
         assertThat(ChipletConnectorFactory.CONTEXT_CURRENT_NODE).isPresent();
         AtomicReference<String> startedOn = new AtomicReference<>();
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE,
+        ChipletConnectorFactory factory = ChipletConnectorFactory.forTests(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE,
                 (catalog, node, properties, role) -> {
                     startedOn.set(node);
                     return NodeRuntime.start(catalog, node, properties, role);
@@ -132,7 +132,7 @@ class ChipletConnectorFactoryTest
     @Test
     void neitherNodeNorNodeManagerStillGivesACatalogThatSaysWhy()
     {
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE, NodeRuntime::start);
+        ChipletConnectorFactory factory = ChipletConnectorFactory.forTests(new SkewHistory(8), ChipletConnectorFactory.CONTEXT_CURRENT_NODE, NodeRuntime::start);
         try (LogCapture log = LogCapture.of("io.chiplet.trino")) {
             Connector connector = factory.create("chiplet", SETTINGS, context(Optional.empty()));
 
@@ -165,7 +165,7 @@ class ChipletConnectorFactoryTest
             throws Exception
     {
         Path file = java.nio.file.Files.writeString(temp.resolve("taken"), "a file");
-        ChipletConnectorFactory factory = new ChipletConnectorFactory(new SkewHistory(8), Optional.empty(),
+        ChipletConnectorFactory factory = ChipletConnectorFactory.forTests(new SkewHistory(8), Optional.empty(),
                 (catalog, node, properties, role) -> new FailedCatalog(catalog, node, "test: nothing placed"));
         javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
         javax.management.ObjectName measurement = new javax.management.ObjectName("io.chiplet.trino:type=Measurement,name=chiplet_measuring");
