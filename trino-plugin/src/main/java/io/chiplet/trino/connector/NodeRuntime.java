@@ -1,17 +1,7 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.affinity.AllowedCpusTracker;
-import io.chiplet.affinity.ChipletLease;
-import io.chiplet.affinity.ThreadBinder;
-import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.HostShares;
-import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NoUsableChipletException;
-import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.Policy;
-import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import io.chiplet.measure.Arm;
@@ -19,22 +9,14 @@ import io.chiplet.trino.measure.EffectInjector;
 import io.chiplet.trino.measure.MeasureSettings;
 import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
-import io.chiplet.trino.placement.LiveQueryThreadBinder;
-import io.chiplet.trino.placement.MemoryAdvice;
-import io.chiplet.trino.placement.PlacementAgent;
 import io.chiplet.trino.placement.PlacementAgents;
-import io.chiplet.trino.placement.RemoteAccessSignals;
-import io.chiplet.trino.placement.ThreadPlacement;
 import io.chiplet.trino.skew.CompletedStageSkew;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -126,7 +108,7 @@ public final class NodeRuntime
             return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.empty());
         }
         try {
-            PlacementAgents.Registration registration = PlacementAgents.register(catalog, config, () -> startAgent(node, config, topology));
+            PlacementAgents.Registration registration = PlacementAgents.register(catalog, config, () -> NodeAgentLauncher.start(node, config, topology));
             return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.of(registration), Optional.empty());
         }
         catch (RuntimeException | LinkageError e) {
@@ -163,117 +145,6 @@ public final class NodeRuntime
     {
         log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalog, node, cause);
         return new NodeRuntime(catalog, node, config, topology, Optional.empty(), Optional.of(cause));
-    }
-
-    /**
-     * What a node places its query threads on before it leases: the share (the topology's usable chiplets within
-     * {@code processCpus}), core's memory rule for the settings and how many chiplets to lease (core's
-     * {@link HostShares#chipletsRequested}). The node runtime leases that many and places on the leased share with
-     * {@link NodeSetup#placement}; {@code chiplet plan} is compared with exactly this. Pure.
-     *
-     * @param processCpus the CPUs the kernel lets this process use: a snapshot may describe another machine
-     * @throws IllegalStateException when no chiplet of the topology holds one of {@code processCpus}
-     */
-    public static NodeSetup setupFor(ChipletConfig config, Topology topology, CpuSet processCpus)
-    {
-        requireNonNull(config, "config is null");
-        requireNonNull(topology, "topology is null");
-        requireNonNull(processCpus, "processCpus is null");
-        NodeShare share;
-        try {
-            share = NodeShare.ofProcess(topology, processCpus);
-        }
-        catch (NoUsableChipletException e) {
-            throw new IllegalStateException(e.getMessage()
-                    + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
-        }
-        MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
-        return new NodeSetup(share, memory, HostShares.chipletsRequested(share, config.chipletsPerNode()), config.policy());
-    }
-
-    /**
-     * A node's placement before leasing ({@link #setupFor}).
-     *
-     * @param share the chiplets and CPUs this process may use, before the lease narrows them
-     * @param memory core's memory rule for the settings
-     * @param leases how many chiplets to lease
-     */
-    public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseCount leases, Policy policy)
-    {
-        public NodeSetup
-        {
-            requireNonNull(share, "share is null");
-            requireNonNull(memory, "memory is null");
-            requireNonNull(leases, "leases is null");
-            requireNonNull(policy, "policy is null");
-        }
-
-        /** The thread placement on {@code leased}: the share narrowed to the chiplets this node leased. */
-        public ThreadPlacement placement(NodeShare leased)
-        {
-            return new ThreadPlacement(leased, policy, memory);
-        }
-    }
-
-    private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
-    {
-        ThreadBinder binder = ThreadBinder.live("ffm");
-        NodeSetup setup = setupFor(config, topology, AllowedCpusTracker.readLive());
-        NodeShare share = setup.share();
-        MemoryBinding memory = setup.memory();
-        // Warned once: the agent starts once per JVM.
-        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, ChipletConfig.CHIPLETS_PER_NODE, why));
-        ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, setup.leases().chiplets(), memory);
-        try {
-            for (ChipletLease lease : lock.leases()) {
-                if (lease.shared()) {
-                    // Sharing halves this node's placement on that chiplet: the operator must hear of it.
-                    log.warn("Chiplet placement on node {}: {}", node, lease.describe());
-                }
-            }
-            ThreadPlacement placement = setup.placement(lock.share());
-            log.info("Chiplet placement on node {}: {}", node, share.alignment().describe());
-            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveQueryThreadBinder(binder), RemoteAccessSignals.live(),
-                    config.adaptiveInterval(), config.remoteAccessThreshold(), List.of(lock));
-            checkMemoryLocality(node, config, memory, lock.memoryNodesToBind());
-            // Under adaptive every pass is one controller step, so passes follow the adaptive interval.
-            Duration period = config.policy().adaptsAtRunTime() ? config.adaptiveInterval() : config.rescanInterval();
-            agent.start(period);
-            log.info("Chiplet placement on node {}: policy {}, chiplets {} (CPUs {}) of {} from {}, rescan every {} ms",
-                    node, config.policy(), lock.share().ids(), lock.share().shareCpus(), topology.chiplets().size(),
-                    topology.source(), period.toMillis());
-            return agent;
-        }
-        catch (RuntimeException | LinkageError e) {
-            lock.close();
-            throw e;
-        }
-    }
-
-    /**
-     * A thread's memory policy can only be set by the thread itself, and Trino's runner threads never run our code;
-     * so memory follows the threads by first touch (every mask lies in one NUMA node), and the Java heap does so only
-     * with {@code -XX:+UseNUMA}. Say so once where it matters: where core's memory rule binds memory
-     * ({@link MemoryBinding#binds()}: asked for, more than one node) and the flag is off; and for a memory kind other
-     * than {@code dram}, which first touch never reaches, name the nodes core chose ({@link MemoryAdvice}).
-     */
-    private static void checkMemoryLocality(String node, ChipletConfig config, MemoryBinding memory, SortedSet<Integer> nodes)
-    {
-        MemoryAdvice.of(memory, config.memoryKind(), nodes).ifPresent(advice ->
-                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(), advice));
-        if (!memory.binds()) {
-            return;
-        }
-        try {
-            var diagnostics = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-            if (!Boolean.parseBoolean(diagnostics.getVMOption("UseNUMA").getValue())) {
-                log.info("Chiplet placement on node {}: {} NUMA nodes but the JVM runs without -XX:+UseNUMA; query threads' native memory is node-local "
-                        + "by first touch, their Java heap allocations are not (add -XX:+UseNUMA to etc/jvm.config)", node, memory.allowedNodes().size());
-            }
-        }
-        catch (RuntimeException e) {
-            log.debug("Cannot read the JVM's UseNUMA flag", e);
-        }
     }
 
     @Override

@@ -107,7 +107,7 @@ class NodeRuntimeTest
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         io.chiplet.topology.Topology topology = io.chiplet.discovery.TopologyDiscovery.discover(io.chiplet.topology.DiscoveryOptions.fsRoot(snapshot));
         ChipletConfig one = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.CHIPLETS_PER_NODE, "1"))).config();
-        NodeRuntime.NodeSetup setup = NodeRuntime.setupFor(one, topology, io.chiplet.topology.CpuSet.range(0, 1));
+        NodeSetup setup = NodeSetup.of(one, topology, io.chiplet.topology.CpuSet.range(0, 1));
         assertThat(setup.leases().chiplets()).isEqualTo(1);
         assertThat(setup.leases().capped()).isEmpty();
         assertThat(setup.share().ids()).containsExactly(0, 1);
@@ -115,7 +115,7 @@ class NodeRuntimeTest
         assertThat(setup.memory().binds()).isFalse();
         // Only the CPUs the process may use: CPU 1 alone leaves chiplet 1.
         ChipletConfig all = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of())).config();
-        assertThat(NodeRuntime.setupFor(all, topology, io.chiplet.topology.CpuSet.of(1)).share().ids()).containsExactly(1);
-        assertThat(NodeRuntime.setupFor(all, topology, io.chiplet.topology.CpuSet.of(1)).leases().chiplets()).isEqualTo(1);
+        assertThat(NodeSetup.of(all, topology, io.chiplet.topology.CpuSet.of(1)).share().ids()).containsExactly(1);
+        assertThat(NodeSetup.of(all, topology, io.chiplet.topology.CpuSet.of(1)).leases().chiplets()).isEqualTo(1);
     }
 }

@@ -13,7 +13,7 @@ import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
 import io.chiplet.trino.connector.ChipletConfig;
-import io.chiplet.trino.connector.NodeRuntime;
+import io.chiplet.trino.connector.NodeSetup;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -209,7 +209,7 @@ class PlanMatchesTrinoThreadPlacementTest
     }
 
     /**
-     * The placement Trino's node runtime starts with: its own setup ({@link NodeRuntime#setupFor}) from the catalog's
+     * The placement Trino's node runtime starts with: its own setup ({@link NodeSetup#of}) from the catalog's
      * defaults (memory.bind on, dram, every chiplet) for {@code policy}, leased host-wide as the runtime leases.
      */
     private static ThreadPlacement nodePlacement(Machine machine, Policy policy)
@@ -217,7 +217,7 @@ class PlanMatchesTrinoThreadPlacementTest
         Path leases = unpacked.resolve("leases");
         ChipletConfig config = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.POLICY, policy.cliName(),
                 ChipletConfig.LEASE_DIR, leases.toString()))).config();
-        NodeRuntime.NodeSetup setup = NodeRuntime.setupFor(config, machine.topology(), machine.topology().allowed());
+        NodeSetup setup = NodeSetup.of(config, machine.topology(), machine.topology().allowed());
         try (ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), setup.share(), setup.leases().chiplets(), setup.memory())) {
             return setup.placement(lock.share());
         }
