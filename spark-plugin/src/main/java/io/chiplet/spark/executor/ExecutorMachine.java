@@ -16,17 +16,17 @@ import static java.util.Objects.requireNonNull;
  * once, {@link NodeShare}), its cores and task slots, and the mode they resolve to.
  *
  * @param host the host as the topology source read it
- * @param hostShare what this JVM may use of {@code host}: every chiplet holding one of its allowed CPUs
+ * @param processShare what this JVM may use of {@code host}: every chiplet holding one of its allowed CPUs
  * @param cores the executor's cores ({@code spark.executor.cores}, or the host's allowed CPUs)
  * @param taskSlots how many tasks run at once
  * @param mode the placement mode, {@code auto} resolved
  */
-record ExecutorMachine(Topology host, NodeShare hostShare, int cores, int taskSlots, PlacementMode mode)
+record ExecutorMachine(Topology host, NodeShare processShare, int cores, int taskSlots, PlacementMode mode)
 {
     ExecutorMachine
     {
         requireNonNull(host, "host is null");
-        requireNonNull(hostShare, "hostShare is null");
+        requireNonNull(processShare, "processShare is null");
         requireNonNull(mode, "mode is null");
     }
 
@@ -36,14 +36,14 @@ record ExecutorMachine(Topology host, NodeShare hostShare, int cores, int taskSl
         String command = System.getProperty("sun.java.command", "");
         int cores = ExecutorSlots.cores(conf, host.allowed().size(), command);
         int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), command);
-        NodeShare hostShare = NodeShare.of(host);
-        return new ExecutorMachine(host, hostShare, cores, taskSlots, resolveMode(settings.mode(), hostShare, cores, executorId));
+        NodeShare processShare = NodeShare.of(host);
+        return new ExecutorMachine(host, processShare, cores, taskSlots, resolveMode(settings.mode(), processShare, cores, executorId));
     }
 
     /** Whether the host has one L3 at most: no chiplet to choose, so measuring has no control to draw. */
     boolean oneL3()
     {
-        return hostShare.ids().size() < 2;
+        return processShare.ids().size() < 2;
     }
 
     /**
@@ -51,7 +51,7 @@ record ExecutorMachine(Topology host, NodeShare hostShare, int cores, int taskSl
      * shared host takes a chiplet for its whole process; one that owns its host, or anything between, places tasks
      * within its share. In local mode (executor {@code driver}) the process is the whole application: never bound whole.
      */
-    static PlacementMode resolveMode(PlacementMode configured, NodeShare hostShare, int cores, String executorId)
+    static PlacementMode resolveMode(PlacementMode configured, NodeShare processShare, int cores, String executorId)
     {
         if (configured != PlacementMode.AUTO) {
             return configured;
@@ -59,6 +59,6 @@ record ExecutorMachine(Topology host, NodeShare hostShare, int cores, int taskSl
         if ("driver".equals(executorId)) {
             return PlacementMode.TASK;
         }
-        return HostShares.fitsOneChiplet(hostShare, cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+        return HostShares.fitsOneChiplet(processShare, cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
     }
 }
