@@ -13,6 +13,7 @@ import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.settings.ReportDirectory;
 import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -26,7 +27,7 @@ import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.MeasureSettings;
+import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
@@ -139,8 +140,8 @@ public final class ChipletDriverPlugin
             guard.disableQuietly(ChipletSettings.ENABLED + " is false");
             return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
         }
-        MeasureSettings.Parsed measure = MeasureSettings.parse(SparkConfs.toMap(sparkConf));
-        if (measure instanceof MeasureSettings.Invalid invalid) {
+        MeasureKeys.Parsed measure = MeasureKeys.parse(SparkConfs.toMap(sparkConf));
+        if (measure instanceof MeasureKeys.Invalid invalid) {
             guard.disable(invalid.problem().message());
             return Map.of(DISABLED_BY_DRIVER, invalid.problem().message());
         }
@@ -150,12 +151,12 @@ public final class ChipletDriverPlugin
             events = ChipletEventLog.of(sparkContext);
             // The Chiplet tab of the live UI, over the same events (docs/observability.md).
             ChipletUi.attachLive(sparkContext);
-            MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
+            MeasureSettings measureSettings = ((MeasureKeys.Valid) measure).settings();
             if (measureSettings.enabled()) {
                 // Found now, not when the report is written at the end; the event log has the figures either way.
-                measureSettings.reportDir().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                measureSettings.reportDirectory().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
                         "Chiplet plugin cannot write its measurement report ({}): {}; the figures still go to the event log and the driver's metrics",
-                        MeasureSettings.REPORT_DIR, problem));
+                        MeasureKeys.REPORT_DIR, problem));
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
                 // No seed set: the listener draws one for this application (recurring runs do not repeat one assignment).
                 measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);

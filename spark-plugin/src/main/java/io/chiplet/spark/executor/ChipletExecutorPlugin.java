@@ -9,6 +9,8 @@ import io.chiplet.placement.HostShares;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.report.MachinePicture;
+import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
@@ -27,8 +29,7 @@ import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.placement.TaskPlacementFactory;
 import io.chiplet.spark.placement.UnplacedTaskPlacement;
 import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.MeasureSettings;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.topology.HostShare;
@@ -246,11 +247,11 @@ public final class ChipletExecutorPlugin
     /** The measurement's settings, with the seed the driver drew for this application where none is set. */
     private static MeasureSettings measureSettings(PluginContext context, Map<String, String> extraConf)
     {
-        MeasureSettings.Parsed parsed = MeasureSettings.parse(SparkConfs.toMap(context.conf()));
-        if (parsed instanceof MeasureSettings.Invalid invalid) {
+        MeasureKeys.Parsed parsed = MeasureKeys.parse(SparkConfs.toMap(context.conf()));
+        if (parsed instanceof MeasureKeys.Invalid invalid) {
             throw new IllegalArgumentException(invalid.problem().message());
         }
-        MeasureSettings settings = ((MeasureSettings.Valid) parsed).settings();
+        MeasureSettings settings = ((MeasureKeys.Valid) parsed).settings();
         String drawn = extraConf.get(ChipletDriverPlugin.MEASURE_SEED);
         return drawn == null ? settings : settings.withSeed(Long.parseLong(drawn));
     }

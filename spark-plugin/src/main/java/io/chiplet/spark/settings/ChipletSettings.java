@@ -1,7 +1,9 @@
 package io.chiplet.spark.settings;
 
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
@@ -44,7 +46,7 @@ public record ChipletSettings(
         MemoryKind memoryKind,
         int virtualChipletCores,
         Path leaseDir,
-        PinningBackendChoice pinningBackend)
+        PinningBackend.Kind pinningBackend)
 {
     public static final String PREFIX = "spark.chiplet.";
     public static final String ENABLED = PREFIX + "enabled";
@@ -85,7 +87,7 @@ public record ChipletSettings(
 
     public static final Set<String> KEYS = union(Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
-            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureSettings.KEYS);
+            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureKeys.KEYS);
 
     private static Set<String> union(Set<String> placement, Set<String> measurement)
     {
@@ -168,7 +170,7 @@ public record ChipletSettings(
             return new Valid(new ChipletSettings(
                     settings.read(PluginSettings.ENABLED),
                     settings.read(PluginSettings.POLICY),
-                    PlacementMode.fromConfigName(settings.read(PluginSettings.MODE)).orElseThrow(),
+                    settings.read(PluginSettings.MODE),
                     settings.readIfSet(PluginSettings.FS_ROOT),
                     settings.read(PluginSettings.ADAPTIVE_INTERVAL).toMillis(),
                     settings.read(PluginSettings.REMOTE_ACCESS_THRESHOLD),
@@ -177,7 +179,7 @@ public record ChipletSettings(
                     settings.read(PluginSettings.MEMORY_KIND),
                     settings.read(PluginSettings.VIRTUAL_CHIPLET_CORES),
                     settings.read(PluginSettings.LEASE_DIR),
-                    PinningBackendChoice.fromConfigName(settings.read(PluginSettings.PINNING_BACKEND)).orElseThrow()));
+                    settings.read(PluginSettings.PINNING_BACKEND)));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());

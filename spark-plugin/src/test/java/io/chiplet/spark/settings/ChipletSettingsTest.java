@@ -1,6 +1,8 @@
 package io.chiplet.spark.settings;
 
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.topology.MemoryKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +34,7 @@ class ChipletSettingsTest
         assertThat(settings.memoryKind()).isEqualTo(MemoryKind.DRAM);
         assertThat(settings.virtualChipletCores()).isZero();
         assertThat(settings.leaseDir()).isEqualTo(Path.of("/tmp/chiplet-leases"));
-        assertThat(settings.pinningBackend()).isEqualTo(PinningBackendChoice.FFM);
+        assertThat(settings.pinningBackend()).isEqualTo(PinningBackend.Kind.FFM);
     }
 
     @Test
@@ -55,7 +57,7 @@ class ChipletSettingsTest
 
         assertThat(parsed).isEqualTo(new ChipletSettings.Valid(new ChipletSettings(
                 false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, MemoryKind.CXL_PMEM, 4,
-                Path.of("/run/chiplet"), PinningBackendChoice.OPENHFT)));
+                Path.of("/run/chiplet"), PinningBackend.Kind.OPENHFT)));
     }
 
     @ParameterizedTest

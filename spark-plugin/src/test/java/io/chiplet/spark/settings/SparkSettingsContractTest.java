@@ -17,7 +17,7 @@ class SparkSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletSettings.DECLARED, MeasureSettings.DECLARED);
+        return List.of(ChipletSettings.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
@@ -27,7 +27,7 @@ class SparkSettingsContractTest
         if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
             return Optional.of(problem.expected());
         }
-        if (MeasureSettings.parse(conf) instanceof MeasureSettings.Invalid invalid) {
+        if (MeasureKeys.parse(conf) instanceof MeasureKeys.Invalid invalid) {
             return Optional.of(invalid.problem().expected());
         }
         return Optional.empty();

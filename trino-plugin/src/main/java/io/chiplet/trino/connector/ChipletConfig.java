@@ -2,11 +2,12 @@ package io.chiplet.trino.connector;
 
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
 import io.chiplet.topology.MemoryKind;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +69,7 @@ public record ChipletConfig(
             CHIPLETS_PER_NODE, RESCAN_INTERVAL);
 
     /** Every property of a chiplet catalog: these and {@link MeasureSettings#PROPERTIES} (read apart, so that a bad one costs the measurement, never the placement). */
-    private static final List<String> KNOWN = Stream.concat(PROPERTIES.stream(), MeasureSettings.PROPERTIES.stream()).toList();
+    private static final List<String> KNOWN = Stream.concat(PROPERTIES.stream(), MeasureKeys.PROPERTIES.stream()).toList();
 
     /** Each setting's catalog property, by core's declaration (which holds its type, default and bounds). */
     public static final Map<Setting<?>, String> DECLARED = Map.ofEntries(

@@ -5,18 +5,19 @@ import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.measure.Arm;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.measure.Arm;
-import io.chiplet.trino.measure.EffectInjector;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
 import io.chiplet.trino.placement.LiveQueryThreadBinder;
@@ -138,17 +139,17 @@ public final class NodeRuntime
     /** Test only: the effect injector, where the catalog asks for it and the JVM allows it. */
     private static Optional<EffectInjector> injector(String catalog, String node, Map<String, String> properties)
     {
-        String ratio = properties.get(MeasureSettings.INJECT_TIME_RATIO);
+        String ratio = properties.get(MeasureKeys.INJECT_TIME_RATIO);
         if (ratio == null) {
             return Optional.empty();
         }
-        if (!EffectInjector.allowed()) {
-            log.warn("Chiplet catalog {} on node {}: {} is a test-only setting, ignored without -D{}=true", catalog, node, MeasureSettings.INJECT_TIME_RATIO,
-                    EffectInjector.SYSTEM_PROPERTY);
+        if (!MeasureSettings.injectorAllowed()) {
+            log.warn("Chiplet catalog {} on node {}: {} is a test-only setting, ignored without -D{}=true", catalog, node, MeasureKeys.INJECT_TIME_RATIO,
+                    MeasureSettings.TEST_INJECTOR_PROPERTY);
             return Optional.empty();
         }
         try {
-            EffectInjector injector = new EffectInjector(MeasureSettings.parse(Map.of(MeasureSettings.INJECT_TIME_RATIO, ratio.strip())).injectTimeRatio().orElseThrow());
+            EffectInjector injector = new EffectInjector(MeasureKeys.parse(Map.of(MeasureKeys.INJECT_TIME_RATIO, ratio.strip())).injectTimeRatio().orElseThrow());
             log.warn("Chiplet catalog {} on node {}: TEST ONLY effect injector active, {} work takes {} times control work", catalog, node,
                     injector.timeRatio() >= 1 ? "placed" : "control", injector.timeRatio() >= 1 ? injector.timeRatio() : 1 / injector.timeRatio());
             return Optional.of(injector);

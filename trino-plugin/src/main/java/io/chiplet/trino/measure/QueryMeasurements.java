@@ -11,6 +11,7 @@ import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.StratumFigure;
 import io.chiplet.measure.UnitObservation;
+import io.chiplet.settings.MeasureSettings;
 import org.slf4j.Logger;
 
 import java.io.IOException;
@@ -412,7 +413,7 @@ public final class QueryMeasurements
     {
         log.warn("Chiplet placement stopped by the guard ({}=auto): placed queries are measurably slower (look {}, threshold {} standard errors); "
                         + "the workers stop placing from the window after next and measuring goes on. {}",
-                MeasureSettings.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), reportAsItStands().summaryLine());
+                MeasureKeys.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), reportAsItStands().summaryLine());
         state.reportDue = true;
         writeReport(true);
     }
@@ -605,7 +606,7 @@ public final class QueryMeasurements
         catch (IOException | RuntimeException e) {
             if (!state.reportFailed) {
                 state.reportFailed = true;
-                log.warn("Chiplet measurement cannot write its report to {}={}: {}", MeasureSettings.REPORT_DIR, directory, e.toString());
+                log.warn("Chiplet measurement cannot write its report to {}={}: {}", MeasureKeys.REPORT_DIR, directory, e.toString());
             }
             return false;
         }

@@ -1,8 +1,9 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.placement.Policy;
-import io.chiplet.topology.MemoryKind;
 import io.chiplet.settings.PluginSettings;
+import io.chiplet.topology.MemoryKind;
+import io.chiplet.trino.measure.MeasureKeys;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ class ChipletConfigTest
     {
         assertThat(ChipletConfig.parse(Map.of("chiplet.polcy", "wic")))
                 .isEqualTo(new ChipletConfig.Problem("chiplet.polcy", "wic", "one of the properties " + String.join(", ", ChipletConfig.PROPERTIES) + ", "
-                        + String.join(", ", io.chiplet.trino.measure.MeasureSettings.PROPERTIES)));
+                        + String.join(", ", io.chiplet.trino.measure.MeasureKeys.PROPERTIES)));
     }
 
     private static void assertProblem(String property, String value, String message)

@@ -3,7 +3,7 @@ package io.chiplet.trino.connector;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettingsContract;
 import io.chiplet.settings.Setting;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -19,7 +19,7 @@ class TrinoSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletConfig.DECLARED, MeasureSettings.DECLARED);
+        return List.of(ChipletConfig.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
@@ -30,7 +30,7 @@ class TrinoSettingsContractTest
             return Optional.of(problem.expected());
         }
         try {
-            MeasureSettings.parse(properties);
+            MeasureKeys.parse(properties);
             return Optional.empty();
         }
         catch (InvalidSettingException e) {
@@ -42,7 +42,7 @@ class TrinoSettingsContractTest
     protected Set<String> readKeys()
     {
         Set<String> keys = new HashSet<>(ChipletConfig.PROPERTIES);
-        keys.addAll(MeasureSettings.PROPERTIES);
+        keys.addAll(MeasureKeys.PROPERTIES);
         return keys;
     }
 
