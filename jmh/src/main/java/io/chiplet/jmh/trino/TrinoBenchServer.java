@@ -10,7 +10,7 @@ import io.chiplet.jmh.trino.BenchServerProtocol.Result;
 import io.chiplet.jmh.trino.BenchServerProtocol.Status;
 import io.chiplet.tpch.TpchQueries;
 import io.chiplet.trino.ChipletTrinoPlugin;
-import io.chiplet.trino.connector.ChipletConfig;
+import io.chiplet.trino.connector.TrinoSettings;
 import io.chiplet.trino.measure.MeasureKeys;
 import io.chiplet.trino.session.SessionManagerSettings;
 import io.trino.Session;
@@ -101,7 +101,7 @@ public final class TrinoBenchServer
             if (plugin) {
                 runner.installPlugin(new ChipletTrinoPlugin());
                 Map<String, String> catalog = new LinkedHashMap<>();
-                leaseDirectory.ifPresent(directory -> catalog.put(ChipletConfig.LEASE_DIR, directory.toString()));
+                leaseDirectory.ifPresent(directory -> catalog.put(TrinoSettings.LEASE_DIR, directory.toString()));
                 // The benchmark compares plugin on with plugin off: "on" places every window (no in-place control windows).
                 catalog.put(MeasureKeys.ENABLED, "false");
                 runner.createCatalog("chiplet", "chiplet", catalog);

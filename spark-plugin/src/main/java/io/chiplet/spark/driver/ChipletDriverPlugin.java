@@ -14,6 +14,7 @@ import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.settings.ReportDirectory;
 import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -26,9 +27,9 @@ import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
-import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
@@ -130,15 +131,15 @@ public final class ChipletDriverPlugin
     private Map<String, String> start(SparkContext sparkContext, PluginContext context)
     {
         SparkConf sparkConf = context.conf();
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
-        if (parsed instanceof ChipletSettings.Problem problem) {
+        SparkSettings.Parsed parsed = SparkSettings.parse(SparkConfs.toMap(sparkConf));
+        if (parsed instanceof SparkSettings.Problem problem) {
             guard.disable(problem.message());
             return Map.of(DISABLED_BY_DRIVER, problem.message());
         }
-        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) parsed).settings();
         if (!settings.enabled()) {
-            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
-            return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
+            guard.disableQuietly(SparkSettings.ENABLED + " is false");
+            return Map.of(DISABLED_BY_DRIVER, SparkSettings.ENABLED + " is false");
         }
         MeasureKeys.Parsed measure = MeasureKeys.parse(SparkConfs.toMap(sparkConf));
         if (measure instanceof MeasureKeys.Invalid invalid) {
@@ -173,8 +174,8 @@ public final class ChipletDriverPlugin
         Map<String, String> toExecutors = PythonSessions.isolated(SparkConfs.toMap(sparkConf), System.getProperty("sun.java.command", ""))
                 .map(reason -> Map.of(ISOLATED_PYTHON_SESSIONS, reason))
                 .orElse(Map.of());
-        if (!settings.resizePartitions()) {
-            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
+        if (!settings.partitionsResize()) {
+            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", SparkSettings.PARTITIONS_RESIZE);
             return toExecutors;
         }
         expectation = SparkExecutorExpectation.of(SparkConfs.toMap(sparkConf));
@@ -280,7 +281,7 @@ public final class ChipletDriverPlugin
                     + "a container with a private temporary directory); the driver keeps this application's executors on different chiplets, "
                     + "but other applications on that host do not see their leases. Set {} to a directory every executor container of the host "
                     + "shares (YARN: a path on the NodeManager host; Kubernetes: a hostPath volume)",
-                    verdict.unseenHolders(), claim.holder(), claim.scope().path(), ChipletSettings.LEASE_DIR);
+                    verdict.unseenHolders(), claim.holder(), claim.scope().path(), SparkSettings.LEASE_DIR);
         }
         return verdict;
     }

@@ -11,6 +11,7 @@ import io.chiplet.placement.PartitionBasis;
 import io.chiplet.report.MachinePicture;
 import io.chiplet.settings.MeasureSettings;
 import io.chiplet.settings.PlacementMode;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
@@ -28,9 +29,9 @@ import io.chiplet.spark.placement.PythonWorkerPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.placement.TaskPlacementFactory;
 import io.chiplet.spark.placement.UnplacedTaskPlacement;
-import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.spark.topology.TopologySource;
@@ -169,18 +170,18 @@ public final class ChipletExecutorPlugin
             return;
         }
         // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(ChipletSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
-        if (parsed instanceof ChipletSettings.Problem problem) {
+        SparkSettings.Parsed parsed = SparkSettings.parse(SparkSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
+        if (parsed instanceof SparkSettings.Problem problem) {
             guard.disable(problem.message());
             return;
         }
-        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) parsed).settings();
         if (!settings.enabled()) {
-            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
+            guard.disableQuietly(SparkSettings.ENABLED + " is false");
             return;
         }
         // The snapshot is read on this host, which may not be the driver's: check it here.
-        Optional<ChipletSettings.Problem> snapshotProblem = settings.checkFsRoot();
+        Optional<SparkSettings.Problem> snapshotProblem = SparkSettings.checkFsRoot(settings);
         if (snapshotProblem.isPresent()) {
             guard.disable(snapshotProblem.get().message());
             return;
@@ -190,12 +191,12 @@ public final class ChipletExecutorPlugin
         int cores = ExecutorSlots.cores(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
         int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), System.getProperty("sun.java.command", ""));
         PlacementMode mode = resolveMode(settings.mode(), host, cores, context.executorID());
-        ChipletSettings resolved = settings.withMode(mode);
+        PlacementSettings resolved = settings.withMode(mode);
         // Task mode places within this executor's share of the host; executor mode leases its chiplet itself.
         // Leases are checked with the driver: executors of one host whose containers see different lease directories are kept apart there.
         LeaseCoordinator leaseCoordinator = new DriverLeaseCoordinator(context.executorID(), message -> askDriver(context, message));
         HostShare share = mode == PlacementMode.TASK
-                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDir(), leaseCoordinator)
+                ? HostShare.claim(host, cores, context.executorID(), settings.leaseDirectory(), leaseCoordinator)
                 : HostShare.whole(host, "executor mode leases its own chiplet");
         hostShare = share;
         Topology topology = share.topology();

@@ -14,21 +14,21 @@ import static java.util.Objects.requireNonNull;
 /**
  * The Spark keys of the in-place measurement's settings (docs/measuring.md), {@code spark.chiplet.measure.*} and
  * {@code spark.chiplet.guard}: core declares each ({@link PluginSettings}) and reads them into its
- * {@link MeasureSettings}; this class only names their keys, read beside {@link ChipletSettings} (which accepts them).
+ * {@link MeasureSettings}; this class only names their keys, read beside {@link SparkSettings} (which accepts them).
  */
 public final class MeasureKeys
 {
-    public static final String ENABLED = ChipletSettings.PREFIX + "measure.enabled";
-    public static final String CONTROL_SHARE = ChipletSettings.PREFIX + "measure.controlShare";
-    public static final String GUARD = ChipletSettings.PREFIX + "guard";
-    public static final String REPORT_DIR = ChipletSettings.PREFIX + "measure.reportDir";
-    public static final String SEED = ChipletSettings.PREFIX + "measure.seed";
-    public static final String INJECT_TIME_RATIO = ChipletSettings.PREFIX + "measure.test.injectTimeRatio";
-    public static final String DESIGN = ChipletSettings.PREFIX + "measure.design";
-    public static final String WINDOW = ChipletSettings.PREFIX + "measure.window";
-    public static final String WASHOUT = ChipletSettings.PREFIX + "measure.washout";
-    public static final String HISTORY_DIR = ChipletSettings.PREFIX + "measure.historyDir";
-    public static final String KEY = ChipletSettings.PREFIX + "measure.key";
+    public static final String ENABLED = SparkSettings.PREFIX + "measure.enabled";
+    public static final String CONTROL_SHARE = SparkSettings.PREFIX + "measure.controlShare";
+    public static final String GUARD = SparkSettings.PREFIX + "guard";
+    public static final String REPORT_DIR = SparkSettings.PREFIX + "measure.reportDir";
+    public static final String SEED = SparkSettings.PREFIX + "measure.seed";
+    public static final String INJECT_TIME_RATIO = SparkSettings.PREFIX + "measure.test.injectTimeRatio";
+    public static final String DESIGN = SparkSettings.PREFIX + "measure.design";
+    public static final String WINDOW = SparkSettings.PREFIX + "measure.window";
+    public static final String WASHOUT = SparkSettings.PREFIX + "measure.washout";
+    public static final String HISTORY_DIR = SparkSettings.PREFIX + "measure.historyDir";
+    public static final String KEY = SparkSettings.PREFIX + "measure.key";
 
     public static final Set<String> KEYS = Set.of(ENABLED, CONTROL_SHARE, GUARD, REPORT_DIR, SEED, INJECT_TIME_RATIO, DESIGN, WINDOW, WASHOUT, HISTORY_DIR, KEY);
 
@@ -56,7 +56,7 @@ public final class MeasureKeys
             return new Valid(MeasureSettings.read(PluginSettingsReader.of(DECLARED, conf)));
         }
         catch (InvalidSettingException e) {
-            return new Invalid(new ChipletSettings.Problem(e.setting(), e.value(), e.expected()));
+            return new Invalid(new SparkSettings.Problem(e.setting(), e.value(), e.expected()));
         }
     }
 
@@ -74,7 +74,7 @@ public final class MeasureKeys
         }
     }
 
-    public record Invalid(ChipletSettings.Problem problem)
+    public record Invalid(SparkSettings.Problem problem)
             implements Parsed
     {
         public Invalid

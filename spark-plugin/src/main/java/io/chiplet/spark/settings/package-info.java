@@ -1,5 +1,5 @@
 /**
- * The plugin's {@code spark.chiplet.*} settings, read once into {@link io.chiplet.spark.settings.ChipletSettings}
+ * The plugin's {@code spark.chiplet.*} settings, read once into {@link io.chiplet.spark.settings.SparkSettings}
  * through core's settings reader (core declares each setting and the choices they name: placement mode, pinning
  * backend, measurement design).
  *
@@ -7,3 +7,4 @@
  * {@code io.chiplet.settings}, {@code io.chiplet.topology}.
  */
 package io.chiplet.spark.settings;
+

@@ -17,14 +17,14 @@ class SparkSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletSettings.DECLARED, MeasureKeys.DECLARED);
+        return List.of(SparkSettings.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
     protected Optional<String> rejection(String key, String value)
     {
         Map<String, String> conf = Map.of(key, value);
-        if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
+        if (SparkSettings.parse(conf) instanceof SparkSettings.Problem problem) {
             return Optional.of(problem.expected());
         }
         if (MeasureKeys.parse(conf) instanceof MeasureKeys.Invalid invalid) {
@@ -36,7 +36,7 @@ class SparkSettingsContractTest
     @Override
     protected Set<String> readKeys()
     {
-        return ChipletSettings.KEYS;
+        return SparkSettings.KEYS;
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
@@ -51,7 +52,7 @@ public final class NodeRuntime
 
     private final String catalog;
     private final String node;
-    private final Optional<ChipletConfig> config;
+    private final Optional<PlacementSettings> config;
     private final Optional<Topology> topology;
     private final Optional<PlacementAgents.Registration> placement;
     private final Optional<String> problem;
@@ -59,7 +60,7 @@ public final class NodeRuntime
     // What the coordinator last published, followed trivially where this node places nothing.
     private volatile Optional<WindowSchedule> received = Optional.empty();
 
-    private NodeRuntime(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology,
+    private NodeRuntime(String catalog, String node, Optional<PlacementSettings> config, Optional<Topology> topology,
             Optional<PlacementAgents.Registration> placement, Optional<String> problem)
     {
         this.catalog = catalog;
@@ -94,11 +95,11 @@ public final class NodeRuntime
 
     private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties, TaskRole role)
     {
-        ChipletConfig.Parsed parsed = ChipletConfig.parse(properties);
-        if (parsed instanceof ChipletConfig.Problem bad) {
+        TrinoSettings.Parsed parsed = TrinoSettings.parse(properties);
+        if (parsed instanceof TrinoSettings.Problem bad) {
             return off(catalog, node, Optional.empty(), Optional.empty(), bad.message());
         }
-        ChipletConfig config = ((ChipletConfig.Valid) parsed).config();
+        PlacementSettings config = ((TrinoSettings.Valid) parsed).settings();
         if (!role.runsTasks()) {
             // An idle JVM holding a lease would halve the placement of a worker on the same host.
             String why = "this node is " + role.reason() + ": no chiplet lease, nothing pinned";
@@ -116,11 +117,11 @@ public final class NodeRuntime
         }
         catch (RuntimeException e) {
             return off(catalog, node, Optional.of(config), Optional.empty(), "cannot read the topology"
-                    + config.fsRoot().map(root -> " from " + ChipletConfig.FS_ROOT + "=" + root).orElse("") + ": " + e.getMessage());
+                    + config.fsRoot().map(root -> " from " + TrinoSettings.FS_ROOT + "=" + root).orElse("") + ": " + e.getMessage());
         }
         if (!config.enabled()) {
-            log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, ChipletConfig.ENABLED);
-            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(ChipletConfig.ENABLED + "=false"));
+            log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, TrinoSettings.ENABLED);
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(TrinoSettings.ENABLED + "=false"));
         }
         if (!config.policy().bindsWorkers()) {
             log.info("Chiplet catalog {} on node {}: policy {} places no thread", catalog, node, config.policy());
@@ -160,7 +161,7 @@ public final class NodeRuntime
         }
     }
 
-    private static NodeRuntime off(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology, String cause)
+    private static NodeRuntime off(String catalog, String node, Optional<PlacementSettings> config, Optional<Topology> topology, String cause)
     {
         log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalog, node, cause);
         return new NodeRuntime(catalog, node, config, topology, Optional.empty(), Optional.of(cause));
@@ -175,7 +176,7 @@ public final class NodeRuntime
      * @param processCpus the CPUs the kernel lets this process use: a snapshot may describe another machine
      * @throws IllegalStateException when no chiplet of the topology holds one of {@code processCpus}
      */
-    public static NodeSetup setupFor(ChipletConfig config, Topology topology, CpuSet processCpus)
+    public static NodeSetup setupFor(PlacementSettings config, Topology topology, CpuSet processCpus)
     {
         requireNonNull(config, "config is null");
         requireNonNull(topology, "topology is null");
@@ -186,7 +187,7 @@ public final class NodeRuntime
         }
         catch (NoUsableChipletException e) {
             throw new IllegalStateException(e.getMessage()
-                    + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
+                    + config.fsRoot().map(root -> "; does " + TrinoSettings.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
         return new NodeSetup(share, memory, HostShares.chipletsRequested(share, config.chipletsPerNode()), config.policy());
@@ -216,14 +217,14 @@ public final class NodeRuntime
         }
     }
 
-    private static PlacementAgent startAgent(String node, ChipletConfig config, Topology topology)
+    private static PlacementAgent startAgent(String node, PlacementSettings config, Topology topology)
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
         NodeSetup setup = setupFor(config, topology, AllowedCpusTracker.readLive());
         NodeShare share = setup.share();
         MemoryBinding memory = setup.memory();
         // Warned once: the agent starts once per JVM.
-        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, ChipletConfig.CHIPLETS_PER_NODE, why));
+        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, TrinoSettings.CHIPLETS_PER_NODE, why));
         ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, setup.leases().chiplets(), memory);
         try {
             for (ChipletLease lease : lock.leases()) {
@@ -258,10 +259,10 @@ public final class NodeRuntime
      * ({@link MemoryBinding#binds()}: asked for, more than one node) and the flag is off; and for a memory kind other
      * than {@code dram}, which first touch never reaches, name the nodes core chose ({@link MemoryAdvice}).
      */
-    private static void checkMemoryLocality(String node, ChipletConfig config, MemoryBinding memory, SortedSet<Integer> nodes)
+    private static void checkMemoryLocality(String node, PlacementSettings config, MemoryBinding memory, SortedSet<Integer> nodes)
     {
         MemoryAdvice.of(memory, config.memoryKind(), nodes).ifPresent(advice ->
-                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(), advice));
+                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, TrinoSettings.MEMORY_KIND, config.memoryKind().jsonName(), advice));
         if (!memory.binds()) {
             return;
         }
@@ -289,7 +290,7 @@ public final class NodeRuntime
         return node;
     }
 
-    public Optional<ChipletConfig> config()
+    public Optional<PlacementSettings> config()
     {
         return config;
     }

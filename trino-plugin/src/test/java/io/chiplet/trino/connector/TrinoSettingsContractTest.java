@@ -19,14 +19,14 @@ class TrinoSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletConfig.DECLARED, MeasureKeys.DECLARED);
+        return List.of(TrinoSettings.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
     protected Optional<String> rejection(String key, String value)
     {
         Map<String, String> properties = Map.of(key, value);
-        if (ChipletConfig.parse(properties) instanceof ChipletConfig.Problem problem) {
+        if (TrinoSettings.parse(properties) instanceof TrinoSettings.Problem problem) {
             return Optional.of(problem.expected());
         }
         try {
@@ -41,7 +41,7 @@ class TrinoSettingsContractTest
     @Override
     protected Set<String> readKeys()
     {
-        Set<String> keys = new HashSet<>(ChipletConfig.PROPERTIES);
+        Set<String> keys = new HashSet<>(TrinoSettings.PROPERTIES);
         keys.addAll(MeasureKeys.PROPERTIES);
         return keys;
     }
