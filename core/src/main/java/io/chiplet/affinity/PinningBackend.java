@@ -44,6 +44,33 @@ public interface PinningBackend
     }
 
     /**
+     * The pinning backends a setting can name ({@code ffm}, {@code openhft}): the one list of their names, read by the
+     * plugins' {@code pinning.backend} setting and {@code chiplet exec --backend}.
+     */
+    enum Kind
+    {
+        /** chiplet-core's own calls ({@code sched_setaffinity}, {@code set_mempolicy}) through FFM or JNA. */
+        FFM,
+        /** OpenHFT's Java-Thread-Affinity library, for deployments that already standardise on it. */
+        OPENHFT;
+
+        /** The name a setting gives: {@code ffm} or {@code openhft}. */
+        public String configName()
+        {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** A new backend of this kind (the {@code ffm} one is shared). */
+        public PinningBackend backend()
+        {
+            return switch (this) {
+                case FFM -> FfmPinningBackend.INSTANCE;
+                case OPENHFT -> new OpenHftPinningBackend();
+            };
+        }
+    }
+
+    /**
      * The backend a configuration string names.
      *
      * @throws IllegalArgumentException naming the value and the accepted ones
@@ -51,10 +78,12 @@ public interface PinningBackend
     static PinningBackend fromName(String name)
     {
         requireNonNull(name, "name is null");
-        return switch (name.strip().toLowerCase(Locale.ROOT)) {
-            case "ffm" -> FfmPinningBackend.INSTANCE;
-            case "openhft" -> new OpenHftPinningBackend();
-            default -> throw new IllegalArgumentException("unknown pinning backend \"" + name + "\": expected ffm or openhft");
-        };
+        String wanted = name.strip().toLowerCase(Locale.ROOT);
+        for (Kind kind : Kind.values()) {
+            if (kind.configName().equals(wanted)) {
+                return kind.backend();
+            }
+        }
+        throw new IllegalArgumentException("unknown pinning backend \"" + name + "\": expected ffm or openhft");
     }
 }

@@ -1,6 +1,8 @@
 package io.chiplet.settings;
 
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.measure.ArmAssignment;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.placement.HostShares;
@@ -44,8 +46,8 @@ public final class PluginSettings
     /** The seed of the arms' draw where none is set and the engine draws none (Spark: every executor draws alike). */
     public static final long DEFAULT_MEASURE_SEED = 0x23_c41e_7L;
     /** The bounds of the test-only injected effect: placed over control time. */
-    public static final double MIN_INJECT_TIME_RATIO = 0.1;
-    public static final double MAX_INJECT_TIME_RATIO = 10;
+    public static final double MIN_INJECT_TIME_RATIO = EffectInjector.MIN_TIME_RATIO;
+    public static final double MAX_INJECT_TIME_RATIO = EffectInjector.MAX_TIME_RATIO;
 
     public static final Setting<Boolean> ENABLED = Setting.of("enabled", Boolean.class, "", "true", "true or false",
             "false switches the plugin off: the engine runs as without it", SettingValues::parseBoolean);
@@ -73,11 +75,11 @@ public final class PluginSettings
             "a file system path", "where the JVMs of one host record the chiplets they lease", SettingValues::parsePath);
 
     /** Spark only: how the plugin places work ({@code task}, {@code executor}, {@code auto}). */
-    public static final Setting<String> MODE = Setting.of("mode", String.class, "", "task", "task, executor or auto",
-            "task: pin each task thread; executor: one executor per chiplet; auto: per executor", value -> SettingValues.parseChoice(value, List.of("task", "executor", "auto")));
+    public static final Setting<PlacementMode> MODE = Setting.choice("mode", PlacementMode.class, PlacementMode.TASK, List.of(PlacementMode.values()),
+            PlacementMode::configName, "task: pin each task thread; executor: one executor per chiplet; auto: per executor");
     /** Spark only: which native layer pins threads. */
-    public static final Setting<String> PINNING_BACKEND = Setting.of("pinning.backend", String.class, "", "ffm", "ffm or openhft",
-            "ffm: the project's own calls; openhft: OpenHFT Java-Thread-Affinity", value -> SettingValues.parseChoice(value, List.of("ffm", "openhft")));
+    public static final Setting<PinningBackend.Kind> PINNING_BACKEND = Setting.choice("pinning.backend", PinningBackend.Kind.class, PinningBackend.Kind.FFM,
+            List.of(PinningBackend.Kind.values()), PinningBackend.Kind::configName, "ffm: the project's own calls; openhft: OpenHFT Java-Thread-Affinity");
     /** Spark only: whether the driver sizes the shuffle partitions. */
     public static final Setting<Boolean> PARTITIONS_RESIZE = Setting.of("partitions.resize", Boolean.class, "", "true", "true or false",
             "size the engine's partitions where the user left them unset", SettingValues::parseBoolean);
@@ -100,9 +102,9 @@ public final class PluginSettings
     public static final Setting<Duration> MEASURE_WINDOW = Setting.of("measure.window", Duration.class, "milliseconds", DEFAULT_MEASURE_WINDOW.toSeconds() + "s",
             durationExpected(MIN_MEASURE_WINDOW), "the length of one switchback window", value -> SettingValues.parseDuration(value, MIN_MEASURE_WINDOW));
     /** Spark only: switchback windows per host ({@code window}) or a control share of each stage's tasks ({@code task}). */
-    public static final Setting<String> MEASURE_DESIGN = Setting.of("measure.design", String.class, "", "window", "window or task",
-            "window: every executor of a host places or not for a window of time; task: a share of each stage's tasks runs unplaced beside placed ones",
-            value -> SettingValues.parseChoice(value, List.of("window", "task")));
+    public static final Setting<MeasureDesign> MEASURE_DESIGN = Setting.choice("measure.design", MeasureDesign.class, MeasureDesign.WINDOW,
+            List.of(MeasureDesign.values()), MeasureDesign::configName,
+            "window: every executor of a host places or not for a window of time; task: a share of each stage's tasks runs unplaced beside placed ones");
     /** Spark only: after a switch of arm, tasks starting this long into the new window are left out. */
     public static final Setting<Duration> MEASURE_WASHOUT = Setting.of("measure.washout", Duration.class, "milliseconds", DEFAULT_MEASURE_WASHOUT.toSeconds() + "s",
             "a duration such as 500ms or 2s (a bare number is milliseconds), 0 or more and shorter than the window",
@@ -113,9 +115,8 @@ public final class PluginSettings
     /** Spark only: the key recurring runs are pooled under; the application's name by default. */
     public static final Setting<String> MEASURE_KEY = Setting.optional("measure.key", String.class, "", "a non-empty name",
             "the name recurring runs are pooled under", SettingValues::parseNonEmpty);
-    public static final Setting<GuardMode> GUARD = Setting.of("guard", GuardMode.class, "", GuardMode.AUTO.configName(), "auto or always",
-            "auto stops placing once placed work is measurably slower; always places regardless",
-            value -> GuardMode.fromConfigName(value).orElseThrow(() -> new UnusableValueException("auto or always")));
+    public static final Setting<GuardMode> GUARD = Setting.choice("guard", GuardMode.class, GuardMode.AUTO, List.of(GuardMode.values()), GuardMode::configName,
+            "auto stops placing once placed work is measurably slower; always places regardless");
     public static final Setting<Path> MEASURE_REPORT_DIR = Setting.optional("measure.report-dir", Path.class, "", "a file system path",
             "where the measurement's JSON and HTML report is written", SettingValues::parsePath);
     public static final Setting<Long> MEASURE_SEED = Setting.optional("measure.seed", Long.class, "", "a whole number",

@@ -81,6 +81,36 @@ public final class PluginSettingsReader
         return values.readIfSet(key(setting), setting);
     }
 
+    /**
+     * {@code setting}'s value under the engine's key, or its declared default, also where the engine gives it no key
+     * (a setting of the other engine's that a shared record holds).
+     */
+    public <T> T readOrDefault(Setting<T> setting)
+    {
+        requireNonNull(setting, "setting is null");
+        if (keys.containsKey(setting)) {
+            return read(setting);
+        }
+        return setting.defaultParsed().orElseThrow(() -> new IllegalArgumentException(setting.stem() + " has no default: read it with readIfKeyed"));
+    }
+
+    /** {@code setting}'s value under the engine's key where it is given; empty where it is not or the engine gives it no key. */
+    public <T> Optional<T> readIfKeyed(Setting<T> setting)
+    {
+        requireNonNull(setting, "setting is null");
+        return keys.containsKey(setting) ? readIfSet(setting) : Optional.empty();
+    }
+
+    /**
+     * The engine's key of {@code setting}, for a message about it.
+     *
+     * @throws IllegalArgumentException where the engine gives it none
+     */
+    public String keyOf(Setting<?> setting)
+    {
+        return key(setting);
+    }
+
     private String key(Setting<?> setting)
     {
         requireNonNull(setting, "setting is null");

@@ -1,6 +1,8 @@
 package io.chiplet.settings;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +47,21 @@ public record Setting<T>(String stem, Class<T> type, String unit, Optional<Strin
     static <T> Setting<T> optional(String stem, Class<T> type, String unit, String expected, String description, SettingsReader.ValueParser<T> parser)
     {
         return new Setting<>(stem, type, unit, Optional.empty(), expected, description, parser);
+    }
+
+    /**
+     * A setting whose value is one of {@code choices} (an enum's constants, or those of them a setting allows), named
+     * by {@code nameOf} in lower case and accepted in any case: parsed to the constant once, here, so no engine turns
+     * it back into text. A bad value's warning lists the choices ({@code a, b or c}).
+     */
+    static <E extends Enum<E>> Setting<E> choice(String stem, Class<E> type, E defaultValue, List<E> choices, Function<E, String> nameOf, String description)
+    {
+        if (!choices.contains(defaultValue)) {
+            throw new IllegalArgumentException(stem + ": the default " + defaultValue + " is not one of " + choices);
+        }
+        List<E> allowed = List.copyOf(choices);
+        return of(stem, type, "", nameOf.apply(defaultValue), SettingValues.choiceList(allowed, nameOf), description,
+                value -> SettingValues.parseChoice(value, allowed, nameOf));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -99,14 +100,32 @@ public final class SettingValues
         return duration;
     }
 
-    /** One of {@code choices} (lower case), in any case; the choice as written in {@code choices}. */
-    public static String parseChoice(String value, List<String> choices)
+    /**
+     * One of {@code choices}, as {@code nameOf} names them (lower case), in any case; what is expected is
+     * {@link #choiceList} of them.
+     */
+    public static <E> E parseChoice(String value, List<E> choices, Function<E, String> nameOf)
     {
-        String lower = value.toLowerCase(Locale.ROOT);
-        if (!choices.contains(lower)) {
-            throw new UnusableValueException("one of " + String.join(", ", choices));
+        String lower = value.strip().toLowerCase(Locale.ROOT);
+        for (E choice : choices) {
+            if (nameOf.apply(choice).equals(lower)) {
+                return choice;
+            }
         }
-        return lower;
+        throw new UnusableValueException(choiceList(choices, nameOf));
+    }
+
+    /** The choices' names as a sentence says them: {@code a or b}, {@code a, b or c}. */
+    public static <E> String choiceList(List<E> choices, Function<E, String> nameOf)
+    {
+        if (choices.isEmpty()) {
+            throw new IllegalArgumentException("no choices");
+        }
+        List<String> names = choices.stream().map(nameOf).toList();
+        if (names.size() == 1) {
+            return names.get(0);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
     /** {@code all} (empty), or a whole number, at least 1. */

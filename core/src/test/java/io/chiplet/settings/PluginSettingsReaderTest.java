@@ -54,6 +54,39 @@ class PluginSettingsReaderTest
     }
 
     @Test
+    void aDeclarationTheEngineGivesNoKeyTakesItsDefaultWhereTheSharedRecordAsksForIt()
+    {
+        PluginSettingsReader reader = PluginSettingsReader.of(KEYS, Map.of("engine.root", "/snap", "memory.bind", "false"));
+
+        assertThat(reader.readOrDefault(PluginSettings.MEMORY_BIND)).as("no key: the declared default, whatever is given elsewhere").isTrue();
+        assertThat(reader.readOrDefault(PluginSettings.ENABLED)).as("a key: read as ever").isTrue();
+        assertThat(reader.readIfKeyed(PluginSettings.MEASURE_KEY)).isEmpty();
+        assertThat(reader.readIfKeyed(PluginSettings.FS_ROOT)).contains(Path.of("/snap"));
+        assertThat(reader.keyOf(PluginSettings.FS_ROOT)).isEqualTo("engine.root");
+        assertThatThrownBy(() -> reader.keyOf(PluginSettings.MEMORY_BIND)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> reader.readOrDefault(PluginSettings.MEASURE_SEED)).as("no key and no default")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("measure.seed");
+    }
+
+    @Test
+    void bothEnginesKeysReadIntoOnePlacementRecord()
+    {
+        // Each engine names some declarations; the others take core's defaults, so both get the same record type.
+        PlacementSettings spark = PlacementSettings.read(PluginSettingsReader.of(
+                Map.of(PluginSettings.MODE, "spark.mode", PluginSettings.POLICY, "spark.policy"), Map.of("spark.mode", "executor", "spark.policy", "wic")));
+        PlacementSettings trino = PlacementSettings.read(PluginSettingsReader.of(
+                Map.of(PluginSettings.CHIPLETS_PER_NODE, "chiplets", PluginSettings.POLICY, "policy"), Map.of("chiplets", "2", "policy", "wic")));
+
+        assertThat(spark.mode()).isEqualTo(PlacementMode.EXECUTOR);
+        assertThat(trino.mode()).isEqualTo(PlacementMode.TASK);
+        assertThat(trino.chipletsPerNode()).hasValue(2);
+        assertThat(spark.chipletsPerNode()).isEmpty();
+        assertThat(spark.withMode(PlacementMode.TASK).withMode(PlacementMode.EXECUTOR)).isEqualTo(spark);
+        assertThat(trino.withMode(PlacementMode.EXECUTOR).chipletsPerNode()).hasValue(2);
+        assertThat(PlacementSettings.read(PluginSettingsReader.of(Map.of(), Map.of())).policy()).isEqualTo(Policy.AUTO);
+    }
+
+    @Test
     void theFirstClaimedKeyThatIsNoSettingIsRejected()
     {
         Map<String, String> given = Map.of("engine.on", "true", "engine.zz", "1", "engine.spred", " wic ", "unrelated", "x");

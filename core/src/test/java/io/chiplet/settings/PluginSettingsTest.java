@@ -1,5 +1,6 @@
 package io.chiplet.settings;
 
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.MemoryKind;
@@ -28,8 +29,9 @@ class PluginSettingsTest
         assertThat(PluginSettings.MEMORY_KIND.defaultParsed()).contains(MemoryKind.DRAM);
         assertThat(PluginSettings.VIRTUAL_CHIPLET_CORES.defaultParsed()).contains(0);
         assertThat(PluginSettings.LEASE_DIR.defaultParsed()).contains(Path.of(System.getProperty("java.io.tmpdir"), "chiplet-leases"));
-        assertThat(PluginSettings.MODE.defaultParsed()).contains("task");
-        assertThat(PluginSettings.PINNING_BACKEND.defaultParsed()).contains("ffm");
+        assertThat(PluginSettings.MODE.defaultParsed()).contains(PlacementMode.TASK);
+        assertThat(PluginSettings.PINNING_BACKEND.defaultParsed()).contains(PinningBackend.Kind.FFM);
+        assertThat(PluginSettings.MEASURE_DESIGN.defaultParsed()).contains(MeasureDesign.WINDOW);
         assertThat(PluginSettings.CHIPLETS_PER_NODE.defaultParsed()).contains(OptionalInt.empty());
         assertThat(PluginSettings.RESCAN_INTERVAL.defaultParsed()).contains(Duration.ofSeconds(1));
         assertThat(PluginSettings.MEASURE_CONTROL_SHARE.defaultParsed()).contains(0.1);
@@ -50,7 +52,7 @@ class PluginSettingsTest
         assertThat(PluginSettings.ADAPTIVE_INTERVAL.parse("1m")).isEqualTo(Duration.ofMinutes(1));
         assertThat(PluginSettings.REMOTE_ACCESS_THRESHOLD.parse("2.5")).isEqualTo(2.5);
         assertThat(PluginSettings.POLICY.parse("WICP-Mixed")).isEqualTo(Policy.WICP_MIXED);
-        assertThat(PluginSettings.MODE.parse("EXECUTOR")).isEqualTo("executor");
+        assertThat(PluginSettings.MODE.parse("EXECUTOR")).isEqualTo(PlacementMode.EXECUTOR);
         assertThat(PluginSettings.CHIPLETS_PER_NODE.parse("3")).isEqualTo(OptionalInt.of(3));
         assertThat(PluginSettings.MEASURE_SEED.parse("-7")).isEqualTo(-7L);
     }

@@ -4,7 +4,7 @@ import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.executor.ChipletExecutorPlugin;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.placement.TaskPlacementFactory;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.topology.DiscoveredTopologySource;
 import io.chiplet.spark.topology.TopologySource;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * The chiplet plugin's driver and executor components, which {@link ChipletPlugin} (the class users name in
  * {@code spark.plugins}) hands to Spark once it has checked the JVM can run them. Settings are the
- * {@code spark.chiplet.*} entries ({@link ChipletSettings}); any failure of the plugin leaves Spark running as
+ * {@code spark.chiplet.*} entries ({@link SparkSettings}); any failure of the plugin leaves Spark running as
  * without it.
  */
 public final class ChipletSparkPlugin

@@ -2,9 +2,9 @@ package io.chiplet.trino;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.trino.TrinoTarballCluster.Node;
 import io.chiplet.trino.TrinoTarballCluster.Queries;
-import io.chiplet.trino.measure.EffectInjector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

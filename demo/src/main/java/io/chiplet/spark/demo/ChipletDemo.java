@@ -6,8 +6,9 @@ import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.OnOffRounds;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.ChipletSparkPlugin;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.tpch.TpchTables;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
@@ -199,7 +200,7 @@ public final class ChipletDemo
             }
         }
         // A setting the plugin would refuse is the user's mistake here, not a reason to run without it.
-        if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
+        if (SparkSettings.parse(conf) instanceof SparkSettings.Problem problem) {
             throw new IllegalArgumentException("--conf: " + problem.message());
         }
         return new ChipletDemo(System.out, scale, rounds, master, queries, conf, warmup);
@@ -207,7 +208,7 @@ public final class ChipletDemo
 
     private void run()
     {
-        ChipletSettings settings = printMachine();
+        PlacementSettings settings = printMachine();
         if (rounds > 0) {
             timeWithAndWithout();
         }
@@ -257,14 +258,14 @@ public final class ChipletDemo
     }
 
     /** This machine's chiplets as the plugin reads them; the settings, or null where they are unusable. */
-    private ChipletSettings printMachine()
+    private PlacementSettings printMachine()
     {
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(conf);
-        if (!(parsed instanceof ChipletSettings.Valid valid)) {
-            out.println("Chiplets: not read, " + ((ChipletSettings.Problem) parsed).message());
+        SparkSettings.Parsed parsed = SparkSettings.parse(conf);
+        if (!(parsed instanceof SparkSettings.Valid valid)) {
+            out.println("Chiplets: not read, " + ((SparkSettings.Problem) parsed).message());
             return null;
         }
-        ChipletSettings settings = valid.settings();
+        PlacementSettings settings = valid.settings();
         Topology topology;
         try {
             topology = ChipletSparkPlugin.topologySource().read(settings);

@@ -8,9 +8,9 @@ import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.WorkerTargets;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.spark.placement.SlotTable;
-import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;
@@ -43,9 +43,9 @@ import static java.util.Objects.requireNonNull;
 final class MachineShowcase
 {
     private final PrintStream out;
-    private final ChipletSettings settings;
+    private final PlacementSettings settings;
 
-    MachineShowcase(PrintStream out, ChipletSettings settings)
+    MachineShowcase(PrintStream out, PlacementSettings settings)
     {
         this.out = requireNonNull(out, "out is null");
         this.settings = requireNonNull(settings, "settings is null");

@@ -6,7 +6,8 @@ import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.measure.OnOffComparison;
 import io.chiplet.measure.PairedBootstrap;
 import io.chiplet.measure.RatioEstimate;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class MachineShowcaseTest
     void followsTheUsersPolicyAsThePluginWould()
             throws Exception
     {
-        String shown = show(BundledMachine.ALL.get(1), Map.of(ChipletSettings.POLICY, "wim"));
+        String shown = show(BundledMachine.ALL.get(1), Map.of(SparkSettings.POLICY, "wim"));
 
         assertThat(shown)
                 .contains("Chiplets: 8 on 2 packages, 8 NUMA nodes, 224 CPUs")
@@ -174,7 +175,7 @@ class MachineShowcaseTest
     private static String show(BundledMachine machine, Map<String, String> conf)
     {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(conf)).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) SparkSettings.parse(conf)).settings();
         new MachineShowcase(new PrintStream(bytes, true, StandardCharsets.UTF_8), settings).show(machine);
         return bytes.toString(StandardCharsets.UTF_8);
     }

@@ -10,8 +10,8 @@ import io.chiplet.jmh.trino.BenchServerProtocol.Result;
 import io.chiplet.jmh.trino.BenchServerProtocol.Status;
 import io.chiplet.tpch.TpchQueries;
 import io.chiplet.trino.ChipletTrinoPlugin;
-import io.chiplet.trino.connector.ChipletConfig;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.connector.TrinoSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 import io.chiplet.trino.session.SessionManagerSettings;
 import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
@@ -101,9 +101,9 @@ public final class TrinoBenchServer
             if (plugin) {
                 runner.installPlugin(new ChipletTrinoPlugin());
                 Map<String, String> catalog = new LinkedHashMap<>();
-                leaseDirectory.ifPresent(directory -> catalog.put(ChipletConfig.LEASE_DIR, directory.toString()));
+                leaseDirectory.ifPresent(directory -> catalog.put(TrinoSettings.LEASE_DIR, directory.toString()));
                 // The benchmark compares plugin on with plugin off: "on" places every window (no in-place control windows).
-                catalog.put(MeasureSettings.ENABLED, "false");
+                catalog.put(MeasureKeys.ENABLED, "false");
                 runner.createCatalog("chiplet", "chiplet", catalog);
                 // As etc/session-property-config.properties would; the worker count and topology are given (the
                 // worker runs in this JVM, on this machine), not learned from the listener and the workers' reports, so

@@ -13,6 +13,8 @@ import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.Bytes;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.PartitionSizing;
+import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.settings.ReportDirectory;
 import io.chiplet.spark.events.ChipletEventLog;
 import io.chiplet.spark.guard.FailOpenGuard;
@@ -25,9 +27,9 @@ import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TaskPlaces;
 import io.chiplet.spark.messages.TopologyReport;
-import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.MeasureSettings;
+import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.MapOutputSizes;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
@@ -129,18 +131,18 @@ public final class ChipletDriverPlugin
     private Map<String, String> start(SparkContext sparkContext, PluginContext context)
     {
         SparkConf sparkConf = context.conf();
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(SparkConfs.toMap(sparkConf));
-        if (parsed instanceof ChipletSettings.Problem problem) {
+        SparkSettings.Parsed parsed = SparkSettings.parse(SparkConfs.toMap(sparkConf));
+        if (parsed instanceof SparkSettings.Problem problem) {
             guard.disable(problem.message());
             return Map.of(DISABLED_BY_DRIVER, problem.message());
         }
-        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) parsed).settings();
         if (!settings.enabled()) {
-            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
-            return Map.of(DISABLED_BY_DRIVER, ChipletSettings.ENABLED + " is false");
+            guard.disableQuietly(SparkSettings.ENABLED + " is false");
+            return Map.of(DISABLED_BY_DRIVER, SparkSettings.ENABLED + " is false");
         }
-        MeasureSettings.Parsed measure = MeasureSettings.parse(SparkConfs.toMap(sparkConf));
-        if (measure instanceof MeasureSettings.Invalid invalid) {
+        MeasureKeys.Parsed measure = MeasureKeys.parse(SparkConfs.toMap(sparkConf));
+        if (measure instanceof MeasureKeys.Invalid invalid) {
             guard.disable(invalid.problem().message());
             return Map.of(DISABLED_BY_DRIVER, invalid.problem().message());
         }
@@ -150,12 +152,12 @@ public final class ChipletDriverPlugin
             events = ChipletEventLog.of(sparkContext);
             // The Chiplet tab of the live UI, over the same events (docs/observability.md).
             ChipletUi.attachLive(sparkContext);
-            MeasureSettings measureSettings = ((MeasureSettings.Valid) measure).settings();
+            MeasureSettings measureSettings = ((MeasureKeys.Valid) measure).settings();
             if (measureSettings.enabled()) {
                 // Found now, not when the report is written at the end; the event log has the figures either way.
-                measureSettings.reportDir().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
+                measureSettings.reportDirectory().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
                         "Chiplet plugin cannot write its measurement report ({}): {}; the figures still go to the event log and the driver's metrics",
-                        MeasureSettings.REPORT_DIR, problem));
+                        MeasureKeys.REPORT_DIR, problem));
                 // Placement measured in place: task arms from executors, task metrics from the bus (docs/measuring.md).
                 // No seed set: the listener draws one for this application (recurring runs do not repeat one assignment).
                 measuring = new MeasuringListener(measureSettings, sparkContext.appName(), sparkContext::applicationId, System::currentTimeMillis);
@@ -172,8 +174,8 @@ public final class ChipletDriverPlugin
         Map<String, String> toExecutors = PythonSessions.isolated(SparkConfs.toMap(sparkConf), System.getProperty("sun.java.command", ""))
                 .map(reason -> Map.of(ISOLATED_PYTHON_SESSIONS, reason))
                 .orElse(Map.of());
-        if (!settings.resizePartitions()) {
-            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", ChipletSettings.PARTITIONS_RESIZE);
+        if (!settings.partitionsResize()) {
+            log.info("Chiplet plugin leaves partition settings to Spark: {} is false", SparkSettings.PARTITIONS_RESIZE);
             return toExecutors;
         }
         expectation = SparkExecutorExpectation.of(SparkConfs.toMap(sparkConf));
@@ -279,7 +281,7 @@ public final class ChipletDriverPlugin
                     + "a container with a private temporary directory); the driver keeps this application's executors on different chiplets, "
                     + "but other applications on that host do not see their leases. Set {} to a directory every executor container of the host "
                     + "shares (YARN: a path on the NodeManager host; Kubernetes: a hostPath volume)",
-                    verdict.unseenHolders(), claim.holder(), claim.scope().path(), ChipletSettings.LEASE_DIR);
+                    verdict.unseenHolders(), claim.holder(), claim.scope().path(), SparkSettings.LEASE_DIR);
         }
         return verdict;
     }

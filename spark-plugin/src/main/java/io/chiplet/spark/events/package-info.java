@@ -8,6 +8,6 @@
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.messages}, {@code io.chiplet.spark.settings}, {@code
  * io.chiplet.spark.measure}, {@code io.chiplet.measure}, {@code io.chiplet.placement},
- * {@code io.chiplet.engine}.
+ * {@code io.chiplet.engine}, {@code io.chiplet.settings}.
  */
 package io.chiplet.spark.events;

@@ -7,6 +7,9 @@ import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.report.MachinePicture;
+import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementMode;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.driver.ChipletDriverPlugin;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.measure.ExecutorMeasuring;
@@ -21,10 +24,9 @@ import io.chiplet.spark.placement.PythonWorkerPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.placement.TaskPlacementFactory;
 import io.chiplet.spark.placement.UnplacedTaskPlacement;
-import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.MeasureSettings;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.spark.topology.TopologySource;
@@ -137,11 +139,11 @@ public final class ChipletExecutorPlugin
     /** The steps of an executor's start, in order; any failure of one switches the plugin off ({@link #init}). */
     private void start(PluginContext context, Map<String, String> extraConf)
     {
-        Optional<ChipletSettings> enabled = enabledSettings(context, extraConf);
+        Optional<PlacementSettings> enabled = enabledSettings(context, extraConf);
         if (enabled.isEmpty()) {
             return;
         }
-        ChipletSettings settings = enabled.get();
+        PlacementSettings settings = enabled.get();
         ExecutorMachine machine = ExecutorMachine.read(topologySource, settings, SparkConfs.toMap(context.conf()), context.executorID());
         DriverLink driverLink = new DriverLink(context, log);
         driver = driverLink;
@@ -171,25 +173,25 @@ public final class ChipletExecutorPlugin
     }
 
     /** The plugin's settings, where the driver left it on and they are valid and enabled; empty once the guard is switched off. */
-    private Optional<ChipletSettings> enabledSettings(PluginContext context, Map<String, String> extraConf)
+    private Optional<PlacementSettings> enabledSettings(PluginContext context, Map<String, String> extraConf)
     {
         if (extraConf.containsKey(ChipletDriverPlugin.DISABLED_BY_DRIVER)) {
             guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
             return Optional.empty();
         }
         // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(ChipletSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
-        if (parsed instanceof ChipletSettings.Problem problem) {
+        SparkSettings.Parsed parsed = SparkSettings.parse(SparkSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
+        if (parsed instanceof SparkSettings.Problem problem) {
             guard.disable(problem.message());
             return Optional.empty();
         }
-        ChipletSettings settings = ((ChipletSettings.Valid) parsed).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) parsed).settings();
         if (!settings.enabled()) {
-            guard.disableQuietly(ChipletSettings.ENABLED + " is false");
+            guard.disableQuietly(SparkSettings.ENABLED + " is false");
             return Optional.empty();
         }
         // The snapshot is read on this host, which may not be the driver's: check it here.
-        Optional<ChipletSettings.Problem> snapshotProblem = settings.checkFsRoot();
+        Optional<SparkSettings.Problem> snapshotProblem = SparkSettings.checkFsRoot(settings);
         if (snapshotProblem.isPresent()) {
             guard.disable(snapshotProblem.get().message());
             return Optional.empty();
@@ -201,10 +203,10 @@ public final class ChipletExecutorPlugin
      * Task mode places within this executor's share of the host; executor mode leases its chiplet itself. Kept at once,
      * so that a failed start gives it back.
      */
-    private HostShare claimHostShare(ExecutorMachine machine, ChipletSettings settings, String executorId, LeaseCoordinator leaseCoordinator)
+    private HostShare claimHostShare(ExecutorMachine machine, PlacementSettings settings, String executorId, LeaseCoordinator leaseCoordinator)
     {
         HostShare share = machine.mode() == PlacementMode.TASK
-                ? HostShare.claim(machine.host(), machine.cores(), executorId, settings.leaseDir(), leaseCoordinator)
+                ? HostShare.claim(machine.host(), machine.cores(), executorId, settings.leaseDirectory(), leaseCoordinator)
                 : HostShare.whole(machine.host(), "executor mode leases its own chiplet");
         hostShare = share;
         return share;
@@ -213,11 +215,11 @@ public final class ChipletExecutorPlugin
     /** The measurement's settings, with the seed the driver drew for this application where none is set. */
     private static MeasureSettings measureSettings(PluginContext context, Map<String, String> extraConf)
     {
-        MeasureSettings.Parsed parsed = MeasureSettings.parse(SparkConfs.toMap(context.conf()));
-        if (parsed instanceof MeasureSettings.Invalid invalid) {
+        MeasureKeys.Parsed parsed = MeasureKeys.parse(SparkConfs.toMap(context.conf()));
+        if (parsed instanceof MeasureKeys.Invalid invalid) {
             throw new IllegalArgumentException(invalid.problem().message());
         }
-        MeasureSettings settings = ((MeasureSettings.Valid) parsed).settings();
+        MeasureSettings settings = ((MeasureKeys.Valid) parsed).settings();
         String drawn = extraConf.get(ChipletDriverPlugin.MEASURE_SEED);
         return drawn == null ? settings : settings.withSeed(Long.parseLong(drawn));
     }
@@ -255,7 +257,7 @@ public final class ChipletExecutorPlugin
     }
 
     /** The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN). */
-    private void logStart(String executorId, ChipletSettings settings, ExecutorMachine machine, HostShare share, NodeShare usable, List<Integer> placedOn, boolean control)
+    private void logStart(String executorId, PlacementSettings settings, ExecutorMachine machine, HostShare share, NodeShare usable, List<Integer> placedOn, boolean control)
     {
         int taskSlots = machine.taskSlots();
         int cores = machine.cores();

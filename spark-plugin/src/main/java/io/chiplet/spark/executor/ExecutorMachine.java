@@ -2,8 +2,8 @@ package io.chiplet.spark.executor;
 
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.NodeShare;
-import io.chiplet.spark.settings.ChipletSettings;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.settings.PlacementMode;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.topology.TopologySource;
 import io.chiplet.topology.Topology;
 
@@ -30,7 +30,7 @@ record ExecutorMachine(Topology host, NodeShare processShare, int cores, int tas
         requireNonNull(mode, "mode is null");
     }
 
-    static ExecutorMachine read(TopologySource source, ChipletSettings settings, Map<String, String> conf, String executorId)
+    static ExecutorMachine read(TopologySource source, PlacementSettings settings, Map<String, String> conf, String executorId)
     {
         Topology host = source.read(settings);
         String command = System.getProperty("sun.java.command", "");

@@ -5,7 +5,7 @@
  * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.settings}, {@code
  * io.chiplet.spark.topology}, {@code io.chiplet.spark.messages}, {@code io.chiplet.spark.skew}, {@code
  * io.chiplet.spark.placement}, {@code io.chiplet.spark.driver}, {@code io.chiplet.spark.measure}, {@code
- * io.chiplet.affinity}, {@code io.chiplet.measure}, {@code io.chiplet.nativeio}, {@code io.chiplet.placement}, {@code io.chiplet.report}, {@code
+ * io.chiplet.affinity}, {@code io.chiplet.measure}, {@code io.chiplet.nativeio}, {@code io.chiplet.placement}, {@code io.chiplet.settings}, {@code io.chiplet.report}, {@code
  * io.chiplet.topology}.
  */
 package io.chiplet.spark.executor;

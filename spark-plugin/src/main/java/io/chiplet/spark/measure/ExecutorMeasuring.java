@@ -7,8 +7,10 @@ import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.SwitchbackSchedule;
 import io.chiplet.measure.WindowSteps;
 import io.chiplet.measure.WindowedDirective;
+import io.chiplet.settings.MeasureDesign;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.spark.placement.TaskPlacement;
-import io.chiplet.spark.settings.MeasureSettings;
+import io.chiplet.spark.settings.MeasureKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +101,7 @@ public final class ExecutorMeasuring
         if (oneL3) {
             return placement;
         }
-        TaskArmDraw draw = settings.design() == MeasureSettings.Design.WINDOW
+        TaskArmDraw draw = settings.design() == MeasureDesign.WINDOW
                 ? TaskArmDraw.windows(schedule, SwitchbackSchedule.hostStratum(hostKey), window -> windowed.at(window), () -> steps, System::currentTimeMillis)
                 : TaskArmDraw.perTask(plan.assignment(), () -> directive);
         return new MeasuredTaskPlacement(placement, draw, this::ended, cpu, injector());
@@ -110,12 +112,12 @@ public final class ExecutorMeasuring
         ended.add(new Ended(task, arm));
     }
 
-    private EffectInjector injector()
+    private InjectedTaskDelay injector()
     {
-        if (settings.injectedTimeRatio().isPresent() && settings.activeInjection().isEmpty()) {
-            log.warn("Chiplet plugin ignores {}: a test-only setting, honoured only with -D{}=true", MeasureSettings.INJECT_TIME_RATIO, MeasureSettings.TEST_INJECTOR_PROPERTY);
+        if (settings.injectTimeRatio().isPresent() && settings.activeInjector().isEmpty()) {
+            log.warn("Chiplet plugin ignores {}: a test-only setting, honoured only with -D{}=true", MeasureKeys.INJECT_TIME_RATIO, MeasureSettings.TEST_INJECTOR_PROPERTY);
         }
-        return settings.activeInjection().isPresent() ? EffectInjector.sparkTasks(settings.activeInjection().getAsDouble()) : EffectInjector.NONE;
+        return settings.activeInjector().map(InjectedTaskDelay::of).orElse(InjectedTaskDelay.NONE);
     }
 
     /**

@@ -59,15 +59,15 @@ public final class MeasuredTaskPlacement
     private final TaskArmDraw draw;
     private final BiConsumer<Long, TaskArm> arms;
     private final OwnCpu cpu;
-    private final EffectInjector injector;
+    private final InjectedTaskDelay injector;
 
     /** Task-level arms: each task's arm drawn by its stage and partition under the latest directive. */
-    MeasuredTaskPlacement(TaskPlacement placement, ArmAssignment assignment, Supplier<Directive> directive, BiConsumer<Long, TaskArm> arms, OwnCpu cpu, EffectInjector injector)
+    MeasuredTaskPlacement(TaskPlacement placement, ArmAssignment assignment, Supplier<Directive> directive, BiConsumer<Long, TaskArm> arms, OwnCpu cpu, InjectedTaskDelay injector)
     {
         this(placement, TaskArmDraw.perTask(assignment, directive), arms, cpu, injector);
     }
 
-    MeasuredTaskPlacement(TaskPlacement placement, TaskArmDraw draw, BiConsumer<Long, TaskArm> arms, OwnCpu cpu, EffectInjector injector)
+    MeasuredTaskPlacement(TaskPlacement placement, TaskArmDraw draw, BiConsumer<Long, TaskArm> arms, OwnCpu cpu, InjectedTaskDelay injector)
     {
         this.placement = requireNonNull(placement, "placement is null");
         this.draw = requireNonNull(draw, "draw is null");

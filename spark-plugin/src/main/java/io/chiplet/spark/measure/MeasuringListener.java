@@ -12,11 +12,13 @@ import io.chiplet.measure.Measurement;
 import io.chiplet.measure.Noun;
 import io.chiplet.measure.PluginCost;
 import io.chiplet.measure.SwitchbackSchedule;
+import io.chiplet.measure.UnitObservation;
 import io.chiplet.measure.WindowLength;
 import io.chiplet.measure.WindowSteps;
-import io.chiplet.measure.UnitObservation;
+import io.chiplet.settings.MeasureDesign;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.spark.guard.FailOpenGuard;
-import io.chiplet.spark.settings.MeasureSettings;
+import io.chiplet.spark.settings.MeasureKeys;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListener;
@@ -141,12 +143,12 @@ public final class MeasuringListener
         this.applicationName = requireNonNull(applicationName, "applicationName is null");
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.windowRule = settings.design() == MeasureSettings.Design.WINDOW ? WindowLength.of(settings.window().toMillis()) : WindowLength.fixed(settings.window().toMillis());
+        this.windowRule = settings.design() == MeasureDesign.WINDOW ? WindowLength.of(settings.window().toMillis()) : WindowLength.fixed(settings.window().toMillis());
         this.measurement = new Measurement(this.settings.plan());
         this.startedAt = clock.getAsLong();
         this.lastWarn = startedAt;
         this.key = settings.key().orElse(applicationName);
-        this.history = openHistory(settings.historyDir().orElseGet(() -> RunHistory.defaultDirectory(System.getenv(), System.getProperty("user.home"))));
+        this.history = openHistory(settings.historyDirectory().orElseGet(() -> RunHistory.defaultDirectory(System.getenv(), System.getProperty("user.home"))));
         this.latest = report();
     }
 
@@ -168,7 +170,7 @@ public final class MeasuringListener
         StringBuilder problem = new StringBuilder();
         Optional<RunHistory> opened = RunHistory.open(directory, problem);
         if (opened.isEmpty()) {
-            log.warn("Chiplet plugin cannot keep this application's measured runs ({}): {}; each run's figure stands alone", MeasureSettings.HISTORY_DIR, problem);
+            log.warn("Chiplet plugin cannot keep this application's measured runs ({}): {}; each run's figure stands alone", MeasureKeys.HISTORY_DIR, problem);
         }
         return opened;
     }
@@ -224,7 +226,7 @@ public final class MeasuringListener
                 // The estimate is timed on its own (every call), not as part of this sampled hook.
                 cpu.hookEnded(hook);
                 maybeUpdate(false);
-                return settings.design() == MeasureSettings.Design.WINDOW ? MeasureMessages.encode(new HostDirective(measurement.directive(), windowSteps))
+                return settings.design() == MeasureDesign.WINDOW ? MeasureMessages.encode(new HostDirective(measurement.directive(), windowSteps))
                         : MeasureMessages.encode(measurement.directive());
             }
         }, MeasureMessages.encode(new io.chiplet.measure.Directive(0, true)));
@@ -440,8 +442,8 @@ public final class MeasuringListener
         log.warn(String.format(Locale.ROOT, "Chiplet plugin stops placing tasks in %s (%s=auto): placed tasks are slower, speed-up %.3fx (95%% CI %.3f-%.3f) "
                         + "from %d placed and %d control tasks in %d stages; every task now runs as without the plugin, measuring goes on. "
                         + "Set %s=always to place regardless.",
-                applicationName, MeasureSettings.GUARD, estimate.speedUp().orElseThrow(), estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
-                estimate.placedUnits(), estimate.controlUnits(), estimate.strataCompared(), MeasureSettings.GUARD));
+                applicationName, MeasureKeys.GUARD, estimate.speedUp().orElseThrow(), estimate.speedUpLow().orElseThrow(), estimate.speedUpHigh().orElseThrow(),
+                estimate.placedUnits(), estimate.controlUnits(), estimate.strataCompared(), MeasureKeys.GUARD));
     }
 
     private MeasureReport report()
@@ -452,7 +454,7 @@ public final class MeasuringListener
                         + "as each last reported), the driver's listener %.1f ms (its hooks on Spark's threads, 1 in %d calls timed) and its estimates "
                         + "and reports %.1f ms (each timed); not counted: the driver plugin's other statements.",
                 plugin / 1e6, executorCpu.size(), executorNanos() / 1e6, cpu.hookNanos() / 1e6, OwnCpu.SAMPLE_EVERY, cpu.exactNanos() / 1e6));
-        boolean windows = settings.design() == MeasureSettings.Design.WINDOW;
+        boolean windows = settings.design() == MeasureDesign.WINDOW;
         notes.add(String.format(Locale.ROOT, "Seed %d (%s).", seed(), seedSet ? "set" : "drawn for this application"));
         if (windows) {
             notes.add(String.format(Locale.ROOT, "Windows of %d ms per host, washout %d ms: %d tasks left out as started in a washout, %d as spanning a switch.",
@@ -541,7 +543,7 @@ public final class MeasuringListener
             // Executors that switched the plugin off (and warned once) report nothing: no second warning for that.
             log.info("Chiplet placement was not measured: no executor reported its tasks' arms (the plugin is off on the executors)");
         }
-        settings.reportDir().ifPresent(directory -> write(directory, report));
+        settings.reportDirectory().ifPresent(directory -> write(directory, report));
     }
 
     /** Appends this run's record to the history and pools the key's last runs; empty where there is no history or no run with a figure. */
@@ -566,7 +568,7 @@ public final class MeasuringListener
                     + (read.skipped() > 0 ? String.format(Locale.ROOT, " (%d unreadable lines of the history skipped)", read.skipped()) : ""));
         }
         catch (IOException | RuntimeException e) {
-            log.warn("Chiplet plugin could not add this run to {} ({}): {}", history.get().file(), MeasureSettings.HISTORY_DIR, e.toString());
+            log.warn("Chiplet plugin could not add this run to {} ({}): {}", history.get().file(), MeasureKeys.HISTORY_DIR, e.toString());
             return Optional.empty();
         }
     }
@@ -581,7 +583,7 @@ public final class MeasuringListener
             log.info("Chiplet plugin wrote its measurement report to {}", directory.resolve(name + ".html"));
         }
         catch (IOException | RuntimeException e) {
-            log.warn("Chiplet plugin could not write its measurement report to {} ({}): {}", directory, MeasureSettings.REPORT_DIR, e.toString());
+            log.warn("Chiplet plugin could not write its measurement report to {} ({}): {}", directory, MeasureKeys.REPORT_DIR, e.toString());
         }
     }
 

@@ -6,6 +6,7 @@
  * decision is core's; this package translates Spark's events and messages.
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.guard}, {@code io.chiplet.spark.settings}, {@code
- * io.chiplet.spark.placement}, {@code io.chiplet.measure}, {@code io.chiplet.placement}, {@code io.chiplet.topology}, {@code io.chiplet.wire}.
+ * io.chiplet.spark.placement}, {@code io.chiplet.measure}, {@code io.chiplet.placement},
+ * {@code io.chiplet.settings}, {@code io.chiplet.topology}, {@code io.chiplet.wire}.
  */
 package io.chiplet.spark.measure;

@@ -1,7 +1,7 @@
 package io.chiplet.spark.messages;
 
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.topology.HostShare;
 

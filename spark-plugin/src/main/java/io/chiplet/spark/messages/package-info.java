@@ -3,6 +3,7 @@
  * executor's machine ({@code TopologyReport}), its task counts ({@code PlacementCounts}), its spread-hint request.
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.settings}, {@code io.chiplet.spark.topology}, {@code
- * io.chiplet.spark.skew}, {@code io.chiplet.spark.placement}, {@code io.chiplet.affinity}, {@code io.chiplet.placement}, {@code io.chiplet.wire}.
+ * io.chiplet.spark.skew}, {@code io.chiplet.spark.placement}, {@code io.chiplet.affinity}, {@code io.chiplet.placement},
+ * {@code io.chiplet.settings}, {@code io.chiplet.wire}.
  */
 package io.chiplet.spark.messages;

@@ -4,7 +4,7 @@ import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.ThreadSignals;
 import io.chiplet.placement.WorkerTargets;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,9 +61,9 @@ final class AdaptiveController
     }
 
     /** The loop at the configured interval and threshold, opening each task thread's signal with {@code opener}. */
-    static AdaptiveSpread loop(ChipletSettings settings, AdaptiveSpread.SignalOpener opener)
+    static AdaptiveSpread loop(PlacementSettings settings, AdaptiveSpread.SignalOpener opener)
     {
-        return new AdaptiveSpread(settings.adaptiveIntervalMs() * 1_000_000L, settings.remoteAccessThreshold(), opener);
+        return new AdaptiveSpread(settings.adaptiveInterval().toNanos(), settings.remoteAccessThreshold(), opener);
     }
 
     /** Starts the loop on {@code placement}, which must follow core's targets ({@link BoundTaskPlacement#follow}). */
@@ -80,12 +80,12 @@ final class AdaptiveController
         };
         AdaptiveController controller = new AdaptiveController(placement, base, loop(context.settings(), opener),
                 context.driverHints(), context.metrics());
-        Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveIntervalMs()), "chiplet-adaptive-executor-" + context.executorId());
+        Thread thread = new Thread(() -> controller.loop(context.settings().adaptiveInterval().toMillis()), "chiplet-adaptive-executor-" + context.executorId());
         thread.setDaemon(true);
         controller.thread = thread;
         thread.start();
         log.info("Chiplet adaptive policy on executor {}: every {} ms, widen above {} remote accesses per interval, over up to {} chiplets",
-                context.executorId(), context.settings().adaptiveIntervalMs(), context.settings().remoteAccessThreshold(), chiplets(base.get()));
+                context.executorId(), context.settings().adaptiveInterval().toMillis(), context.settings().remoteAccessThreshold(), chiplets(base.get()));
         return controller;
     }
 

@@ -8,7 +8,8 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.StageWorkKinds;
 import io.chiplet.placement.WorkerTargets;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -136,7 +137,7 @@ public final class BoundTaskPlacement
     /** The live placement for one executor: core's targets for its slots, bound through the configured backend. */
     static TaskPlacement live(PlacementContext context)
     {
-        ChipletSettings settings = context.settings();
+        PlacementSettings settings = context.settings();
         Topology topology = context.topology();
         WorkerTargets targets = targets(topology, settings, context.taskSlots());
         BoundTaskPlacement placement = following(targets, topology.chiplets().stream().map(Chiplet::id).toList(),
@@ -148,7 +149,7 @@ public final class BoundTaskPlacement
                 targets.memoryDescription(),
                 describe(table));
         memory.shortfall().ifPresent(problem -> log.warn("Chiplet task placement on executor {}: {}={}: {}", context.executorId(),
-                ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
+                SparkSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
         if (HybridRouting.of(topology, topology.allowed()).isHybrid()) {
             placement.routeByKind(allowed -> HybridRouting.of(topology, allowed), topology.allowed());
             log.info("Chiplet task placement on executor {}: hybrid part, tasks of stages that read shuffles or compute run on performance cores, scans on efficiency cores, each on the other kind when its own is full",
@@ -173,9 +174,9 @@ public final class BoundTaskPlacement
      * {@code chiplet plan} prints for the same machine, policy, worker count and memory settings. Memory goes only to
      * the nodes {@code topology} allows this process ({@link Topology#allowedMemoryNodes()}).
      */
-    public static WorkerTargets targets(Topology topology, ChipletSettings settings, int taskSlots)
+    public static WorkerTargets targets(Topology topology, PlacementSettings settings, int taskSlots)
     {
-        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
+        MemoryBinding memory = MemoryBinding.of(topology, settings.memoryBind(), settings.memoryKind());
         return PlacementPlanner.targets(NodeShare.of(topology), settings.policy(), taskSlots, memory);
     }
 
@@ -183,7 +184,7 @@ public final class BoundTaskPlacement
      * The slot table {@link #live} starts an executor with, for any topology: {@code chiplet demo} shows the bundled
      * machines' slots with it.
      */
-    public static SlotTable slotTable(Topology topology, ChipletSettings settings, int taskSlots)
+    public static SlotTable slotTable(Topology topology, PlacementSettings settings, int taskSlots)
     {
         return SlotTable.of(targets(topology, settings, taskSlots));
     }

@@ -12,7 +12,8 @@ import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.placement.WorkerTarget;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.slf4j.Logger;
@@ -63,16 +64,16 @@ public final class ExecutorProcessPlacement
     }
 
     /**
-     * Leases a chiplet in {@code settings.leaseDir()}, checked with the driver through {@code leaseCoordinator}, and
+     * Leases a chiplet in {@code settings.leaseDirectory()}, checked with the driver through {@code leaseCoordinator}, and
      * binds this process to it on the live kernel.
      */
-    public static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, LeaseCoordinator leaseCoordinator)
+    public static ExecutorProcessPlacement create(PlacementSettings settings, Topology topology, LeaseCoordinator leaseCoordinator)
     {
         return create(settings, topology, ProcessBinder.live(ThreadBinder.live(settings.pinningBackend().configName())), leaseCoordinator);
     }
 
-    /** As {@link #create(ChipletSettings, Topology, ProcessBinder, LeaseCoordinator)} with no driver to check the lease with. */
-    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder)
+    /** As {@link #create(PlacementSettings, Topology, ProcessBinder, LeaseCoordinator)} with no driver to check the lease with. */
+    static ExecutorProcessPlacement create(PlacementSettings settings, Topology topology, ProcessBinder binder)
     {
         return create(settings, topology, binder, LeaseCoordinator.NONE);
     }
@@ -81,7 +82,7 @@ public final class ExecutorProcessPlacement
      * @throws RuntimeException when no chiplet holds a CPU this process may use, the lease directory cannot be used, or
      *         the kernel refuses the binding; whatever was taken by then is released
      */
-    static ExecutorProcessPlacement create(ChipletSettings settings, Topology topology, ProcessBinder binder, LeaseCoordinator leaseCoordinator)
+    static ExecutorProcessPlacement create(PlacementSettings settings, Topology topology, ProcessBinder binder, LeaseCoordinator leaseCoordinator)
     {
         requireNonNull(leaseCoordinator, "leaseCoordinator is null");
         requireNonNull(settings, "settings is null");
@@ -89,25 +90,25 @@ public final class ExecutorProcessPlacement
         requireNonNull(binder, "binder is null");
         // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
         NodeShare share = NodeShare.ofProcess(topology, binder.allowed());
-        MemoryBinding memory = MemoryBinding.of(topology, settings.bindMemory(), settings.memoryKind());
+        MemoryBinding memory = MemoryBinding.of(topology, settings.memoryBind(), settings.memoryKind());
         // Core decides what a whole process gets under the policy; one that binds nothing leases nothing either.
         if (!HostShares.processTarget(share, settings.policy(), memory).bindsAnything()) {
             log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostShares.processRule(settings.policy()), share.shareCpus().toList());
             return new ExecutorProcessPlacement(Optional.empty(), Optional.empty(), () -> {});
         }
         // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.
-        ChipletLock lock = ChipletLock.acquire(settings.leaseDir(), share, 1, memory, leaseCoordinator);
+        ChipletLock lock = ChipletLock.acquire(settings.leaseDirectory(), share, 1, memory, leaseCoordinator);
         try {
             ChipletLease lease = lock.leases().get(0);
             WorkerTarget target = HostShares.processTarget(lock.share(), settings.policy(), memory);
             CpuSet cpus = target.cpusToBind().orElseThrow();
-            memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", ChipletSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
+            memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", SparkSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
             ProcessBinder.Binding binding = lock.bindProcess(binder, target);
             LeaseVerdict verdict = lock.verdict();
             if (lock.sharedWithUnseenProcesses()) {
                 log.warn("Chiplet plugin: executors {} of this host hold every chiplet in a lease directory this executor cannot see ({} is another directory "
                         + "for them); this executor shares {} with them. Set {} to a directory every executor of the host shares.",
-                        verdict.unseenHolders(), lock.directory(), lease.chiplet().id(), ChipletSettings.LEASE_DIR);
+                        verdict.unseenHolders(), lock.directory(), lease.chiplet().id(), SparkSettings.LEASE_DIR);
             }
             else if (!verdict.directoryShared()) {
                 log.warn("Chiplet plugin: executors {} of this host lease in another directory than {}; the driver kept this executor off their chiplets {}",

@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.affinity.LeaseCoordinator;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Topology;
 
@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * @param leaseCoordinator the driver's check of host-wide leases (executor mode leases its chiplet through it)
  */
 public record PlacementContext(
-        ChipletSettings settings,
+        PlacementSettings settings,
         Topology topology,
         PlacementMetrics metrics,
         int taskSlots,

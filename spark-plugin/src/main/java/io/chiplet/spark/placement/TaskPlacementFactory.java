@@ -1,6 +1,6 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.SparkSettings;
 
 /** Makes an executor's {@link TaskPlacement} once its settings and machine are known. */
 @FunctionalInterface
@@ -14,7 +14,7 @@ public interface TaskPlacementFactory
         return context -> switch (context.settings().mode()) {
             case TASK -> BoundTaskPlacement.live(context);
             case EXECUTOR -> ExecutorProcessPlacement.create(context.settings(), context.topology(), context.leaseCoordinator());
-            case AUTO -> throw new IllegalStateException(ChipletSettings.MODE + " auto must be resolved per executor before placing");
+            case AUTO -> throw new IllegalStateException(SparkSettings.MODE + " auto must be resolved per executor before placing");
         };
     }
 }

@@ -5,6 +5,6 @@
  *
  * <p>Allowed dependencies: {@code io.chiplet.spark.settings}, {@code io.chiplet.spark.topology}, {@code
  * io.chiplet.spark.skew}, {@code io.chiplet.adaptive}, {@code io.chiplet.affinity}, {@code io.chiplet.nativeio},
- * {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.topology}, {@code io.chiplet.binding}.
+ * {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.topology}, {@code io.chiplet.binding}, {@code io.chiplet.settings}.
  */
 package io.chiplet.spark.placement;

@@ -4,7 +4,8 @@ import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.NodeShare;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
@@ -43,7 +44,7 @@ public final class DiscoveredTopologySource
     }
 
     @Override
-    public Topology read(ChipletSettings settings)
+    public Topology read(PlacementSettings settings)
     {
         requireNonNull(settings, "settings is null");
         Topology topology = TopologyDiscovery.discover(new DiscoveryOptions(settings.fsRoot(), Optional.empty(), settings.virtualChipletCores()));
@@ -68,7 +69,7 @@ public final class DiscoveredTopologySource
         }
         catch (NoUsableChipletException e) {
             // Core's one message, prefixed with the setting that named the snapshot.
-            throw new IllegalStateException(ChipletSettings.FS_ROOT + " = " + fsRoot + ": " + e.getMessage(), e);
+            throw new IllegalStateException(SparkSettings.FS_ROOT + " = " + fsRoot + ": " + e.getMessage(), e);
         }
         CpuSet allowed = share.shareCpus();
         List<Chiplet> kept = share.chiplets();

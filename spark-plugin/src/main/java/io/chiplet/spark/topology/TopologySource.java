@@ -1,6 +1,6 @@
 package io.chiplet.spark.topology;
 
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.Topology;
 
 /** Reads the executor's machine: {@link DiscoveredTopologySource} in Spark, fixed topologies in tests. */
@@ -8,5 +8,5 @@ import io.chiplet.topology.Topology;
 public interface TopologySource
 {
     /** @throws RuntimeException when the machine (or the snapshot) cannot be read; the plugin then fails open */
-    Topology read(ChipletSettings settings);
+    Topology read(PlacementSettings settings);
 }

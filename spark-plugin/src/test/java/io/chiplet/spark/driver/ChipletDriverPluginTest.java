@@ -1,12 +1,12 @@
 package io.chiplet.spark.driver;
 
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.messages.PlacementCounts;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
-import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;

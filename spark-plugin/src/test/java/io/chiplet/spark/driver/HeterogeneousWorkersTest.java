@@ -2,10 +2,10 @@ package io.chiplet.spark.driver;
 
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.TopologyReport;
-import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;

@@ -1,12 +1,12 @@
 package io.chiplet.spark.driver;
 
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.FakePluginContext;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.messages.PluginMessages;
 import io.chiplet.spark.messages.SpreadHintRequest;
 import io.chiplet.spark.messages.TopologyReport;
-import io.chiplet.spark.settings.PlacementMode;
 import io.chiplet.spark.skew.SkewListener;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.spark.skew.StageSkewTracker;

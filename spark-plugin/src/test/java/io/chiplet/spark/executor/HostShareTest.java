@@ -2,7 +2,7 @@ package io.chiplet.spark.executor;
 
 import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.placement.NodeShare;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.topology.HostShare;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;

@@ -25,7 +25,7 @@ class MeasuredTaskPlacementTest
         RecordingTaskPlacement placed = new RecordingTaskPlacement(2);
         Map<Long, TaskArm> arms = new HashMap<>();
         MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, new ArmAssignment(7), () -> new Directive(0.1, true), arms::put, new OwnCpu(),
-                EffectInjector.NONE);
+                InjectedTaskDelay.NONE);
 
         long task = 0;
         for (int stage = 0; stage < 5; stage++) {
@@ -54,7 +54,7 @@ class MeasuredTaskPlacementTest
         RecordingTaskPlacement placed = new RecordingTaskPlacement(2);
         AtomicReference<Directive> directive = new AtomicReference<>(new Directive(0.1, true));
         Map<Long, TaskArm> arms = new HashMap<>();
-        MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, new ArmAssignment(7), directive::get, arms::put, new OwnCpu(), EffectInjector.NONE);
+        MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, new ArmAssignment(7), directive::get, arms::put, new OwnCpu(), InjectedTaskDelay.NONE);
         placement.onTaskEnd(placement.onTaskStart(new TaskPlacement.TaskIdentity(1, 1, 1)));
         int before = placed.started().size();
 
@@ -77,7 +77,7 @@ class MeasuredTaskPlacementTest
         long host = SwitchbackSchedule.hostStratum("boot a");
         Directive half = new Directive(0.5, true);
         MeasuredTaskPlacement placement = new MeasuredTaskPlacement(placed, TaskArmDraw.windows(schedule, host, window -> half, () -> io.chiplet.measure.WindowSteps.BASE, clock::get), arms::put, new OwnCpu(),
-                EffectInjector.NONE);
+                InjectedTaskDelay.NONE);
         long task = 0;
         for (long window = 0; window < 20; window++) {
             for (int i = 0; i < 5; i++) {

@@ -6,7 +6,8 @@ import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.Directive;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.measure.MeasureReport;
-import io.chiplet.spark.settings.MeasureSettings;
+import io.chiplet.settings.MeasureDesign;
+import io.chiplet.settings.MeasureSettings;
 import org.apache.spark.Success$;
 import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
@@ -158,7 +159,7 @@ class MeasuringListenerTest
     {
         AtomicLong clock = new AtomicLong(0);
         MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
-                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+                MeasureDesign.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
         MeasuringListener listener = new MeasuringListener(settings, "windows app", () -> "app-4", clock::get, () -> 77);
         assertThat(listener.seed()).isEqualTo(77);
         io.chiplet.measure.SwitchbackSchedule schedule = settings.withSeed(77).schedule();
@@ -211,7 +212,7 @@ class MeasuringListenerTest
     {
         AtomicLong clock = new AtomicLong(5_500);
         MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
-                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+                MeasureDesign.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
         MeasuringListener listener = new MeasuringListener(settings, "long tasks", () -> "app-7", clock::get, () -> 78);
         // Fewer tasks than the rule needs: the configured window.
         for (long task = 0; task < io.chiplet.measure.WindowLength.DEFAULT_MIN_TASKS - 1; task++) {
@@ -241,7 +242,7 @@ class MeasuringListenerTest
     void perTaskTheDriverSendsTheDirectiveAlone()
     {
         MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
-                MeasureSettings.Design.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+                MeasureDesign.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
         MeasuringListener listener = new MeasuringListener(settings, "tasks", () -> "app-8", () -> 0, () -> 79);
         for (long task = 0; task < 100; task++) {
             listener.onTaskEnd(taskEnd(0, task, 3_000, 1_000_000));
@@ -259,7 +260,7 @@ class MeasuringListenerTest
         // (20 x 0.5 + (4 + 60 / 1.5) x 2) / (20 + 44) = 98 / 64 placed over control, a speed-up of 64 / 98.
         AtomicLong clock = new AtomicLong(0);
         MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
-                MeasureSettings.Design.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
+                MeasureDesign.WINDOW, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.empty(), Optional.empty());
         MeasuringListener listener = new MeasuringListener(settings, "left-out app", () -> "app-6", clock::get, () -> 78);
         io.chiplet.measure.SwitchbackSchedule schedule = settings.withSeed(78).schedule();
         Directive half = new Directive(0.5, true);
@@ -318,7 +319,7 @@ class MeasuringListenerTest
         Files.writeString(historyDir.resolve(RunHistory.FILE_NAME), "not json\n{\"kind\":\"chiplet-measure-run/1\"}\n");
         for (int run = 0; run < 3; run++) {
             MeasureSettings settings = new MeasureSettings(true, 0.5, io.chiplet.measure.GuardMode.ALWAYS, Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(),
-                    MeasureSettings.Design.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.of(historyDir), Optional.of("etl-daily"));
+                    MeasureDesign.TASK, java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(100), Optional.of(historyDir), Optional.of("etl-daily"));
             MeasuringListener listener = new MeasuringListener(settings, "etl " + run, () -> "app-" + System.nanoTime(), new AtomicLong(run * 100_000L)::get);
             feedTaskArms(listener, listener.seed(), 0.8, new SplittableRandom(run));
             listener.finish();

@@ -4,7 +4,7 @@ import io.chiplet.affinity.LeaseClaim;
 import io.chiplet.affinity.LeaseScope;
 import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.spark.settings.PlacementMode;
+import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;

@@ -8,7 +8,8 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.WorkerTargets;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -140,9 +141,9 @@ class AdaptiveControllerTest
         return new FakeRemoteAccessSignal(INTERVAL_NANOS, remoteEvents::get, closed::incrementAndGet);
     }
 
-    private static ChipletSettings settings()
+    private static PlacementSettings settings()
     {
-        return ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, "adaptive"))).settings();
+        return ((SparkSettings.Valid) SparkSettings.parse(Map.of(SparkSettings.POLICY, "adaptive"))).settings();
     }
 
     private BoundTaskPlacement adaptivePlacement()

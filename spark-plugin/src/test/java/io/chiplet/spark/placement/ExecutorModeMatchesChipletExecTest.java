@@ -5,7 +5,8 @@ import io.chiplet.cli.ChipletCli;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.HostShares;
 import io.chiplet.placement.Policy;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
@@ -51,11 +52,11 @@ class ExecutorModeMatchesChipletExecTest
         assumeTrue(ownMask.contains(0) && ownMask.contains(1), "needs CPUs 0 and 1 allowed");
 
         RecordingProcessBinder binder = new RecordingProcessBinder(ownMask);
-        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(
-                ChipletSettings.MODE, "executor",
-                ChipletSettings.POLICY, policy.cliName(),
-                ChipletSettings.MEMORY_BIND, "true",
-                ChipletSettings.LEASE_DIR, directory.resolve("executor-leases").toString()))).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) SparkSettings.parse(Map.of(
+                SparkSettings.MODE, "executor",
+                SparkSettings.POLICY, policy.cliName(),
+                SparkSettings.MEMORY_BIND, "true",
+                SparkSettings.LEASE_DIR, directory.resolve("executor-leases").toString()))).settings();
         CpuSet executorCpus;
         try (ExecutorProcessPlacement _ = ExecutorProcessPlacement.create(settings, topology, binder)) {
             executorCpus = binder.bound().isEmpty() ? ownMask : binder.bound().getFirst().getKey();

@@ -6,7 +6,8 @@ import io.chiplet.affinity.ThreadId;
 import io.chiplet.binding.ProcessBinder;
 import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.CpuSet;
@@ -72,7 +73,7 @@ class ExecutorProcessPlacementTest
     void underWimTheExecutorLeasesNothingAndBindsNothing()
     {
         RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
-        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, "wim")), FOUR_CHIPLETS, binder)) {
+        try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(SparkSettings.POLICY, "wim")), FOUR_CHIPLETS, binder)) {
             assertThat(placement.lease()).isEmpty();
             assertThat(placement.cpus()).isEmpty();
             assertThat(binder.bound()).isEmpty();
@@ -92,7 +93,7 @@ class ExecutorProcessPlacementTest
     {
         for (String policy : List.of("win", "wic", "wicp-local", "wicp-mixed", "auto", "adaptive")) {
             RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
-            try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.POLICY, policy)), FOUR_CHIPLETS, binder)) {
+            try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings(Map.of(SparkSettings.POLICY, policy)), FOUR_CHIPLETS, binder)) {
                 assertThat(placement.lease().orElseThrow().chiplet().id()).as(policy).isZero();
                 assertThat(placement.holdsOwnChiplets()).as(policy).isTrue();
                 // wic's one core (CPU 0 alone) would leave a multi-core executor one CPU: the whole chiplet instead.
@@ -106,7 +107,7 @@ class ExecutorProcessPlacementTest
     void memoryStaysUnboundWhenSwitchedOff()
     {
         RecordingProcessBinder binder = new RecordingProcessBinder(CpuSet.range(0, 7));
-        try (ExecutorProcessPlacement _ = ExecutorProcessPlacement.create(settings(Map.of(ChipletSettings.MEMORY_BIND, "false")), FOUR_CHIPLETS, binder)) {
+        try (ExecutorProcessPlacement _ = ExecutorProcessPlacement.create(settings(Map.of(SparkSettings.MEMORY_BIND, "false")), FOUR_CHIPLETS, binder)) {
             assertThat(binder.bound()).containsExactly(Map.entry(CpuSet.range(0, 1), OptionalInt.empty()));
         }
     }
@@ -237,12 +238,12 @@ class ExecutorProcessPlacementTest
         }
     }
 
-    private ChipletSettings settings(Map<String, String> conf)
+    private PlacementSettings settings(Map<String, String> conf)
     {
         Map<String, String> all = new HashMap<>(conf);
-        all.put(ChipletSettings.MODE, "executor");
-        all.put(ChipletSettings.LEASE_DIR, leaseDir.toString());
-        return ((ChipletSettings.Valid) ChipletSettings.parse(all)).settings();
+        all.put(SparkSettings.MODE, "executor");
+        all.put(SparkSettings.LEASE_DIR, leaseDir.toString());
+        return ((SparkSettings.Valid) SparkSettings.parse(all)).settings();
     }
 
     private static Chiplet chiplet(int id, int numaNode, CpuSet cpus)

@@ -6,7 +6,8 @@ import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.settings.PlacementSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -107,8 +108,8 @@ class SlotsMatchChipletPlanTest
     /** What executor mode binds for the whole process, through a binder that records instead of binding. */
     private static Worker executorProcess(Topology topology, Policy policy, Path leaseDir)
     {
-        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName(),
-                ChipletSettings.MODE, "executor", ChipletSettings.LEASE_DIR, leaseDir.toString()))).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) SparkSettings.parse(Map.of(SparkSettings.POLICY, policy.cliName(),
+                SparkSettings.MODE, "executor", SparkSettings.LEASE_DIR, leaseDir.toString()))).settings();
         RecordingProcessBinder binder = new RecordingProcessBinder(topology.allowed());
         try (ExecutorProcessPlacement placement = ExecutorProcessPlacement.create(settings, topology, binder)) {
             OptionalInt chiplet = placement.onTaskStart(new TaskPlacement.TaskIdentity(0, 0, 0)).chiplet();
@@ -121,7 +122,7 @@ class SlotsMatchChipletPlanTest
     /** What the task placement binds in each slot: one task started per slot, none ended, through a recording binder. */
     private static List<Worker> sparkSlots(Topology topology, Policy policy, int slots)
     {
-        ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName()))).settings();
+        PlacementSettings settings = ((SparkSettings.Valid) SparkSettings.parse(Map.of(SparkSettings.POLICY, policy.cliName()))).settings();
         FakeTaskThreadBinder binder = new FakeTaskThreadBinder(topology.allowed());
         BoundTaskPlacement placement = BoundTaskPlacement.following(BoundTaskPlacement.targets(topology, settings, slots),
                 topology.chiplets().stream().map(Chiplet::id).toList(), binder);

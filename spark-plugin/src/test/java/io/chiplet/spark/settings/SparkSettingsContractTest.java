@@ -17,17 +17,17 @@ class SparkSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletSettings.DECLARED, MeasureSettings.DECLARED);
+        return List.of(SparkSettings.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
     protected Optional<String> rejection(String key, String value)
     {
         Map<String, String> conf = Map.of(key, value);
-        if (ChipletSettings.parse(conf) instanceof ChipletSettings.Problem problem) {
+        if (SparkSettings.parse(conf) instanceof SparkSettings.Problem problem) {
             return Optional.of(problem.expected());
         }
-        if (MeasureSettings.parse(conf) instanceof MeasureSettings.Invalid invalid) {
+        if (MeasureKeys.parse(conf) instanceof MeasureKeys.Invalid invalid) {
             return Optional.of(invalid.problem().expected());
         }
         return Optional.empty();
@@ -36,7 +36,7 @@ class SparkSettingsContractTest
     @Override
     protected Set<String> readKeys()
     {
-        return ChipletSettings.KEYS;
+        return SparkSettings.KEYS;
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.chiplet.affinity.AllowedCpusTracker;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.spark.settings.ChipletSettings;
+import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -60,7 +60,7 @@ class DiscoveredTopologySourceTest
     @Test
     void liveMachineIsReadWithTheProcessMask()
     {
-        Topology live = new DiscoveredTopologySource().read(ChipletSettings.defaults());
+        Topology live = new DiscoveredTopologySource().read(SparkSettings.defaults());
         assertThat(live.source()).startsWith("sysfs:");
         assertThat(live.allowed()).isEqualTo(AllowedCpusTracker.readLive());
         assertThat(ThreadId.cpusAllowed(ThreadId.current()).orElseThrow().containsAll(live.allowed())).isTrue();

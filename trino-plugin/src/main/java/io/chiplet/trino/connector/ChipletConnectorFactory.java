@@ -1,14 +1,15 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.MeasureSettings;
 import io.chiplet.settings.ReportDirectory;
+import io.chiplet.trino.cluster.WorkerReports;
 import io.chiplet.trino.guard.CoordinatorParts;
 import io.chiplet.trino.guard.FailOpenSwitch;
-import io.chiplet.trino.measure.MeasureSettings;
-import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.guard.SpiMembers;
+import io.chiplet.trino.measure.MeasureKeys;
+import io.chiplet.trino.measure.QueryMeasurements;
 import io.chiplet.trino.skew.SkewHistory;
-import io.chiplet.trino.cluster.WorkerReports;
 import io.trino.spi.HostAddress;
 import io.trino.spi.Node;
 import io.trino.spi.NodeManager;
@@ -186,7 +187,7 @@ public final class ChipletConnectorFactory
         }
         MeasureSettings settings;
         try {
-            settings = MeasureSettings.parse(config);
+            settings = MeasureKeys.parse(config);
         }
         catch (InvalidSettingException e) {
             log.warn("Chiplet catalog {} on the coordinator: no in-place measurement, placement as configured: {}", catalog, e.getMessage());
@@ -202,14 +203,14 @@ public final class ChipletConnectorFactory
                 return Optional.empty();
             }
             if (!settings.enabled()) {
-                log.info("Chiplet catalog {} on the coordinator: {}=false, placement is not measured", catalog, MeasureSettings.ENABLED);
+                log.info("Chiplet catalog {} on the coordinator: {}=false, placement is not measured", catalog, MeasureKeys.ENABLED);
                 return Optional.empty();
             }
             publisher.start(settings.window());
             // Found now, not when the first report is due; the JMX beans and runtime tables have the figures either way.
             settings.reportDirectory().flatMap(ReportDirectory::problem).ifPresent(problem -> log.warn(
                     "Chiplet catalog {} on the coordinator cannot write its measurement report ({}): {}; the figures are still in {}.runtime.measurement and JMX",
-                    catalog, MeasureSettings.REPORT_DIR, problem, catalog));
+                    catalog, MeasureKeys.REPORT_DIR, problem, catalog));
             log.info("Chiplet catalog {} on the coordinator: measures placement in place, switchback windows of {} ms, control share {}, guard {}{}", catalog,
                     settings.window().toMillis(), settings.controlShare(), settings.guard().configName(),
                     settings.reportDirectory().map(directory -> ", reports in " + directory).orElse(""));

@@ -1,10 +1,10 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.measure.Arm;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.Topology;
-import io.chiplet.trino.measure.EffectInjector;
 import io.chiplet.trino.measure.PluginThreads;
 import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;

@@ -6,6 +6,7 @@ import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.LiveQueryThreadBinder;
 import io.chiplet.trino.placement.MemoryAdvice;
@@ -33,14 +34,14 @@ final class NodeAgentLauncher
 
     private NodeAgentLauncher() {}
 
-    static PlacementAgent start(String node, ChipletConfig config, Topology topology)
+    static PlacementAgent start(String node, PlacementSettings config, Topology topology)
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
         NodeSetup setup = NodeSetup.of(config, topology, AllowedCpusTracker.readLive());
         NodeShare share = setup.share();
         MemoryBinding memory = setup.memory();
         // Warned once: the agent starts once per JVM.
-        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, ChipletConfig.CHIPLETS_PER_NODE, why));
+        setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, TrinoSettings.CHIPLETS_PER_NODE, why));
         ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), share, setup.leases().chiplets(), memory);
         try {
             for (ChipletLease lease : lock.leases()) {
@@ -75,10 +76,10 @@ final class NodeAgentLauncher
      * ({@link MemoryBinding#binds()}: asked for, more than one node) and the flag is off; and for a memory kind other
      * than {@code dram}, which first touch never reaches, name the nodes core chose ({@link MemoryAdvice}).
      */
-    private static void checkMemoryLocality(String node, ChipletConfig config, MemoryBinding memory, SortedSet<Integer> nodes)
+    private static void checkMemoryLocality(String node, PlacementSettings config, MemoryBinding memory, SortedSet<Integer> nodes)
     {
         MemoryAdvice.of(memory, config.memoryKind(), nodes).ifPresent(advice ->
-                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, ChipletConfig.MEMORY_KIND, config.memoryKind().jsonName(), advice));
+                log.warn("Chiplet placement on node {}: {}={} is not applied by the plugin: {}", node, TrinoSettings.MEMORY_KIND, config.memoryKind().jsonName(), advice));
         if (!memory.binds()) {
             return;
         }

@@ -4,9 +4,7 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
-import io.chiplet.measure.Arm;
-import io.chiplet.trino.measure.EffectInjector;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 import io.chiplet.trino.measure.WindowSchedule;
 import io.chiplet.trino.placement.AgentSnapshot;
 import io.chiplet.trino.placement.PlacementAgents;
@@ -32,7 +30,7 @@ public final class NodeRuntime
 
     private final String catalog;
     private final String node;
-    private final Optional<ChipletConfig> config;
+    private final Optional<PlacementSettings> config;
     private final Optional<Topology> topology;
     private final Optional<PlacementAgents.Registration> placement;
     private final Optional<String> problem;
@@ -40,7 +38,7 @@ public final class NodeRuntime
     // What the coordinator last published, followed trivially where this node places nothing.
     private volatile Optional<WindowSchedule> received = Optional.empty();
 
-    private NodeRuntime(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology,
+    private NodeRuntime(String catalog, String node, Optional<PlacementSettings> config, Optional<Topology> topology,
             Optional<PlacementAgents.Registration> placement, Optional<String> problem)
     {
         this.catalog = catalog;
@@ -75,11 +73,11 @@ public final class NodeRuntime
 
     private static NodeRuntime tryStart(String catalog, String node, Map<String, String> properties, TaskRole role)
     {
-        ChipletConfig.Parsed parsed = ChipletConfig.parse(properties);
-        if (parsed instanceof ChipletConfig.Problem bad) {
+        TrinoSettings.Parsed parsed = TrinoSettings.parse(properties);
+        if (parsed instanceof TrinoSettings.Problem bad) {
             return off(catalog, node, Optional.empty(), Optional.empty(), bad.message());
         }
-        ChipletConfig config = ((ChipletConfig.Valid) parsed).config();
+        PlacementSettings config = ((TrinoSettings.Valid) parsed).settings();
         if (!role.runsTasks()) {
             // An idle JVM holding a lease would halve the placement of a worker on the same host.
             String why = "this node is " + role.reason() + ": no chiplet lease, nothing pinned";
@@ -97,11 +95,11 @@ public final class NodeRuntime
         }
         catch (RuntimeException e) {
             return off(catalog, node, Optional.of(config), Optional.empty(), "cannot read the topology"
-                    + config.fsRoot().map(root -> " from " + ChipletConfig.FS_ROOT + "=" + root).orElse("") + ": " + e.getMessage());
+                    + config.fsRoot().map(root -> " from " + TrinoSettings.FS_ROOT + "=" + root).orElse("") + ": " + e.getMessage());
         }
         if (!config.enabled()) {
-            log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, ChipletConfig.ENABLED);
-            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(ChipletConfig.ENABLED + "=false"));
+            log.info("Chiplet catalog {} on node {}: {}=false, no thread placement", catalog, node, TrinoSettings.ENABLED);
+            return new NodeRuntime(catalog, node, Optional.of(config), Optional.of(topology), Optional.empty(), Optional.of(TrinoSettings.ENABLED + "=false"));
         }
         if (!config.policy().bindsWorkers()) {
             log.info("Chiplet catalog {} on node {}: policy {} places no thread", catalog, node, config.policy());
@@ -120,17 +118,17 @@ public final class NodeRuntime
     /** Test only: the effect injector, where the catalog asks for it and the JVM allows it. */
     private static Optional<EffectInjector> injector(String catalog, String node, Map<String, String> properties)
     {
-        String ratio = properties.get(MeasureSettings.INJECT_TIME_RATIO);
+        String ratio = properties.get(MeasureKeys.INJECT_TIME_RATIO);
         if (ratio == null) {
             return Optional.empty();
         }
-        if (!EffectInjector.allowed()) {
-            log.warn("Chiplet catalog {} on node {}: {} is a test-only setting, ignored without -D{}=true", catalog, node, MeasureSettings.INJECT_TIME_RATIO,
-                    EffectInjector.SYSTEM_PROPERTY);
+        if (!MeasureSettings.injectorAllowed()) {
+            log.warn("Chiplet catalog {} on node {}: {} is a test-only setting, ignored without -D{}=true", catalog, node, MeasureKeys.INJECT_TIME_RATIO,
+                    MeasureSettings.TEST_INJECTOR_PROPERTY);
             return Optional.empty();
         }
         try {
-            EffectInjector injector = new EffectInjector(MeasureSettings.parse(Map.of(MeasureSettings.INJECT_TIME_RATIO, ratio.strip())).injectTimeRatio().orElseThrow());
+            EffectInjector injector = new EffectInjector(MeasureKeys.parse(Map.of(MeasureKeys.INJECT_TIME_RATIO, ratio.strip())).injectTimeRatio().orElseThrow());
             log.warn("Chiplet catalog {} on node {}: TEST ONLY effect injector active, {} work takes {} times control work", catalog, node,
                     injector.timeRatio() >= 1 ? "placed" : "control", injector.timeRatio() >= 1 ? injector.timeRatio() : 1 / injector.timeRatio());
             return Optional.of(injector);
@@ -141,7 +139,7 @@ public final class NodeRuntime
         }
     }
 
-    private static NodeRuntime off(String catalog, String node, Optional<ChipletConfig> config, Optional<Topology> topology, String cause)
+    private static NodeRuntime off(String catalog, String node, Optional<PlacementSettings> config, Optional<Topology> topology, String cause)
     {
         log.warn("Chiplet catalog {} on node {}: no thread placement, Trino runs as without it: {}", catalog, node, cause);
         return new NodeRuntime(catalog, node, config, topology, Optional.empty(), Optional.of(cause));
@@ -159,7 +157,7 @@ public final class NodeRuntime
         return node;
     }
 
-    public Optional<ChipletConfig> config()
+    public Optional<PlacementSettings> config()
     {
         return config;
     }

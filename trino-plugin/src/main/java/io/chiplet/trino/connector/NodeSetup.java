@@ -5,6 +5,7 @@ import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.ThreadPlacement;
@@ -37,7 +38,7 @@ public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseC
      * @param processCpus the CPUs the kernel lets this process use: a snapshot may describe another machine
      * @throws IllegalStateException when no chiplet of the topology holds one of {@code processCpus}
      */
-    public static NodeSetup of(ChipletConfig config, Topology topology, CpuSet processCpus)
+    public static NodeSetup of(PlacementSettings config, Topology topology, CpuSet processCpus)
     {
         requireNonNull(config, "config is null");
         requireNonNull(topology, "topology is null");
@@ -48,7 +49,7 @@ public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseC
         }
         catch (NoUsableChipletException e) {
             throw new IllegalStateException(e.getMessage()
-                    + config.fsRoot().map(root -> "; does " + ChipletConfig.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
+                    + config.fsRoot().map(root -> "; does " + TrinoSettings.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
         return new NodeSetup(share, memory, HostShares.chipletsRequested(share, config.chipletsPerNode()), config.policy());

@@ -1,6 +1,7 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.trino.measure.EffectInjector;
+import io.chiplet.measure.EffectInjector;
+import io.chiplet.settings.MeasureSettings;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
@@ -113,7 +114,7 @@ public enum RuntimeTable
     /** Whether the table is there: {@code test_work} only in a JVM that allows the test-only effect injector. */
     public boolean visible()
     {
-        return this != TEST_WORK || EffectInjector.allowed();
+        return this != TEST_WORK || MeasureSettings.injectorAllowed();
     }
 
     public static Optional<RuntimeTable> of(SchemaTableName name)

@@ -273,7 +273,7 @@ public final class QueryMeasurements
     {
         log.warn("Chiplet placement stopped by the guard ({}=auto): placed queries are measurably slower (look {}, threshold {} standard errors); "
                         + "the workers stop placing from the window after next and measuring goes on. {}",
-                MeasureSettings.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), reportAsItStands().summaryLine());
+                MeasureKeys.GUARD, stop.look(), String.format(Locale.ROOT, "%.2f", stop.threshold()), reportAsItStands().summaryLine());
         state.reportDue = true;
         writeReport(true);
     }

@@ -1,5 +1,6 @@
 package io.chiplet.trino.connector;
 
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.trino.LogCapture;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class NodeRuntimeTest
     {
         Path missing = temp.resolve("no-such-snapshot");
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
-                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, missing.toString()), TaskRole.WORKER)) {
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(TrinoSettings.FS_ROOT, missing.toString()), TaskRole.WORKER)) {
             assertThat(runtime.problem()).hasValueSatisfying(problem -> assertThat(problem).startsWith("cannot read the topology from chiplet.fs-root=" + missing + ": "));
             assertThat(runtime.topology()).isEmpty();
             assertThat(log.warnings()).hasSize(1);
@@ -42,7 +43,7 @@ class NodeRuntimeTest
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
-                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.ENABLED, "false"), TaskRole.WORKER)) {
+                NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", Map.of(TrinoSettings.FS_ROOT, snapshot.toString(), TrinoSettings.ENABLED, "false"), TaskRole.WORKER)) {
             assertThat(runtime.topology()).hasValueSatisfying(topology -> assertThat(topology.chiplets()).hasSize(2));
             assertThat(runtime.problem()).contains("chiplet.enabled=false");
             assertThat(runtime.governingCatalog()).isEmpty();
@@ -54,7 +55,7 @@ class NodeRuntimeTest
     void startsTheAgentOnTheSnapshotsChiplets(@TempDir Path temp)
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
-        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString());
+        Map<String, String> properties = Map.of(TrinoSettings.FS_ROOT, snapshot.toString(), TrinoSettings.LEASE_DIR, temp.resolve("leases").toString());
         try (NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties, TaskRole.WORKER)) {
             assertThat(runtime.problem()).isEmpty();
             assertThat(runtime.governingCatalog()).contains("chiplet");
@@ -72,7 +73,7 @@ class NodeRuntimeTest
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         Path leases = temp.resolve("leases");
-        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, leases.toString());
+        Map<String, String> properties = Map.of(TrinoSettings.FS_ROOT, snapshot.toString(), TrinoSettings.LEASE_DIR, leases.toString());
         TaskRole role = TaskRole.of(true, java.util.Optional.of(false));
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
                 NodeRuntime runtime = NodeRuntime.start("chiplet", "coordinator", properties, role)) {
@@ -91,8 +92,8 @@ class NodeRuntimeTest
     void tooManyChipletsPerNodeAreCappedWithOneWarningNamingTheSetting(@TempDir Path temp)
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
-        Map<String, String> properties = Map.of(ChipletConfig.FS_ROOT, snapshot.toString(), ChipletConfig.LEASE_DIR, temp.resolve("leases").toString(),
-                ChipletConfig.CHIPLETS_PER_NODE, "5");
+        Map<String, String> properties = Map.of(TrinoSettings.FS_ROOT, snapshot.toString(), TrinoSettings.LEASE_DIR, temp.resolve("leases").toString(),
+                TrinoSettings.CHIPLETS_PER_NODE, "5");
         try (LogCapture log = LogCapture.of("io.chiplet.trino");
                 NodeRuntime runtime = NodeRuntime.start("chiplet", "node-1", properties, TaskRole.WORKER)) {
             assertThat(runtime.problem()).isEmpty();
@@ -106,7 +107,7 @@ class NodeRuntimeTest
     {
         Path snapshot = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, temp);
         io.chiplet.topology.Topology topology = io.chiplet.discovery.TopologyDiscovery.discover(io.chiplet.topology.DiscoveryOptions.fsRoot(snapshot));
-        ChipletConfig one = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.CHIPLETS_PER_NODE, "1"))).config();
+        PlacementSettings one = ((TrinoSettings.Valid) TrinoSettings.parse(Map.of(TrinoSettings.CHIPLETS_PER_NODE, "1"))).settings();
         NodeSetup setup = NodeSetup.of(one, topology, io.chiplet.topology.CpuSet.range(0, 1));
         assertThat(setup.leases().chiplets()).isEqualTo(1);
         assertThat(setup.leases().capped()).isEmpty();
@@ -114,7 +115,7 @@ class NodeRuntimeTest
         // Trino's defaults: memory.bind on, dram; this machine has one node, so core's rule binds nothing.
         assertThat(setup.memory().binds()).isFalse();
         // Only the CPUs the process may use: CPU 1 alone leaves chiplet 1.
-        ChipletConfig all = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of())).config();
+        PlacementSettings all = ((TrinoSettings.Valid) TrinoSettings.parse(Map.of())).settings();
         assertThat(NodeSetup.of(all, topology, io.chiplet.topology.CpuSet.of(1)).share().ids()).containsExactly(1);
         assertThat(NodeSetup.of(all, topology, io.chiplet.topology.CpuSet.of(1)).leases().chiplets()).isEqualTo(1);
     }

@@ -3,7 +3,7 @@ package io.chiplet.trino.connector;
 import io.chiplet.settings.InvalidSettingException;
 import io.chiplet.settings.PluginSettingsContract;
 import io.chiplet.settings.Setting;
-import io.chiplet.trino.measure.MeasureSettings;
+import io.chiplet.trino.measure.MeasureKeys;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -19,18 +19,18 @@ class TrinoSettingsContractTest
     @Override
     protected List<Map<Setting<?>, String>> keyTables()
     {
-        return List.of(ChipletConfig.DECLARED, MeasureSettings.DECLARED);
+        return List.of(TrinoSettings.DECLARED, MeasureKeys.DECLARED);
     }
 
     @Override
     protected Optional<String> rejection(String key, String value)
     {
         Map<String, String> properties = Map.of(key, value);
-        if (ChipletConfig.parse(properties) instanceof ChipletConfig.Problem problem) {
+        if (TrinoSettings.parse(properties) instanceof TrinoSettings.Problem problem) {
             return Optional.of(problem.expected());
         }
         try {
-            MeasureSettings.parse(properties);
+            MeasureKeys.parse(properties);
             return Optional.empty();
         }
         catch (InvalidSettingException e) {
@@ -41,8 +41,8 @@ class TrinoSettingsContractTest
     @Override
     protected Set<String> readKeys()
     {
-        Set<String> keys = new HashSet<>(ChipletConfig.PROPERTIES);
-        keys.addAll(MeasureSettings.PROPERTIES);
+        Set<String> keys = new HashSet<>(TrinoSettings.PROPERTIES);
+        keys.addAll(MeasureKeys.PROPERTIES);
         return keys;
     }
 

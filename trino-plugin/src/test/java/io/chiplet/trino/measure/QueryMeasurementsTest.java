@@ -30,9 +30,9 @@ class QueryMeasurementsTest
 
     private void start(Map<String, String> settings)
     {
-        Map<String, String> all = new HashMap<>(Map.of(MeasureSettings.WINDOW, WINDOW + "ms", MeasureSettings.CONTROL_SHARE, "0.5", MeasureSettings.SEED, "11"));
+        Map<String, String> all = new HashMap<>(Map.of(MeasureKeys.WINDOW, WINDOW + "ms", MeasureKeys.CONTROL_SHARE, "0.5", MeasureKeys.SEED, "11"));
         all.putAll(settings);
-        assertThat(measurements.start("chiplet", MeasureSettings.parse(all), 99, publishes::incrementAndGet)).isTrue();
+        assertThat(measurements.start("chiplet", MeasureKeys.parse(all), 99, publishes::incrementAndGet)).isTrue();
     }
 
     /** Every worker follows the coordinator's schedule as it is now. */
@@ -158,7 +158,7 @@ class QueryMeasurementsTest
     @Test
     void guardAlwaysKeepsPlacingWhateverTheEstimate()
     {
-        start(Map.of(MeasureSettings.GUARD, "always"));
+        start(Map.of(MeasureKeys.GUARD, "always"));
         run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 80, 1.25, 4);
         assertThat(measurements.schedule().orElseThrow().latest().placing()).isTrue();
         assertThat(measurements.report().verdict()).isEqualTo("placed slower");
@@ -168,7 +168,7 @@ class QueryMeasurementsTest
     void oneLinePerShapeWithEnoughEvidenceAtMostOnceAMinute()
     {
         try (LogCapture log = LogCapture.of(LOGGER)) {
-            start(Map.of(MeasureSettings.GUARD, "always"));
+            start(Map.of(MeasureKeys.GUARD, "always"));
             // A seed whose interval stays wider than 2 % until each shape has 20 windows of each arm at the first share (with the
             // interval over windows, seed 5 settles the question at 19 control windows, and the share falls before any shape has a line).
             run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 150, 1.0, 6);
@@ -215,7 +215,7 @@ class QueryMeasurementsTest
     void writesTheReportFilesWhereTheOperatorSaid(@TempDir Path directory)
             throws Exception
     {
-        start(Map.of(MeasureSettings.REPORT_DIR, directory.toString()));
+        start(Map.of(MeasureKeys.REPORT_DIR, directory.toString()));
         run(measurements.schedule().orElseThrow().entries().getFirst().fromWindow(), 30, 1.0, 6);
         measurements.stop();
         String json = Files.readString(directory.resolve("chiplet-measure-trino-chiplet.json"));
@@ -248,10 +248,10 @@ class QueryMeasurementsTest
     @Test
     void measuringOffPublishesNoScheduleAndComparesNothing()
     {
-        start(Map.of(MeasureSettings.ENABLED, "false"));
+        start(Map.of(MeasureKeys.ENABLED, "false"));
         assertThat(measurements.schedule()).isEmpty();
         measurements.record(query("a", T0 + 5000, T0 + 5200, 0.2));
         assertThat(measurements.report().summaryLine()).contains("measuring is off");
-        assertThat(measurements.start("other", MeasureSettings.defaults(), 1, () -> {})).as("one catalog measures").isFalse();
+        assertThat(measurements.start("other", MeasureKeys.defaults(), 1, () -> {})).as("one catalog measures").isFalse();
     }
 }

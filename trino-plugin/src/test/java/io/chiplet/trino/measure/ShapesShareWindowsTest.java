@@ -103,11 +103,11 @@ class ShapesShareWindowsTest
             Random random = new Random(7919L * shapes + run);
             MutableClock clock = new MutableClock(1_000_000L * WINDOW + 100);
             QueryMeasurements measurements = new QueryMeasurements(clock, NOPLogger.NOP_LOGGER);
-            Map<String, String> settings = Map.of(MeasureSettings.WINDOW, WINDOW + "ms", MeasureSettings.CONTROL_SHARE, "0.5",
-                    MeasureSettings.SEED, Long.toString(run), MeasureSettings.GUARD, guard);
-            measurements.start("chiplet", MeasureSettings.parse(settings), 99, () -> {});
+            Map<String, String> settings = Map.of(MeasureKeys.WINDOW, WINDOW + "ms", MeasureKeys.CONTROL_SHARE, "0.5",
+                    MeasureKeys.SEED, Long.toString(run), MeasureKeys.GUARD, guard);
+            measurements.start("chiplet", MeasureKeys.parse(settings), 99, () -> {});
             // The same window observations, each shape-window pair taken as independent (no cluster).
-            Measurement independent = new Measurement(MeasureSettings.parse(settings).plan(99));
+            Measurement independent = new Measurement(MeasureKeys.parse(settings).plan(99));
             long first = measurements.schedule().orElseThrow().entries().getFirst().fromWindow();
             for (long window = first; window < first + WINDOWS; window++) {
                 double load = Math.exp(WINDOW_SIGMA * random.nextGaussian());

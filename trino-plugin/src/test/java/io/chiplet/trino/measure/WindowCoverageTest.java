@@ -4,8 +4,8 @@ import io.chiplet.measure.Arm;
 import io.chiplet.measure.ArmEstimate;
 import io.chiplet.measure.Measurement;
 import io.chiplet.measure.MeasurementPlan;
-import io.chiplet.measure.UnitObservation;
 import io.chiplet.measure.RatioEstimate;
+import io.chiplet.measure.UnitObservation;
 import org.junit.jupiter.api.Test;
 import org.slf4j.helpers.NOPLogger;
 
@@ -39,10 +39,10 @@ class WindowCoverageTest
             Random random = new Random(1000 + run);
             MutableClock clock = new MutableClock(1_000_000L * WINDOW + 100);
             QueryMeasurements measurements = new QueryMeasurements(clock, NOPLogger.NOP_LOGGER);
-            measurements.start("chiplet", MeasureSettings.parse(Map.of(MeasureSettings.WINDOW, WINDOW + "ms", MeasureSettings.CONTROL_SHARE, "0.5",
-                    MeasureSettings.SEED, Long.toString(run), MeasureSettings.GUARD, "always")), 99, () -> {});
+            measurements.start("chiplet", MeasureKeys.parse(Map.of(MeasureKeys.WINDOW, WINDOW + "ms", MeasureKeys.CONTROL_SHARE, "0.5",
+                    MeasureKeys.SEED, Long.toString(run), MeasureKeys.GUARD, "always")), 99, () -> {});
             // The per-query analysis, for contrast: each query its own unit, stratum its share as the window's.
-            Measurement perQuery = new Measurement(MeasureSettings.parse(Map.of(MeasureSettings.GUARD, "always")).plan(99));
+            Measurement perQuery = new Measurement(MeasureKeys.parse(Map.of(MeasureKeys.GUARD, "always")).plan(99));
             long first = measurements.schedule().orElseThrow().entries().getFirst().fromWindow();
             for (long window = first; window < first + WINDOWS; window++) {
                 double load = Math.exp(WINDOW_SIGMA * random.nextGaussian());

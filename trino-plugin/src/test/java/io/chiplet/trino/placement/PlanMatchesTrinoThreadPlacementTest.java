@@ -9,10 +9,11 @@ import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;
-import io.chiplet.trino.connector.ChipletConfig;
+import io.chiplet.trino.connector.TrinoSettings;
 import io.chiplet.trino.connector.NodeSetup;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
 import org.junit.jupiter.api.BeforeAll;
@@ -215,8 +216,8 @@ class PlanMatchesTrinoThreadPlacementTest
     private static ThreadPlacement nodePlacement(Machine machine, Policy policy)
     {
         Path leases = unpacked.resolve("leases");
-        ChipletConfig config = ((ChipletConfig.Valid) ChipletConfig.parse(Map.of(ChipletConfig.POLICY, policy.cliName(),
-                ChipletConfig.LEASE_DIR, leases.toString()))).config();
+        PlacementSettings config = ((TrinoSettings.Valid) TrinoSettings.parse(Map.of(TrinoSettings.POLICY, policy.cliName(),
+                TrinoSettings.LEASE_DIR, leases.toString()))).settings();
         NodeSetup setup = NodeSetup.of(config, machine.topology(), machine.topology().allowed());
         try (ChipletLock lock = ChipletLock.acquire(config.leaseDirectory(), setup.share(), setup.leases().chiplets(), setup.memory())) {
             return setup.placement(lock.share());

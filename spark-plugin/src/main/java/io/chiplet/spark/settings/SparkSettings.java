@@ -1,11 +1,10 @@
 package io.chiplet.spark.settings;
 
-import io.chiplet.placement.Policy;
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.PluginSettingsReader;
 import io.chiplet.settings.Setting;
-import io.chiplet.topology.MemoryKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,33 +17,13 @@ import java.util.TreeSet;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The plugin's settings, every one a {@code spark.chiplet.*} entry of the Spark configuration.
- *
- * @param policy how task slots spread over the executor's chiplets
- * @param fsRoot read the topology from this snapshot (a directory holding {@code sys/}) instead of {@code /};
- *         pinning still acts on the live kernel
- * @param adaptiveIntervalMs how often the adaptive policy re-evaluates each executor's spread
- * @param remoteAccessThreshold remote accesses per interval above which the adaptive policy widens the spread
- *
- * <p>Every setting is declared once in core's {@link PluginSettings} (type, default, bounds); this record only names
- * the Spark key of each.
- * @param memoryKind with {@code bindMemory}, the kind of memory a chiplet's memory comes from: {@code dram} its own
- *         node, {@code hbm} or {@code cxl-pmem} the node of that kind local to it (core's {@code MemoryBinding})
- * @param virtualChipletCores when positive, split every chiplet into virtual ones of this many cores
+ * The Spark translation of core's settings: the {@code spark.chiplet.*} key of each of core's declarations
+ * ({@link PluginSettings}), read into core's {@link PlacementSettings} (and, by {@link MeasureKeys}, its
+ * {@link io.chiplet.settings.MeasureSettings}). Types, defaults, bounds and the wording of a bad value are core's; this
+ * class names keys, rejects a misspelt {@code spark.chiplet.*} key, and checks what only an executor's host can (the
+ * snapshot root). Trino's counterpart is {@code io.chiplet.trino.connector.TrinoSettings}.
  */
-public record ChipletSettings(
-        boolean enabled,
-        Policy policy,
-        PlacementMode mode,
-        Optional<Path> fsRoot,
-        long adaptiveIntervalMs,
-        double remoteAccessThreshold,
-        boolean resizePartitions,
-        boolean bindMemory,
-        MemoryKind memoryKind,
-        int virtualChipletCores,
-        Path leaseDir,
-        PinningBackendChoice pinningBackend)
+public final class SparkSettings
 {
     public static final String PREFIX = "spark.chiplet.";
     public static final String ENABLED = PREFIX + "enabled";
@@ -85,7 +64,7 @@ public record ChipletSettings(
 
     public static final Set<String> KEYS = union(Set.of(
             ENABLED, POLICY, MODE, FS_ROOT, ADAPTIVE_INTERVAL_MS, REMOTE_ACCESS_THRESHOLD, PARTITIONS_RESIZE,
-            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureSettings.KEYS);
+            MEMORY_BIND, MEMORY_KIND, VIRTUAL_CHIPLET_CORES, LEASE_DIR, PINNING_BACKEND), MeasureKeys.KEYS);
 
     private static Set<String> union(Set<String> placement, Set<String> measurement)
     {
@@ -108,17 +87,10 @@ public record ChipletSettings(
         return Map.copyOf(withRoot);
     }
 
-    public ChipletSettings
-    {
-        requireNonNull(policy, "policy is null");
-        requireNonNull(mode, "mode is null");
-        requireNonNull(fsRoot, "fsRoot is null");
-        requireNonNull(memoryKind, "memoryKind is null");
-        requireNonNull(leaseDir, "leaseDir is null");
-        requireNonNull(pinningBackend, "pinningBackend is null");
-    }
+    private SparkSettings() {}
 
-    public static ChipletSettings defaults()
+    /** Every setting at its default. */
+    public static PlacementSettings defaults()
     {
         return ((Valid) parse(Map.of())).settings();
     }
@@ -128,7 +100,7 @@ public record ChipletSettings(
             permits Valid, Problem
     {}
 
-    public record Valid(ChipletSettings settings)
+    public record Valid(PlacementSettings settings)
             implements Parsed
     {
         public Valid
@@ -165,39 +137,20 @@ public record ChipletSettings(
         try {
             PluginSettingsReader.rejectUnknown(conf, key -> key.startsWith(PREFIX), KEYS, "one of the settings " + String.join(", ", new TreeSet<>(KEYS)));
             PluginSettingsReader settings = PluginSettingsReader.of(DECLARED, conf);
-            return new Valid(new ChipletSettings(
-                    settings.read(PluginSettings.ENABLED),
-                    settings.read(PluginSettings.POLICY),
-                    PlacementMode.fromConfigName(settings.read(PluginSettings.MODE)).orElseThrow(),
-                    settings.readIfSet(PluginSettings.FS_ROOT),
-                    settings.read(PluginSettings.ADAPTIVE_INTERVAL).toMillis(),
-                    settings.read(PluginSettings.REMOTE_ACCESS_THRESHOLD),
-                    settings.read(PluginSettings.PARTITIONS_RESIZE),
-                    settings.read(PluginSettings.MEMORY_BIND),
-                    settings.read(PluginSettings.MEMORY_KIND),
-                    settings.read(PluginSettings.VIRTUAL_CHIPLET_CORES),
-                    settings.read(PluginSettings.LEASE_DIR),
-                    PinningBackendChoice.fromConfigName(settings.read(PluginSettings.PINNING_BACKEND)).orElseThrow()));
+            return new Valid(PlacementSettings.read(settings));
         }
         catch (InvalidSettingException e) {
             return new Problem(e.setting(), e.value(), e.expected());
         }
     }
 
-    /** These settings with {@code mode} in place of the configured mode (what {@link PlacementMode#AUTO} chose). */
-    public ChipletSettings withMode(PlacementMode mode)
-    {
-        return new ChipletSettings(enabled, policy, mode, fsRoot, adaptiveIntervalMs, remoteAccessThreshold, resizePartitions, bindMemory,
-                memoryKind, virtualChipletCores, leaseDir, pinningBackend);
-    }
-
     /**
-     * The snapshot named by {@code fsRoot}, checked on the host that reads it (an executor's host, not
+     * The snapshot named by {@link #FS_ROOT}, checked on the host that reads it (an executor's host, not
      * necessarily the driver's).
      */
-    public Optional<Problem> checkFsRoot()
+    public static Optional<Problem> checkFsRoot(PlacementSettings settings)
     {
-        return fsRoot.flatMap(root -> {
+        return settings.fsRoot().flatMap(root -> {
             if (!Files.isDirectory(root) || !Files.isReadable(root)) {
                 return Optional.of(new Problem(FS_ROOT, root.toString(), "a readable directory holding a sysfs snapshot (sys/devices/system/cpu)"));
             }

@@ -1,8 +1,10 @@
 package io.chiplet.trino.measure;
 
 import io.chiplet.measure.Arm;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.settings.InvalidSettingException;
+import io.chiplet.settings.MeasureSettings;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -13,12 +15,12 @@ import java.util.OptionalLong;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class MeasureSettingsTest
+class MeasureKeysTest
 {
     @Test
     void defaultsMeasureATenthOfThirtySecondWindowsWithTheGuardOn()
     {
-        MeasureSettings settings = MeasureSettings.defaults();
+        MeasureSettings settings = MeasureKeys.defaults();
         assertThat(settings.enabled()).isTrue();
         assertThat(settings.controlShare()).isEqualTo(0.1);
         assertThat(settings.window()).isEqualTo(Duration.ofSeconds(30));
@@ -32,9 +34,9 @@ class MeasureSettingsTest
     @Test
     void readsEverySetting()
     {
-        MeasureSettings settings = MeasureSettings.parse(Map.of(MeasureSettings.ENABLED, "false", MeasureSettings.CONTROL_SHARE, "0.25",
-                MeasureSettings.WINDOW, "1m", MeasureSettings.GUARD, "ALWAYS", MeasureSettings.REPORT_DIR, "/var/log/chiplet", MeasureSettings.SEED, "-3",
-                MeasureSettings.INJECT_TIME_RATIO, "0.8"));
+        MeasureSettings settings = MeasureKeys.parse(Map.of(MeasureKeys.ENABLED, "false", MeasureKeys.CONTROL_SHARE, "0.25",
+                MeasureKeys.WINDOW, "1m", MeasureKeys.GUARD, "ALWAYS", MeasureKeys.REPORT_DIR, "/var/log/chiplet", MeasureKeys.SEED, "-3",
+                MeasureKeys.INJECT_TIME_RATIO, "0.8"));
         assertThat(settings.enabled()).isFalse();
         assertThat(settings.controlShare()).isEqualTo(0.25);
         assertThat(settings.window()).isEqualTo(Duration.ofMinutes(1));
@@ -48,20 +50,20 @@ class MeasureSettingsTest
     @Test
     void aBadValueNamesTheSettingAndWhatWasExpected()
     {
-        assertThatThrownBy(() -> MeasureSettings.parse(Map.of(MeasureSettings.CONTROL_SHARE, "0.6")))
+        assertThatThrownBy(() -> MeasureKeys.parse(Map.of(MeasureKeys.CONTROL_SHARE, "0.6")))
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("chiplet.measure.control-share").hasMessageContaining("from 0 to 0.5");
-        assertThatThrownBy(() -> MeasureSettings.parse(Map.of(MeasureSettings.WINDOW, "50ms")))
+        assertThatThrownBy(() -> MeasureKeys.parse(Map.of(MeasureKeys.WINDOW, "50ms")))
                 .hasMessageContaining("chiplet.measure.window").hasMessageContaining("at least 100ms");
-        assertThatThrownBy(() -> MeasureSettings.parse(Map.of(MeasureSettings.GUARD, "sometimes")))
+        assertThatThrownBy(() -> MeasureKeys.parse(Map.of(MeasureKeys.GUARD, "sometimes")))
                 .hasMessageContaining("chiplet.guard").hasMessageContaining("auto or always");
-        assertThatThrownBy(() -> MeasureSettings.parse(Map.of(MeasureSettings.INJECT_TIME_RATIO, "20")))
+        assertThatThrownBy(() -> MeasureKeys.parse(Map.of(MeasureKeys.INJECT_TIME_RATIO, "20")))
                 .hasMessageContaining("chiplet.measure.test.inject-time-ratio");
     }
 
     @Test
     void theInjectorStretchesOneArmsWorkAndNeverItsValue()
     {
-        assertThat(EffectInjector.allowed()).as("off unless the JVM allows it").isFalse();
+        assertThat(MeasureSettings.injectorAllowed()).as("off unless the JVM allows it").isFalse();
         EffectInjector harm = new EffectInjector(1.25);
         assertThat(harm.stretch(Arm.PLACED)).isEqualTo(1.25);
         assertThat(harm.stretch(Arm.CONTROL)).isEqualTo(1);

@@ -1,9 +1,8 @@
-package io.chiplet.spark.settings;
+package io.chiplet.settings;
 
 import java.util.Locale;
-import java.util.Optional;
 
-/** How the plugin places work: {@code spark.chiplet.mode}. */
+/** How the Spark plugin places work: its {@code mode} setting ({@link PluginSettings#MODE}). */
 public enum PlacementMode
 {
     /** One executor per machine; each task thread is pinned to its planned chiplet while it runs. */
@@ -16,18 +15,9 @@ public enum PlacementMode
      */
     AUTO;
 
+    /** The name a setting gives: {@code task}, {@code executor} or {@code auto}. */
     public String configName()
     {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    public static Optional<PlacementMode> fromConfigName(String name)
-    {
-        for (PlacementMode mode : values()) {
-            if (mode.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
-                return Optional.of(mode);
-            }
-        }
-        return Optional.empty();
     }
 }

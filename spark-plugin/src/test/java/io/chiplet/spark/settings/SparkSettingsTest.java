@@ -1,6 +1,9 @@
 package io.chiplet.spark.settings;
 
+import io.chiplet.affinity.PinningBackend;
 import io.chiplet.placement.Policy;
+import io.chiplet.settings.PlacementMode;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.MemoryKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,35 +13,37 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ChipletSettingsTest
+class SparkSettingsTest
 {
     @Test
     void defaults()
     {
-        ChipletSettings settings = ChipletSettings.defaults();
+        PlacementSettings settings = SparkSettings.defaults();
         assertThat(settings.enabled()).isTrue();
         assertThat(settings.policy()).isEqualTo(Policy.AUTO);
         assertThat(settings.mode()).isEqualTo(PlacementMode.TASK);
         assertThat(settings.fsRoot()).isEmpty();
-        assertThat(settings.adaptiveIntervalMs()).isEqualTo(500);
+        assertThat(settings.adaptiveInterval().toMillis()).isEqualTo(500);
         assertThat(settings.remoteAccessThreshold()).isEqualTo(300);
-        assertThat(settings.resizePartitions()).isTrue();
-        assertThat(settings.bindMemory()).isTrue();
+        assertThat(settings.partitionsResize()).isTrue();
+        assertThat(settings.memoryBind()).isTrue();
         assertThat(settings.memoryKind()).isEqualTo(MemoryKind.DRAM);
         assertThat(settings.virtualChipletCores()).isZero();
-        assertThat(settings.leaseDir()).isEqualTo(Path.of("/tmp/chiplet-leases"));
-        assertThat(settings.pinningBackend()).isEqualTo(PinningBackendChoice.FFM);
+        assertThat(settings.leaseDirectory()).isEqualTo(Path.of("/tmp/chiplet-leases"));
+        assertThat(settings.pinningBackend()).isEqualTo(PinningBackend.Kind.FFM);
     }
 
     @Test
     void readsEverySettingAndIgnoresOtherSparkEntries()
     {
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(Map.ofEntries(
+        SparkSettings.Parsed parsed = SparkSettings.parse(Map.ofEntries(
                 Map.entry("spark.master", "local[2]"),
                 Map.entry("spark.chiplet.enabled", "FALSE"),
                 Map.entry("spark.chiplet.policy", "WICP-Mixed"),
@@ -53,9 +58,11 @@ class ChipletSettingsTest
                 Map.entry("spark.chiplet.leaseDir", "/run/chiplet"),
                 Map.entry("spark.chiplet.pinning.backend", "openhft")));
 
-        assertThat(parsed).isEqualTo(new ChipletSettings.Valid(new ChipletSettings(
-                false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), 250, 0, false, false, MemoryKind.CXL_PMEM, 4,
-                Path.of("/run/chiplet"), PinningBackendChoice.OPENHFT)));
+        assertThat(parsed).isEqualTo(new SparkSettings.Valid(new PlacementSettings(
+                false, Policy.WICP_MIXED, PlacementMode.EXECUTOR, Optional.of(Path.of("/snapshots/epyc")), Duration.ofMillis(250), 0, false, false, MemoryKind.CXL_PMEM, 4,
+                Path.of("/run/chiplet"), PinningBackend.Kind.OPENHFT,
+                // Trino's settings, which Spark gives no key: core's defaults.
+                OptionalInt.empty(), Duration.ofSeconds(1))));
     }
 
     @ParameterizedTest
@@ -76,53 +83,53 @@ class ChipletSettingsTest
     })
     void badValueNamesSettingValueAndExpectation(String key, String value, String expected)
     {
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(Map.of(key, value));
+        SparkSettings.Parsed parsed = SparkSettings.parse(Map.of(key, value));
 
-        assertThat(parsed).isEqualTo(new ChipletSettings.Problem(key, value, expected));
-        assertThat(((ChipletSettings.Problem) parsed).message()).isEqualTo("%s = '%s' is not usable: expected %s".formatted(key, value, expected));
+        assertThat(parsed).isEqualTo(new SparkSettings.Problem(key, value, expected));
+        assertThat(((SparkSettings.Problem) parsed).message()).isEqualTo("%s = '%s' is not usable: expected %s".formatted(key, value, expected));
     }
 
     @Test
     void misspeltSettingIsAProblemRatherThanSilentlyIgnored()
     {
-        ChipletSettings.Parsed parsed = ChipletSettings.parse(Map.of("spark.chiplet.polcy", "wic"));
+        SparkSettings.Parsed parsed = SparkSettings.parse(Map.of("spark.chiplet.polcy", "wic"));
 
-        assertThat(parsed).isInstanceOf(ChipletSettings.Problem.class);
-        ChipletSettings.Problem problem = (ChipletSettings.Problem) parsed;
+        assertThat(parsed).isInstanceOf(SparkSettings.Problem.class);
+        SparkSettings.Problem problem = (SparkSettings.Problem) parsed;
         assertThat(problem.key()).isEqualTo("spark.chiplet.polcy");
-        assertThat(problem.expected()).startsWith("one of the settings ").contains(ChipletSettings.POLICY);
+        assertThat(problem.expected()).startsWith("one of the settings ").contains(SparkSettings.POLICY);
     }
 
     @Test
     void fsRootMustHoldASysfsSnapshot(@TempDir Path directory)
             throws IOException
     {
-        ChipletSettings missing = settingsWithFsRoot(directory.resolve("absent"));
-        assertThat(missing.checkFsRoot()).hasValueSatisfying(problem -> {
-            assertThat(problem.key()).isEqualTo(ChipletSettings.FS_ROOT);
+        PlacementSettings missing = settingsWithFsRoot(directory.resolve("absent"));
+        assertThat(SparkSettings.checkFsRoot(missing)).hasValueSatisfying(problem -> {
+            assertThat(problem.key()).isEqualTo(SparkSettings.FS_ROOT);
             assertThat(problem.value()).isEqualTo(directory.resolve("absent").toString());
         });
 
-        ChipletSettings empty = settingsWithFsRoot(directory);
-        assertThat(empty.checkFsRoot()).hasValueSatisfying(problem -> assertThat(problem.expected()).contains("sys/devices/system/cpu is missing"));
+        PlacementSettings empty = settingsWithFsRoot(directory);
+        assertThat(SparkSettings.checkFsRoot(empty)).hasValueSatisfying(problem -> assertThat(problem.expected()).contains("sys/devices/system/cpu is missing"));
 
         Files.createDirectories(directory.resolve("sys/devices/system/cpu"));
-        assertThat(empty.checkFsRoot()).isEmpty();
-        assertThat(ChipletSettings.defaults().checkFsRoot()).isEmpty();
+        assertThat(SparkSettings.checkFsRoot(empty)).isEmpty();
+        assertThat(SparkSettings.checkFsRoot(SparkSettings.defaults())).isEmpty();
     }
 
-    private static ChipletSettings settingsWithFsRoot(Path root)
+    private static PlacementSettings settingsWithFsRoot(Path root)
     {
-        return ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.FS_ROOT, root.toString()))).settings();
+        return ((SparkSettings.Valid) SparkSettings.parse(Map.of(SparkSettings.FS_ROOT, root.toString()))).settings();
     }
 
     @Test
     void aMachinesOwnSnapshotRootComesFromTheEnvironmentUnlessTheApplicationSetsOne()
     {
-        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
-                .containsEntry(ChipletSettings.FS_ROOT, "/snapshots/epyc");
-        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(ChipletSettings.FS_ROOT, "/app"), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
-                .containsEntry(ChipletSettings.FS_ROOT, "/app");
-        assertThat(ChipletSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(ChipletSettings.FS_ROOT_ENVIRONMENT, " "))).doesNotContainKey(ChipletSettings.FS_ROOT);
+        assertThat(SparkSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(SparkSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
+                .containsEntry(SparkSettings.FS_ROOT, "/snapshots/epyc");
+        assertThat(SparkSettings.withHostFsRoot(java.util.Map.of(SparkSettings.FS_ROOT, "/app"), java.util.Map.of(SparkSettings.FS_ROOT_ENVIRONMENT, "/snapshots/epyc")))
+                .containsEntry(SparkSettings.FS_ROOT, "/app");
+        assertThat(SparkSettings.withHostFsRoot(java.util.Map.of(), java.util.Map.of(SparkSettings.FS_ROOT_ENVIRONMENT, " "))).doesNotContainKey(SparkSettings.FS_ROOT);
     }
 }
