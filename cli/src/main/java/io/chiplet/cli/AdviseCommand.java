@@ -119,6 +119,12 @@ public final class AdviseCommand
         if (hosts != null && hosts < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--hosts " + hosts + ": expected a positive number of hosts");
         }
+        if (workersPerHost != null && workersPerHost < 1) {
+            // Named as the user wrote it: --executors-per-host and --workers-per-host are one option.
+            String name = spec.commandLine().getParseResult().originalArgs().stream().anyMatch(arg -> arg.startsWith("--executors-per-host"))
+                    ? "--executors-per-host" : "--workers-per-host";
+            throw new CommandLine.ParameterException(spec.commandLine(), name + " " + workersPerHost + ": expected a positive number per host");
+        }
         OutputFormat format = report.format(spec);
         return CommandErrors.run(spec, () -> {
             Topology topology = report.topology(source, discovery);

@@ -94,6 +94,33 @@ class CountersCommandTest
         }
     }
 
+    /**
+     * The text a user reads: every rate column says its unit, and under the software fallback the remote-access signal
+     * is the minor-faults column, not a column of its own that read a few microseconds apart disagreed with it.
+     */
+    @Test
+    void liveTextRatesHaveUnitsAndTheFallbackSignalIsTheMinorFaultsColumn()
+    {
+        int exit = run("counters", "--count", "3", "--interval-ms", "50");
+
+        assertThat(exit).as(err.toString()).isZero();
+        List<String> lines = out.toString().lines().toList();
+        String header = lines.stream().filter(line -> line.strip().startsWith("interval ")).findFirst().orElseThrow();
+        assertThat(header.strip().split(" {2,}")).as(header).allSatisfy(column -> assertThat(column).matches("interval|.+ ms/s|.+/s"));
+        String signal = lines.stream().filter(line -> line.startsWith("remote-access signal in use: ")).findFirst().orElseThrow();
+        String legend = lines.get(lines.indexOf(header) - 1);
+        if (signal.contains("SOFTWARE_FALLBACK (minor-faults")) {
+            assertThat(header).contains("minor-faults/s").doesNotContain("remote-access/s");
+            assertThat(legend).endsWith("remote-access: the signal in use is the minor-faults/s column");
+        }
+        else {
+            assertThat(header).endsWith("remote-access/s");
+            assertThat(legend).endsWith("remote-access: the signal in use");
+        }
+        assertThat(lines.subList(lines.indexOf(header) + 1, lines.size())).hasSize(3)
+                .allSatisfy(row -> assertThat(row.strip().split(" +")).hasSameSizeAs(header.strip().split(" {2,}")));
+    }
+
     @Test
     void anotherThreadIsCountedByTid()
             throws Exception

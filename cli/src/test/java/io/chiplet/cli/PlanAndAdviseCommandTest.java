@@ -140,6 +140,11 @@ class PlanAndAdviseCommandTest
         assertThat(err.toString()).isEqualTo("chiplet plan: unexpected argument 'extra' (see 'chiplet plan --help')\n");
         assertThat(cli(two, "advise", "--engine", "spark", "--hosts", "0")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("chiplet advise: --hosts 0: expected a positive number of hosts (see 'chiplet advise --help')\n");
+        // The per-host count is named as the user wrote it (it said "workers per host must be positive: 0").
+        assertThat(cli(two, "advise", "--engine", "spark", "--executors-per-host", "0")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("chiplet advise: --executors-per-host 0: expected a positive number per host (see 'chiplet advise --help')\n");
+        assertThat(cli(two, "advise", "--engine", "trino", "--workers-per-host=-1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("chiplet advise: --workers-per-host -1: expected a positive number per host (see 'chiplet advise --help')\n");
     }
 
     /** {@code chiplet ARGS} through the launcher's command line (its error handlers), on {@code topology}. */

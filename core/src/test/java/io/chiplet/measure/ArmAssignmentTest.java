@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ArmAssignmentTest
 {
-    @Property
+    @Property(seed = "20261128")
     void everyFullBlockHasExactlyOneControl(@ForAll long seed, @ForAll @IntRange(min = 0, max = 10_000) int stage, @ForAll @DoubleRange(min = 0.01, max = 0.5) double share)
     {
         ArmAssignment assignment = new ArmAssignment(seed);
@@ -25,7 +25,7 @@ class ArmAssignmentTest
         }
     }
 
-    @Property
+    @Property(seed = "20261128")
     void aStageOfOneBlockOrMoreHasBothArms(@ForAll long seed, @ForAll @IntRange(min = 10, max = 500) int tasks)
     {
         ArmAssignment assignment = new ArmAssignment(seed);
@@ -94,7 +94,7 @@ class ArmAssignmentTest
         IntStream.range(0, 200).forEach(unit -> arms.append(assignment.of(stage, unit, 0.1) == Arm.CONTROL ? 'c' : 'p'));
         return arms.toString();
     }
-    @Property
+    @Property(seed = "20261128")
     void theFirstProcessIsAlwaysPlacedAndEachBlockOfLaterOnesHasOneControl(@ForAll long seed, @ForAll @DoubleRange(min = 0.01, max = 0.5) double share)
     {
         ArmAssignment assignment = new ArmAssignment(seed);

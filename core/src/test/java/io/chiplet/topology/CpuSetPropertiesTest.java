@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 class CpuSetPropertiesTest
 {
-    @Property
+    @Property(seed = "20261128")
     void cpulistRoundTrips(@ForAll @Size(max = 200) List<@IntRange(max = CpuSet.MAX_CPUS - 1) Integer> cpus)
     {
         CpuSet set = of(cpus);
@@ -25,7 +25,7 @@ class CpuSetPropertiesTest
         assertThat(CpuSet.parseList(set.toList()).toList()).isEqualTo(set.toList());
     }
 
-    @Property
+    @Property(seed = "20261128")
     void cpumaskRoundTrips(@ForAll @Size(max = 200) List<@IntRange(max = CpuSet.MAX_CPUS - 1) Integer> cpus)
     {
         CpuSet set = of(cpus);
@@ -33,7 +33,7 @@ class CpuSetPropertiesTest
         assertThat(CpuSet.parseMask(set.toMask())).isEqualTo(set);
     }
 
-    @Property
+    @Property(seed = "20261128")
     void kernelStyleCpulistsParse(@ForAll @Size(max = 40) List<@IntRange(max = 300) Integer> cpus)
     {
         // the kernel writes ranges and singles, ascending, comma-separated, with a trailing newline
@@ -43,7 +43,7 @@ class CpuSetPropertiesTest
         assertThat(set.stream().boxed().toList()).containsExactlyElementsOf(cpus.stream().distinct().sorted().toList());
     }
 
-    @Property
+    @Property(seed = "20261128")
     void cpumaskWithLeadingZeroWordsParses(@ForAll @Size(max = 40) List<@IntRange(max = 300) Integer> cpus, @ForAll @IntRange(max = 6) int zeroWords)
     {
         CpuSet set = of(cpus);
@@ -51,7 +51,7 @@ class CpuSetPropertiesTest
         assertThat(CpuSet.parseMask("00000000,".repeat(zeroWords) + set.toMask() + "\n")).isEqualTo(set);
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 2000, seed = "20261128")
     void anyTextParsesAsCpulistOrFailsWithIllegalArgument(@ForAll("cpulistLike") String text)
     {
         assertThatCode(() -> {
@@ -64,7 +64,7 @@ class CpuSetPropertiesTest
         }).doesNotThrowAnyException();
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 2000, seed = "20261128")
     void anyTextParsesAsCpumaskOrFailsWithIllegalArgument(@ForAll("cpumaskLike") String text)
     {
         assertThatCode(() -> {
@@ -77,7 +77,7 @@ class CpuSetPropertiesTest
         }).doesNotThrowAnyException();
     }
 
-    @Property(tries = 1000)
+    @Property(tries = 1000, seed = "20261128")
     void arbitraryUnicodeNeverEscapesAsAnotherException(@ForAll String text)
     {
         assertThatCode(() -> {

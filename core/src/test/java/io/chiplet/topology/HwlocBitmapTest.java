@@ -71,7 +71,7 @@ class HwlocBitmapTest
                 .hasMessageContaining("at most 8192 CPUs");
     }
 
-    @Property
+    @Property(seed = "20261128")
     void roundTripsWhatHwlocWrites(@ForAll @Size(max = 64) Set<@IntRange(max = 1023) Integer> cpus)
     {
         BitSet bits = new BitSet();

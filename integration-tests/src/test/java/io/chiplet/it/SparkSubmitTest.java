@@ -151,6 +151,10 @@ class SparkSubmitTest
             assertThat(task.get("property")).isEqualTo("none");
         });
         assertThat(checksum(with)).isEqualTo(checksum(without));
+        // Spark 4.x logs its daemon-module line for every Python task once the module is set (8 per executor here):
+        // with the plugin each executor's log (Spark's default, INFO) holds it once.
+        assertThat(with.executorLogs()).as(with.describe()).hasSize(2).allSatisfy((path, log) -> assertThat(
+                log.split("Python daemon module in PySpark is set to \\[chiplet_pyspark_daemon\\]", -1).length - 1).as(path.toString()).isEqualTo(1));
     }
 
     /**

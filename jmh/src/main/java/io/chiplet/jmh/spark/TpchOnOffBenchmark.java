@@ -59,6 +59,7 @@ public final class TpchOnOffBenchmark
         TpchBenchArguments arguments;
         try {
             arguments = TpchBenchArguments.parse(args, "--tpch-sf");
+            arguments.requireReportTarget();
             if (arguments.forks() != 1) {
                 // Every side of every round is a fresh SparkContext already; one JVM is what a local Spark has.
                 throw new IllegalArgumentException("--forks: the Spark benchmark starts a fresh SparkContext for every side of every round; expected 1, got "

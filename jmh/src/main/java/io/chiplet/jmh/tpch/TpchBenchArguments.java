@@ -1,5 +1,6 @@
 package io.chiplet.jmh.tpch;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -114,6 +115,25 @@ public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List
     }
 
     /**
+     * Checks, before the run, that the report can be written where it goes: a wrong {@code --root} was found only when
+     * the run had ended, its figures lost.
+     *
+     * @throws IllegalArgumentException naming {@code --root} (or the current directory) and what was expected there
+     */
+    public void requireReportTarget()
+    {
+        if (!report) {
+            return;
+        }
+        Path file = root.resolve("docs/performance.md");
+        if (!Files.isRegularFile(file) || !Files.isWritable(file)) {
+            String where = root.toString().isEmpty() ? "the current directory " + root.toAbsolutePath() : "--root " + root;
+            throw new IllegalArgumentException(where + ": expected the project root, whose docs/performance.md the report is written into, but "
+                    + file + (Files.exists(file) ? " is not a writable file" : " does not exist") + "; pass --root DIR or --no-report");
+        }
+    }
+
+    /**
      * Checks a command line before anything is built: {@code bin/chiplet bench} runs this file with the JDK's source
      * launcher ({@code java TpchBenchArguments.java --tpch-sf ARGS...}), so a bad value costs a second, not the
      * benchmarks' build, and the one parser here judges it. Exit 0 when {@code parse} accepts the arguments, 2 with one
@@ -124,7 +144,7 @@ public record TpchBenchArguments(double scaleFactor, int rounds, int forks, List
     public static void main(String[] args)
     {
         try {
-            parse(Arrays.copyOfRange(args, 1, args.length), args[0]);
+            parse(Arrays.copyOfRange(args, 1, args.length), args[0]).requireReportTarget();
         }
         catch (IllegalArgumentException e) {
             System.err.println("chiplet bench: " + e.getMessage());

@@ -93,6 +93,7 @@ public final class TrinoTpchOnOffBenchmark
         TpchBenchArguments arguments;
         try {
             arguments = TpchBenchArguments.parse(args, "--trino-tpch-sf");
+            arguments.requireReportTarget();
         }
         catch (IllegalArgumentException e) {
             System.err.println("chiplet bench --trino-tpch-sf: " + e.getMessage());

@@ -63,7 +63,14 @@ class TpchBenchArgumentsTest
         assertThat(new String(bad.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
                 .isEqualTo("chiplet bench: --tpch-sf 0: expected a positive number up to 100\n");
         assertThat(bad.waitFor()).isEqualTo(2);
-        Process good = new ProcessBuilder(launcher, source.toString(), "--trino-tpch-sf", "--trino-tpch-sf", "0.01", "--rounds", "1").redirectErrorStream(true).start();
+        // The report's place is checked before the run, not when it has ended: here (jmh/) is no project root.
+        Process noRoot = new ProcessBuilder(launcher, source.toString(), "--tpch-sf", "--tpch-sf", "1", "--root", "no-such-dir").redirectErrorStream(true).start();
+        assertThat(new String(noRoot.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("chiplet bench: --root no-such-dir: expected the project root, whose docs/performance.md the report is written into, but "
+                        + Path.of("no-such-dir/docs/performance.md") + " does not exist; pass --root DIR or --no-report\n");
+        assertThat(noRoot.waitFor()).isEqualTo(2);
+        Process good = new ProcessBuilder(launcher, source.toString(), "--trino-tpch-sf", "--trino-tpch-sf", "0.01", "--rounds", "1", "--root", "..")
+                .redirectErrorStream(true).start();
         assertThat(good.getInputStream().readAllBytes()).isEmpty();
         assertThat(good.waitFor()).isZero();
     }

@@ -121,8 +121,29 @@ public final class PythonWorkerPlacement
         }
         conf.set(DAEMON_MODULE, MODULE);
         log.info("Chiplet plugin places PySpark workers like their tasks: {} = {} ({}, proven to load with {})", DAEMON_MODULE, MODULE, target.toAbsolutePath(), python);
+        quietSparksDaemonModuleLine();
         return new PythonWorkerPlacement(true);
     }
+
+    /**
+     * Spark 4.x logs "Python daemon module in PySpark is set to [...]" at INFO for every Python task once the module is
+     * set: the first stays, its repeats go. Where that cannot be done (another logging backend) Spark's lines stay as
+     * they are.
+     */
+    static void quietSparksDaemonModuleLine()
+    {
+        try {
+            if (!SparkLogOnce.install(DAEMON_MODULE_LINE)) {
+                log.debug("Chiplet plugin leaves Spark's per-task daemon module line alone: Spark does not log through log4j 2 here");
+            }
+        }
+        catch (LinkageError | RuntimeException e) {
+            log.debug("Chiplet plugin leaves Spark's per-task daemon module line alone: {}", e.toString());
+        }
+    }
+
+    /** The start of the line Spark logs for each Python task once {@code spark.python.daemon.module} is ours. */
+    static final String DAEMON_MODULE_LINE = "Python daemon module in PySpark is set to [" + MODULE + "]";
 
     /** The Python Spark runs on executors: {@code spark.pyspark.python}, else {@code PYSPARK_PYTHON}, else {@code python3}. */
     static String pythonExecutable(SparkConf conf, Map<String, String> environment)

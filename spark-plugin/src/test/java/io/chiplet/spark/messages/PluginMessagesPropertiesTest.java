@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Every message the driver and executors exchange decodes to what was encoded, whatever its fields hold. */
 class PluginMessagesPropertiesTest
 {
-    @Property
+    @Property(seed = "20261128")
     void topologyReports(@ForAll String executor, @ForAll String host, @ForAll PlacementMode mode, @ForAll @IntRange(min = 1, max = 4096) int chiplets,
             @ForAll @IntRange(min = 0, max = 100_000) int extraCores, @ForAll @LongRange(min = 0) long coreL3, @ForAll @LongRange(min = 0) long chipletL3,
             @ForAll boolean ownChiplets)
@@ -34,7 +34,7 @@ class PluginMessagesPropertiesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(report))).isEqualTo(report);
     }
 
-    @Property
+    @Property(seed = "20261128")
     void countsHintsAndRequests(@ForAll String executor, @ForAll long tasks, @ForAll long unplaced, @ForAll long failed, @ForAll @Size(max = 16) Map<Integer, Long> byChiplet,
             @ForAll @Size(max = 16) Map<Integer, @IntRange(min = 1) Integer> stages)
     {
@@ -45,7 +45,7 @@ class PluginMessagesPropertiesTest
         assertThat(PluginMessages.decode(PluginMessages.encode(new SpreadHintRequest(executor)))).isEqualTo(new SpreadHintRequest(executor));
     }
 
-    @Property
+    @Property(seed = "20261128")
     void leaseClaimsAndVerdicts(@ForAll String holder, @ForAll @NotBlank String kernel, @ForAll @NotBlank String directory, @ForAll @Size(max = 16) Set<Integer> chiplets,
             @ForAll @Size(min = 1, max = 8) Set<String> holders, @ForAll boolean firstOnKernel)
     {
