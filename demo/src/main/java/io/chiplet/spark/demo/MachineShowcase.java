@@ -9,7 +9,7 @@ import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.Plan;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.spark.placement.BoundTaskPlacement;
-import io.chiplet.spark.placement.SlotTable;
+import io.chiplet.slots.SlotTable;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;

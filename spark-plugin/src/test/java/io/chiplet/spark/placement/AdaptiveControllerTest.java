@@ -1,5 +1,7 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.slots.SlotTable;
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.MemoryBinding;
@@ -32,7 +34,7 @@ class AdaptiveControllerTest
     private static final Topology TOPOLOGY = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32L << 20, 2);
     private static final int SLOTS = 4;
 
-    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(CpuSet.range(0, 7));
+    private final FakeSlotBinder binder = new FakeSlotBinder(CpuSet.range(0, 7));
     private final AtomicLong remoteEvents = new AtomicLong();
     private final AtomicInteger opened = new AtomicInteger();
     private final AtomicInteger closed = new AtomicInteger();
@@ -40,8 +42,8 @@ class AdaptiveControllerTest
     private volatile boolean driverDown;
     private final PlacementMetrics metrics = new PlacementMetrics(2);
     private final BoundTaskPlacement placement = adaptivePlacement();
-    private final AdaptiveController controller = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
-            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics);
+    private final AdaptiveController controller = new AdaptiveController(placement.pool(), () -> placement.targets().orElseThrow(),
+            AdaptiveController.spread(settings(), tid -> signal()), this::askDriver, metrics);
 
     @Test
     void startsConsolidatedOnOneChiplet()
@@ -113,8 +115,8 @@ class AdaptiveControllerTest
     @Test
     void withoutASignalOnlyTheHintsSteer()
     {
-        AdaptiveController blind = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
-                AdaptiveController.loop(settings(), tid -> {
+        AdaptiveController blind = new AdaptiveController(placement.pool(), () -> placement.targets().orElseThrow(),
+                AdaptiveController.spread(settings(), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
                 }), this::askDriver, metrics);
         TaskPlacement.Handle running = placement.onTaskStart(new TaskPlacement.TaskIdentity(7, 0, 1));

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.slots.SlotTable;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines;
@@ -122,7 +123,7 @@ class SlotsMatchChipletPlanTest
     private static List<Worker> sparkSlots(Topology topology, Policy policy, int slots)
     {
         ChipletSettings settings = ((ChipletSettings.Valid) ChipletSettings.parse(Map.of(ChipletSettings.POLICY, policy.cliName()))).settings();
-        FakeTaskThreadBinder binder = new FakeTaskThreadBinder(topology.allowed());
+        FakeSlotBinder binder = new FakeSlotBinder(topology.allowed());
         BoundTaskPlacement placement = BoundTaskPlacement.following(BoundTaskPlacement.targets(topology, settings, slots),
                 topology.chiplets().stream().map(Chiplet::id).toList(), binder);
         Worker[] bySlot = new Worker[slots];
@@ -136,7 +137,7 @@ class SlotsMatchChipletPlanTest
                 bySlot[placed.slot()] = new Worker(Optional.empty(), placed.chiplet(), OptionalInt.empty());
             }
             else {
-                FakeTaskThreadBinder.Bound bound = binder.bound().getLast();
+                FakeSlotBinder.Bound bound = binder.bound().getLast();
                 bySlot[placed.slot()] = new Worker(Optional.of(bound.cpus()), placed.chiplet(), bound.memoryNode());
             }
         }
