@@ -2,9 +2,6 @@ package io.chiplet.adaptive;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -15,9 +12,10 @@ import static java.util.Objects.requireNonNull;
  * for later tasks, Trino pins its query threads). The engine only says what its workers are ({@link Round}) and how a
  * step is applied ({@link Apply}); the decision stays pure.
  *
- * <p>What drives the intervals is passed in: {@link #start} runs on a {@link Scheduler} ({@link #daemon} on a server,
- * one a test ticks by hand), or an engine that already runs a periodic pass calls {@link #interval} from it. The signals
- * are {@link AdaptiveSpread}'s opener's, so a test gives fake counters and a fake interval, and sleeps nowhere.
+ * <p>What drives the intervals is passed in, as the package keeps no clocks or threads: {@link #start} runs on a
+ * {@link Scheduler} (on a server one daemon thread of the engine's, in a test one ticked by hand), or an engine that
+ * already runs a periodic pass calls {@link #interval} from it. The signals are {@link AdaptiveSpread}'s opener's, so
+ * a test gives fake counters and a fake interval, and sleeps nowhere.
  *
  * <p>Fail open: a scheduled interval that throws reports it once ({@link Events#stopped}), closes the signals and stops
  * the loop; what was applied last stays in force. A thread whose signal cannot be opened is reported
@@ -53,11 +51,22 @@ public final class AdaptiveLoop
         void apply(Round round, AdaptiveSpread.Step step);
     }
 
-    /** Runs {@code tick} every {@code intervalNanos}, the first after one interval, until the returned handle is closed. */
+    /** Runs {@code tick} every {@code intervalNanos}, the first after one interval, until the schedule is cancelled. */
     @FunctionalInterface
     public interface Scheduler
     {
-        AutoCloseable every(long intervalNanos, Runnable tick);
+        Schedule every(long intervalNanos, Runnable tick);
+    }
+
+    /** A running schedule. */
+    @FunctionalInterface
+    public interface Schedule
+    {
+        /**
+         * Stops the ticks; from another thread it waits for a tick in progress to end, from the tick itself it does
+         * not wait.
+         */
+        void cancel();
     }
 
     /** What the loop tells its engine, which logs it. */
@@ -82,7 +91,7 @@ public final class AdaptiveLoop
     private Optional<AdaptiveSpread.Step> lastStep = Optional.empty();
     private boolean openFailureReported;
     private boolean stopped;
-    private AutoCloseable schedule;
+    private Schedule schedule;
 
     public AdaptiveLoop(AdaptiveSpread spread, Apply apply, Events events)
     {
@@ -125,7 +134,7 @@ public final class AdaptiveLoop
             }
             schedule = () -> {};
         }
-        AutoCloseable running = scheduler.every(intervalNanos(), () -> tick(sample));
+        Schedule running = scheduler.every(intervalNanos(), () -> tick(sample));
         synchronized (this) {
             schedule = running;
         }
@@ -184,18 +193,12 @@ public final class AdaptiveLoop
 
     private void cancel()
     {
-        AutoCloseable running;
+        Schedule running;
         synchronized (this) {
             running = schedule;
         }
         if (running != null) {
-            try {
-                running.close();
-            }
-            catch (Exception e) {
-                // Stopping a schedule fails only when interrupted: the loop is stopped either way.
-                Thread.currentThread().interrupt();
-            }
+            running.cancel();
         }
     }
 
@@ -210,30 +213,5 @@ public final class AdaptiveLoop
         synchronized (this) {
             spread.close();
         }
-    }
-
-    /**
-     * The live scheduler: one daemon thread named {@code threadName}, ticking with a fixed delay. Closing it interrupts
-     * the thread and waits up to five seconds for an interval in progress (not when closed from the tick itself).
-     */
-    public static Scheduler daemon(String threadName)
-    {
-        requireNonNull(threadName, "threadName is null");
-        return (intervalNanos, tick) -> {
-            Thread[] owner = new Thread[1];
-            ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, threadName);
-                thread.setDaemon(true);
-                owner[0] = thread;
-                return thread;
-            });
-            executor.scheduleWithFixedDelay(tick, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
-            return () -> {
-                executor.shutdownNow();
-                if (Thread.currentThread() != owner[0]) {
-                    executor.awaitTermination(5, TimeUnit.SECONDS);
-                }
-            };
-        };
     }
 }

@@ -12,9 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,7 +58,7 @@ class AdaptiveLoopTest
         boolean cancelled;
 
         @Override
-        public AutoCloseable every(long intervalNanos, Runnable tick)
+        public AdaptiveLoop.Schedule every(long intervalNanos, Runnable tick)
         {
             this.intervalNanos = intervalNanos;
             this.tick = tick;
@@ -164,26 +162,5 @@ class AdaptiveLoopTest
         scheduler.tick(1);
         assertThat(applied).hasSize(1);
         assertThatThrownBy(() -> loop.start(scheduler, () -> round)).isInstanceOf(IllegalStateException.class);
-    }
-
-    @Test
-    void theDaemonSchedulerTicksOnItsOwnThreadUntilClosed()
-            throws Exception
-    {
-        List<String> threads = new CopyOnWriteArrayList<>();
-        AtomicReference<Thread> ticking = new AtomicReference<>();
-        AutoCloseable schedule = AdaptiveLoop.daemon("chiplet-adaptive-test").every(1_000_000L, () -> {
-            threads.add(Thread.currentThread().getName());
-            ticking.set(Thread.currentThread());
-        });
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (threads.size() < 2 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        schedule.close();
-        assertThat(threads).hasSizeGreaterThanOrEqualTo(2).containsOnly("chiplet-adaptive-test");
-        assertThat(ticking.get().isDaemon()).isTrue();
-        // close waited for the thread to end.
-        assertThat(ticking.get().isAlive()).isFalse();
     }
 }

@@ -14,6 +14,9 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -92,10 +95,41 @@ final class AdaptiveController
             return choice.signal();
         };
         AdaptiveController controller = new AdaptiveController(pool, base, spread(context.settings(), opener), context.driverHints(), context.metrics());
-        controller.loop.start(AdaptiveLoop.daemon("chiplet-adaptive-executor-" + context.executorId()), controller::round);
+        controller.loop.start(daemon("chiplet-adaptive-executor-" + context.executorId()), controller::round);
         log.info("Chiplet adaptive policy on executor {}: every {} ms, widen above {} remote accesses per interval, over up to {} chiplets",
                 context.executorId(), context.settings().adaptiveIntervalMs(), context.settings().remoteAccessThreshold(), base.get().share().maxSpread());
         return controller;
+    }
+
+    /**
+     * The executor's scheduler: one daemon thread named {@code threadName}, ticking with a fixed delay. Cancelling it
+     * interrupts the thread and, unless called from the tick, waits up to five seconds for a tick in progress.
+     */
+    static AdaptiveLoop.Scheduler daemon(String threadName)
+    {
+        requireNonNull(threadName, "threadName is null");
+        return (intervalNanos, tick) -> {
+            Thread[] owner = new Thread[1];
+            ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, threadName);
+                thread.setDaemon(true);
+                owner[0] = thread;
+                return thread;
+            });
+            executor.scheduleWithFixedDelay(tick, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+            return () -> {
+                executor.shutdownNow();
+                if (Thread.currentThread() == owner[0]) {
+                    return;
+                }
+                try {
+                    executor.awaitTermination(5, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+        };
     }
 
     /** The slots as the loop's workers: one per slot, its last thread, busy while a task runs in it. */

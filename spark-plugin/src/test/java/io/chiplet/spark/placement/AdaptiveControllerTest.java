@@ -1,7 +1,6 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.slots.SlotTable;
-import io.chiplet.slots.FakeSlotBinder;
+import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.MemoryBinding;
@@ -10,6 +9,8 @@ import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.WorkerTargets;
+import io.chiplet.slots.FakeSlotBinder;
+import io.chiplet.slots.SlotTable;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Chiplet;
@@ -18,9 +19,11 @@ import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -151,5 +154,27 @@ class AdaptiveControllerTest
     {
         WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(TOPOLOGY), Policy.ADAPTIVE, SLOTS, MemoryBinding.of(TOPOLOGY, true, MemoryKind.DRAM));
         return BoundTaskPlacement.following(targets, TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
+    }
+
+    @Test
+    void theDaemonSchedulerTicksOnItsOwnThreadUntilCancelled()
+            throws InterruptedException
+    {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        AtomicReference<Thread> ticking = new AtomicReference<>();
+        AdaptiveLoop.Schedule schedule = AdaptiveController.daemon("chiplet-adaptive-test").every(1_000_000L, () -> {
+            threads.add(Thread.currentThread().getName());
+            ticking.set(Thread.currentThread());
+        });
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (threads.size() < 2 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        schedule.cancel();
+        assertThat(threads).hasSizeGreaterThanOrEqualTo(2).containsOnly("chiplet-adaptive-test");
+        assertThat(ticking.get().isDaemon()).isTrue();
+        // Cancelled, the thread ends (within a deadline, not a sleep).
+        ticking.get().join(10_000);
+        assertThat(ticking.get().isAlive()).isFalse();
     }
 }

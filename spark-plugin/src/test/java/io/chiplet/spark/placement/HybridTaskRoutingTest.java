@@ -1,12 +1,12 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTargets;
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.HwlocXmlTopologyReader;

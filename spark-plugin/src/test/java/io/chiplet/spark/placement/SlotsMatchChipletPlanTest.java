@@ -1,12 +1,12 @@
 package io.chiplet.spark.placement;
 
-import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.PlanRun;
-import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
+import io.chiplet.discovery.BundledMachines;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.spark.settings.ChipletSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
