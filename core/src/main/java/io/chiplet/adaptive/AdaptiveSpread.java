@@ -221,6 +221,12 @@ public final class AdaptiveSpread
         return opened;
     }
 
+    /** The interval the threshold is per. */
+    public long intervalNanos()
+    {
+        return intervalNanos;
+    }
+
     /** The spread of the worker with {@code key}, 1 for a worker not seen in the last interval. */
     public int spread(int key)
     {

@@ -24,6 +24,7 @@ final class CoreApi
             whole("io.chiplet.binding"),
             whole("io.chiplet.perf"),
             whole("io.chiplet.adaptive"),
+            whole("io.chiplet.slots"),
             whole("io.chiplet.settings"),
             whole("io.chiplet.discovery"),
             whole("io.chiplet.measure"),

@@ -10,7 +10,7 @@ import io.chiplet.placement.Plan;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.placement.BoundTaskPlacement;
-import io.chiplet.spark.placement.SlotTable;
+import io.chiplet.slots.SlotTable;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CoreKind;
 import io.chiplet.topology.CpuSet;

@@ -7,6 +7,6 @@
  * <p>Allowed dependencies: {@code io.chiplet.spark..}, {@code io.chiplet.nativeio}, {@code io.chiplet.topology},
  * {@code io.chiplet.affinity}, {@code io.chiplet.perf}, {@code io.chiplet.placement}, {@code io.chiplet.adaptive},
  * {@code io.chiplet.settings}, {@code io.chiplet.discovery}, {@code io.chiplet.measure}, {@code io.chiplet.tpch},
- * {@code io.chiplet.engine}, {@code io.chiplet.engine.spark}.
+ * {@code io.chiplet.engine}, {@code io.chiplet.engine.spark}, {@code io.chiplet.slots}.
  */
 package io.chiplet.spark.demo;

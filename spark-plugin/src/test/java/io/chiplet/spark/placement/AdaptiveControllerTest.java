@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.MemoryBinding;
@@ -9,6 +10,8 @@ import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
 import io.chiplet.placement.WorkerTargets;
 import io.chiplet.settings.PlacementSettings;
+import io.chiplet.slots.FakeSlotBinder;
+import io.chiplet.slots.SlotTable;
 import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.SpreadHints;
 import io.chiplet.topology.Chiplet;
@@ -17,9 +20,11 @@ import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,7 +38,7 @@ class AdaptiveControllerTest
     private static final Topology TOPOLOGY = SyntheticTopologies.uniform("test", 1, 2, 4, 1, 32L << 20, 2);
     private static final int SLOTS = 4;
 
-    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(CpuSet.range(0, 7));
+    private final FakeSlotBinder binder = new FakeSlotBinder(CpuSet.range(0, 7));
     private final AtomicLong remoteEvents = new AtomicLong();
     private final AtomicInteger opened = new AtomicInteger();
     private final AtomicInteger closed = new AtomicInteger();
@@ -41,8 +46,8 @@ class AdaptiveControllerTest
     private volatile boolean driverDown;
     private final PlacementMetrics metrics = new PlacementMetrics(2);
     private final BoundTaskPlacement placement = adaptivePlacement();
-    private final AdaptiveController controller = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
-            AdaptiveController.loop(settings(), tid -> signal()), this::askDriver, metrics);
+    private final AdaptiveController controller = new AdaptiveController(placement.pool(), () -> placement.targets().orElseThrow(),
+            AdaptiveController.spread(settings(), tid -> signal()), this::askDriver, metrics);
 
     @Test
     void startsConsolidatedOnOneChiplet()
@@ -114,8 +119,8 @@ class AdaptiveControllerTest
     @Test
     void withoutASignalOnlyTheHintsSteer()
     {
-        AdaptiveController blind = new AdaptiveController(placement, () -> placement.targets().orElseThrow(),
-                AdaptiveController.loop(settings(), tid -> {
+        AdaptiveController blind = new AdaptiveController(placement.pool(), () -> placement.targets().orElseThrow(),
+                AdaptiveController.spread(settings(), tid -> {
                     throw new IllegalStateException("perf_event_open: EACCES");
                 }), this::askDriver, metrics);
         TaskPlacement.Handle running = placement.onTaskStart(new TaskPlacement.TaskIdentity(7, 0, 1));
@@ -150,5 +155,27 @@ class AdaptiveControllerTest
     {
         WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(TOPOLOGY), Policy.ADAPTIVE, SLOTS, MemoryBinding.of(TOPOLOGY, true, MemoryKind.DRAM));
         return BoundTaskPlacement.following(targets, TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
+    }
+
+    @Test
+    void theDaemonSchedulerTicksOnItsOwnThreadUntilCancelled()
+            throws InterruptedException
+    {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        AtomicReference<Thread> ticking = new AtomicReference<>();
+        AdaptiveLoop.Schedule schedule = AdaptiveController.daemon("chiplet-adaptive-test").every(1_000_000L, () -> {
+            threads.add(Thread.currentThread().getName());
+            ticking.set(Thread.currentThread());
+        });
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (threads.size() < 2 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        schedule.cancel();
+        assertThat(threads).hasSizeGreaterThanOrEqualTo(2).containsOnly("chiplet-adaptive-test");
+        assertThat(ticking.get().isDaemon()).isTrue();
+        // Cancelled, the thread ends (within a deadline, not a sleep).
+        ticking.get().join(10_000);
+        assertThat(ticking.get().isAlive()).isFalse();
     }
 }

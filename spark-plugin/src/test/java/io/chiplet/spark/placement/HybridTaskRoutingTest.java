@@ -6,6 +6,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.WorkerTargets;
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.HwlocXmlTopologyReader;
@@ -27,7 +28,7 @@ class HybridTaskRoutingTest
     private static final CpuSet EFFICIENCY = CpuSet.range(12, 19);
     private static final int SLOTS = 20;
 
-    private final FakeTaskThreadBinder binder = new FakeTaskThreadBinder(LAPTOP.allowed());
+    private final FakeSlotBinder binder = new FakeSlotBinder(LAPTOP.allowed());
 
     @Test
     void theSnapshotIsHybrid()
@@ -65,7 +66,7 @@ class HybridTaskRoutingTest
         assertThat(placement.onTaskStart(task(2, 10)).cpus()).contains(EFFICIENCY);
         // The thread's mask is restored exactly at each end.
         placement.onTaskEnd(first);
-        assertThat(binder.bound()).extracting(FakeTaskThreadBinder.Bound::cpus).allSatisfy(cpus -> assertThat(cpus).isIn(PERFORMANCE, EFFICIENCY));
+        assertThat(binder.bound()).extracting(FakeSlotBinder.Bound::cpus).allSatisfy(cpus -> assertThat(cpus).isIn(PERFORMANCE, EFFICIENCY));
     }
 
     @Test
@@ -79,7 +80,7 @@ class HybridTaskRoutingTest
     private BoundTaskPlacement routed()
     {
         BoundTaskPlacement placement = placement();
-        placement.routeByKind(allowed -> HybridRouting.of(LAPTOP, allowed), LAPTOP.allowed());
+        placement.pool().routeByKind(allowed -> HybridRouting.of(LAPTOP, allowed), LAPTOP.allowed());
         return placement;
     }
 

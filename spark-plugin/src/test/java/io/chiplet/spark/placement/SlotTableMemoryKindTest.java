@@ -5,6 +5,7 @@ import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
+import io.chiplet.slots.SlotTable;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.NumaNode;

@@ -2,11 +2,12 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.PlanRun;
-import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
+import io.chiplet.discovery.BundledMachines;
 import io.chiplet.placement.NodeShare;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PlacementSettings;
+import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -123,7 +124,7 @@ class SlotsMatchChipletPlanTest
     private static List<Worker> sparkSlots(Topology topology, Policy policy, int slots)
     {
         PlacementSettings settings = ((SparkSettings.Valid) SparkSettings.parse(Map.of(SparkSettings.POLICY, policy.cliName()))).settings();
-        FakeTaskThreadBinder binder = new FakeTaskThreadBinder(topology.allowed());
+        FakeSlotBinder binder = new FakeSlotBinder(topology.allowed());
         BoundTaskPlacement placement = BoundTaskPlacement.following(BoundTaskPlacement.targets(topology, settings, slots),
                 topology.chiplets().stream().map(Chiplet::id).toList(), binder);
         Worker[] bySlot = new Worker[slots];
@@ -137,7 +138,7 @@ class SlotsMatchChipletPlanTest
                 bySlot[placed.slot()] = new Worker(Optional.empty(), placed.chiplet(), OptionalInt.empty());
             }
             else {
-                FakeTaskThreadBinder.Bound bound = binder.bound().getLast();
+                FakeSlotBinder.Bound bound = binder.bound().getLast();
                 bySlot[placed.slot()] = new Worker(Optional.of(bound.cpus()), placed.chiplet(), bound.memoryNode());
             }
         }

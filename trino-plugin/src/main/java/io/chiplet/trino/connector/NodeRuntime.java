@@ -1,7 +1,11 @@
 package io.chiplet.trino.connector;
 
 import io.chiplet.discovery.TopologyDiscovery;
+import io.chiplet.measure.Arm;
+import io.chiplet.measure.EffectInjector;
 import io.chiplet.placement.PartitionBasis;
+import io.chiplet.settings.MeasureSettings;
+import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.measure.MeasureKeys;

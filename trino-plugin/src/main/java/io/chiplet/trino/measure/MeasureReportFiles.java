@@ -44,7 +44,7 @@ final class MeasureReportFiles
         catch (IOException | RuntimeException e) {
             if (!failed) {
                 failed = true;
-                log.warn("Chiplet measurement cannot write its report to {}={}: {}", MeasureSettings.REPORT_DIR, directory, e.toString());
+                log.warn("Chiplet measurement cannot write its report to {}={}: {}", MeasureKeys.REPORT_DIR, directory, e.toString());
             }
             return false;
         }

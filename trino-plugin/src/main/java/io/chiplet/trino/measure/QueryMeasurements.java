@@ -8,6 +8,7 @@ import io.chiplet.measure.Measurement;
 import io.chiplet.measure.MeasurementPlan;
 import io.chiplet.measure.Noun;
 import io.chiplet.measure.StratumFigure;
+import io.chiplet.settings.MeasureSettings;
 import org.slf4j.Logger;
 
 import java.time.Clock;

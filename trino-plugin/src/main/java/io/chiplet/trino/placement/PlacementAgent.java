@@ -1,5 +1,6 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.measure.Arm;
 import io.chiplet.trino.measure.WindowSchedule;
@@ -41,7 +42,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Under {@code adaptive}, every query thread has a remote-access signal (hardware counters where the machine has
  * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding core's
- * {@link AdaptiveSpread} loop, one worker per query thread: a thread keeps its spread while it lives, a new one starts
+ * {@link AdaptiveLoop}, one worker per query thread, one interval per pass (the pass is the loop's scheduler): a thread keeps its spread while it lives, a new one starts
  * at 1, and no thread's history passes to another. After a cpuset change every thread starts afresh.
  *
  * <p>Each pass first checks whether the process's allowed CPUs changed ({@link AllowedCpusTracker}: the kubelet
@@ -64,8 +65,7 @@ public final class PlacementAgent
     private final ThreadPlacement initialPlacement;
     private final AllowedCpusTracker allowedCpus;
     private final QueryThreadBinder binder;
-    private final long adaptiveIntervalNanos;
-    private final AdaptiveSpread spread;
+    private final AdaptiveLoop loop;
     private final List<AutoCloseable> owned;
     private final LongSupplier epochMillis;
 
@@ -76,7 +76,6 @@ public final class PlacementAgent
     private ThreadPlacement placement;
     private boolean repinAll;
     private final Map<Integer, Pin> pins = new HashMap<>();
-    private Optional<AdaptiveSpread.Step> lastStep = Optional.empty();
     private List<Integer> placedThreads = List.of();
     private ScheduledExecutorService executor;
     private boolean stopped;
@@ -122,8 +121,17 @@ public final class PlacementAgent
         this.snapshot = new AgentSnapshot(List.of(), List.of(), Optional.empty(), placement.allowed(), 0);
         this.binder = requireNonNull(binder, "binder is null");
         requireNonNull(signals, "signals is null");
-        this.adaptiveIntervalNanos = requireNonNull(adaptiveInterval, "adaptiveInterval is null").toNanos();
-        this.spread = new AdaptiveSpread(adaptiveIntervalNanos, threshold, signals::open);
+        requireNonNull(adaptiveInterval, "adaptiveInterval is null");
+        // The pass pins the threads by the spreads the interval returns: nothing more to apply.
+        this.loop = new AdaptiveLoop(new AdaptiveSpread(adaptiveInterval.toNanos(), threshold, signals::open), (round, step) -> {}, new AdaptiveLoop.Events()
+        {
+            @Override
+            public void openFailed(String failure, boolean firstOfLoop)
+            {
+                // Without a signal a thread keeps spread 1: CHARM's start, and what the planner gives it.
+                log.debug("No remote-access signal for {}", failure);
+            }
+        });
         this.owned = List.copyOf(owned);
     }
 
@@ -213,7 +221,7 @@ public final class PlacementAgent
         log.info("Chiplet placement on {}: {}; placing {} query threads anew on CPUs {}", name, change.describe(), pins.size(), next.allowed().toList());
         placement = next;
         placedThreads = List.of();
-        spread.restart();
+        loop.restart();
         repinAll = true;
     }
 
@@ -303,22 +311,20 @@ public final class PlacementAgent
     /** One step of the adaptive loop over the query threads: their spreads, in the order of {@code tids}. */
     private int[] adapt(List<Integer> tids)
     {
-        AdaptiveSpread.Step step = spread.step(tids.stream().map(tid -> new AdaptiveSpread.Worker(tid, tid, true)).toList(), placement.usableChiplets());
-        // Without a signal a thread keeps spread 1: CHARM's start, and what the planner gives it.
-        step.openFailures().forEach(failure -> log.debug("No remote-access signal for {}", failure));
-        lastStep = Optional.of(step);
-        return step.spreads();
+        List<AdaptiveSpread.Worker> workers = tids.stream().map(tid -> new AdaptiveSpread.Worker(tid, tid, true)).toList();
+        return loop.interval(new AdaptiveLoop.Round(workers, placement.usableChiplets())).spreads();
     }
 
     private List<ThreadAdaptation> adaptation()
     {
+        Optional<AdaptiveSpread.Step> lastStep = loop.lastStep();
         if (!placement.policy().adaptsAtRunTime() || lastStep.isEmpty()) {
             return List.of();
         }
         List<ThreadAdaptation> rows = new ArrayList<>();
         for (AdaptiveSpread.WorkerSpread worker : lastStep.get().workers()) {
             rows.add(new ThreadAdaptation(worker.tid(), worker.spread(),
-                    worker.sample().map(sample -> sample.ratePer(adaptiveIntervalNanos)),
+                    worker.sample().map(sample -> sample.ratePer(loop.intervalNanos())),
                     worker.source().map(Enum::name).orElse("NONE")));
         }
         return rows;
@@ -372,9 +378,7 @@ public final class PlacementAgent
         }
         pins.clear();
         placedThreads = List.of();
-        spread.close();
-        spread.restart();
-        lastStep = Optional.empty();
+        loop.reset();
         return failure;
     }
 

@@ -24,7 +24,7 @@ class MeasureReportFilesTest
 
     private static MeasureReport report()
     {
-        Measurement measurement = new Measurement(MeasureSettings.parse(Map.of()).plan(1));
+        Measurement measurement = new Measurement(MeasureKeys.parse(Map.of()).plan(1));
         return MeasureReport.of(measurement, "Trino catalog test", "switchback windows", Noun.regular("window"), Noun.regular("query shape"),
                 "2026-01-01T00:00:00Z", PluginCost.none(), List.of());
     }
@@ -55,7 +55,7 @@ class MeasureReportFilesTest
             assertThat(files.write(() -> {
                 throw new IllegalStateException("no report");
             })).isFalse();
-            assertThat(log.warnings()).hasSize(1).first().asString().contains(MeasureSettings.REPORT_DIR + "=" + notADirectory);
+            assertThat(log.warnings()).hasSize(1).first().asString().contains(MeasureKeys.REPORT_DIR + "=" + notADirectory);
         }
     }
 }

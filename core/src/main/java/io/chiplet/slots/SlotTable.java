@@ -1,4 +1,4 @@
-package io.chiplet.spark.placement;
+package io.chiplet.slots;
 
 import io.chiplet.placement.WorkerTarget;
 import io.chiplet.placement.WorkerTargets;
@@ -11,9 +11,9 @@ import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where each of an executor's task slots runs: one entry per slot, each core's finished {@link WorkerTarget} for that
+ * Where each of a process's worker slots runs (a Spark executor's task slots): one entry per slot, each core's finished {@link WorkerTarget} for that
  * worker as it is (core applied the pin unit, {@code wim}'s "no binding" and the memory rule). Immutable, so the
- * adaptive controller replaces the whole table at once and a task always sees one consistent table.
+ * adaptive loop replaces the whole table at once and a task always sees one consistent table.
  */
 public record SlotTable(List<Slot> slots)
 {
@@ -35,7 +35,7 @@ public record SlotTable(List<Slot> slots)
         }
 
         /** The slot of {@code target}, unchanged. */
-        static Slot of(WorkerTarget target)
+        public static Slot of(WorkerTarget target)
         {
             return new Slot(target.cpusToBind(), target.chiplet(), target.memoryNodeToBind());
         }

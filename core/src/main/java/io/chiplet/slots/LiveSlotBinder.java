@@ -1,4 +1,4 @@
-package io.chiplet.spark.placement;
+package io.chiplet.slots;
 
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
@@ -8,9 +8,9 @@ import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Core's {@link ThreadBinder}, keeping each task thread's own state ({@link ThreadBinder#keepingOwnState()}): one
+ * Core's {@link ThreadBinder}, keeping each worker thread's own state ({@link ThreadBinder#keepingOwnState()}): one
  * {@code sched_setaffinity} to bind and one to restore, and with a node one {@code set_mempolicy} more each; none
- * where the slot is the thread's whole mask already. Nothing is allocated per task.
+ * where the slot is the thread's whole mask already. Nothing is allocated per unit of work (a Spark task).
  *
  * <p>Why so few calls: the plan's CPUs are checked against the process's allowed CPUs once ({@link #target}), not per
  * task; and a task thread's own mask and memory policy are read once, on its first task, and kept with the thread.
@@ -20,14 +20,14 @@ import static java.util.Objects.requireNonNull;
  * noticed: the end of its next task restores the mask it had at its first. A cpuset change ({@link #follow}) has the
  * masks read again and restored within the CPUs allowed now.
  */
-final class LiveTaskThreadBinder
-        implements TaskThreadBinder
+public final class LiveSlotBinder
+        implements SlotBinder
 {
     private final ThreadBinder binder;
     // One per task thread, reused as the binding of each of its tasks: a thread runs one task at a time.
     private final ThreadLocal<TaskBinding> threads;
 
-    LiveTaskThreadBinder(ThreadBinder binder)
+    public LiveSlotBinder(ThreadBinder binder)
     {
         this.binder = requireNonNull(binder, "binder is null").keepingOwnState();
         this.threads = ThreadLocal.withInitial(() -> new TaskBinding(this.binder.currentThread()));
@@ -36,7 +36,7 @@ final class LiveTaskThreadBinder
     @Override
     public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
     {
-        return binder.target(cpus, TaskThreadBinder.preferred(memoryNode));
+        return binder.target(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override

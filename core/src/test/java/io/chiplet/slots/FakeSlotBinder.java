@@ -1,4 +1,4 @@
-package io.chiplet.spark.placement;
+package io.chiplet.slots;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.PinningBackend;
@@ -11,12 +11,12 @@ import java.util.OptionalInt;
 
 /**
  * Binds nothing: makes targets through core's {@link ThreadBinder} (checked against the CPUs allowed, as live) and keeps each thread's "mask" and "memory node" in fields, as the kernel would per thread, so tests
- * check what a placement set and that it undid exactly that.
+ * check what a slot pool (or an engine's placement over it) set and that it undid exactly that.
  */
-final class FakeTaskThreadBinder
-        implements TaskThreadBinder
+public final class FakeSlotBinder
+        implements SlotBinder
 {
-    record Bound(Thread thread, CpuSet cpus, OptionalInt memoryNode) {}
+    public record Bound(Thread thread, CpuSet cpus, OptionalInt memoryNode) {}
 
     private final ThreadLocal<CpuSet> mask;
     private final ThreadLocal<OptionalInt> memory = ThreadLocal.withInitial(OptionalInt::empty);
@@ -28,7 +28,7 @@ final class FakeTaskThreadBinder
     private final ThreadBinder targets;
 
     /** @param initialMask each thread's mask before its first task, and the CPUs the process may use */
-    FakeTaskThreadBinder(CpuSet initialMask)
+    public FakeSlotBinder(CpuSet initialMask)
     {
         this.mask = ThreadLocal.withInitial(() -> initialMask);
         this.targets = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(initialMask, initialMask, initialMask));
@@ -37,7 +37,7 @@ final class FakeTaskThreadBinder
     @Override
     public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
     {
-        return targets.target(cpus, TaskThreadBinder.preferred(memoryNode));
+        return targets.target(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override
@@ -74,7 +74,7 @@ final class FakeTaskThreadBinder
                 }
                 mask.set(previousMask);
                 memory.set(previousMemory);
-                synchronized (FakeTaskThreadBinder.this) {
+                synchronized (FakeSlotBinder.this) {
                     restored++;
                 }
             }
@@ -98,37 +98,37 @@ final class FakeTaskThreadBinder
     }
 
     /** The threads {@link #move} moved after a cpuset change, with their new CPUs. */
-    synchronized java.util.Map<Integer, CpuSet> followed()
+    public synchronized java.util.Map<Integer, CpuSet> followed()
     {
         return java.util.Map.copyOf(followed);
     }
 
-    synchronized CpuSet limit()
+    public synchronized CpuSet limit()
     {
         return limit;
     }
 
-    synchronized void failNext(RuntimeException failure)
+    public synchronized void failNext(RuntimeException failure)
     {
         failNext = failure;
     }
 
-    CpuSet mask()
+    public CpuSet mask()
     {
         return mask.get();
     }
 
-    OptionalInt memory()
+    public OptionalInt memory()
     {
         return memory.get();
     }
 
-    synchronized List<Bound> bound()
+    public synchronized List<Bound> bound()
     {
         return List.copyOf(bound);
     }
 
-    synchronized int restored()
+    public synchronized int restored()
     {
         return restored;
     }

@@ -1,4 +1,4 @@
-package io.chiplet.spark.placement;
+package io.chiplet.slots;
 
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.MemoryPolicy;
@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The real kernel: this thread pinned and its memory policy set, then both given back exactly. */
-class LiveTaskThreadBinderTest
+class LiveSlotBinderTest
 {
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "openhft"})
@@ -30,11 +30,11 @@ class LiveTaskThreadBinderTest
         int cpu = core.allowed().allowed().last();
         CpuSet maskBefore = current();
         MemoryPolicy memoryBefore = MemoryPolicy.ofCurrentThread();
-        LiveTaskThreadBinder binder = new LiveTaskThreadBinder(core);
+        LiveSlotBinder binder = new LiveSlotBinder(core);
         ThreadBinder.Target withNode = binder.target(CpuSet.of(cpu), OptionalInt.of(0));
         ThreadBinder.Target cpusOnly = binder.target(CpuSet.of(cpu), OptionalInt.empty());
 
-        TaskThreadBinder.Binding binding = binder.bind(withNode);
+        SlotBinder.Binding binding = binder.bind(withNode);
         try {
             assertThat(binding.tid()).isEqualTo(ThreadId.current());
             assertThat(current()).isEqualTo(CpuSet.of(cpu));
@@ -47,13 +47,13 @@ class LiveTaskThreadBinderTest
         assertThat(MemoryPolicy.ofCurrentThread()).isEqualTo(memoryBefore);
 
         // Without a node the memory policy is not touched at all.
-        TaskThreadBinder.Binding pinnedOnly = binder.bind(cpusOnly);
+        SlotBinder.Binding pinnedOnly = binder.bind(cpusOnly);
         assertThat(MemoryPolicy.ofCurrentThread()).isEqualTo(memoryBefore);
         pinnedOnly.restore();
         assertThat(current()).isEqualTo(maskBefore);
         // Restoring twice restores once; binding again works as the first time.
         pinnedOnly.restore();
-        TaskThreadBinder.Binding again = binder.bind(withNode);
+        SlotBinder.Binding again = binder.bind(withNode);
         assertThat(current()).isEqualTo(CpuSet.of(cpu));
         again.restore();
         assertThat(current()).isEqualTo(maskBefore);
@@ -65,9 +65,9 @@ class LiveTaskThreadBinderTest
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadBinder core = ThreadBinder.live("ffm");
-        LiveTaskThreadBinder binder = new LiveTaskThreadBinder(core);
+        LiveSlotBinder binder = new LiveSlotBinder(core);
         ThreadBinder.Target cpu = binder.target(CpuSet.of(core.allowed().allowed().first()), OptionalInt.empty());
-        TaskThreadBinder.Binding binding = binder.bind(cpu);
+        SlotBinder.Binding binding = binder.bind(cpu);
         try {
             assertThatThrownBy(() -> binder.bind(cpu)).hasMessageContaining("bound already");
         }
@@ -80,7 +80,7 @@ class LiveTaskThreadBinderTest
     void planCpusOutsideTheProcessAreRefusedUpFront()
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
-        LiveTaskThreadBinder binder = new LiveTaskThreadBinder(ThreadBinder.live("ffm"));
+        LiveSlotBinder binder = new LiveSlotBinder(ThreadBinder.live("ffm"));
         assertThatThrownBy(() -> binder.target(CpuSet.of(CpuSet.MAX_CPUS - 1), OptionalInt.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not allowed");
@@ -96,14 +96,14 @@ class LiveTaskThreadBinderTest
         assumeTrue(allowed.size() >= 2, "needs two CPUs");
         int first = allowed.first();
         int last = allowed.last();
-        LiveTaskThreadBinder binder = new LiveTaskThreadBinder(ThreadBinder.live("ffm"));
+        LiveSlotBinder binder = new LiveSlotBinder(ThreadBinder.live("ffm"));
         ThreadBinder.Target lastCpu = binder.target(CpuSet.of(last), OptionalInt.empty());
         CompletableFuture<Integer> bound = new CompletableFuture<>();
         CompletableFuture<Void> moved = new CompletableFuture<>();
         CompletableFuture<CpuSet> restored = new CompletableFuture<>();
         Thread task = Thread.ofPlatform().start(() -> {
             try {
-                TaskThreadBinder.Binding binding = binder.bind(lastCpu);
+                SlotBinder.Binding binding = binder.bind(lastCpu);
                 bound.complete(binding.tid());
                 moved.get(30, TimeUnit.SECONDS);
                 binding.restore();
