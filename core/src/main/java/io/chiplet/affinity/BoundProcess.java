@@ -28,13 +28,13 @@ public final class BoundProcess
 
     private final ThreadBinder binder;
     private final ThreadBinder.Target target;
-    private final List<ThreadBinder.BoundThread> threads;
+    private final List<BoundThread> threads;
     private final List<Integer> tids;
     // The binding thread's mask before the bind: what threads created since get back.
     private final CpuSet before;
     private boolean restored;
 
-    private BoundProcess(ThreadBinder binder, ThreadBinder.Target target, List<ThreadBinder.BoundThread> threads, List<Integer> tids, CpuSet before)
+    private BoundProcess(ThreadBinder binder, ThreadBinder.Target target, List<BoundThread> threads, List<Integer> tids, CpuSet before)
     {
         this.binder = binder;
         this.target = target;
@@ -46,7 +46,7 @@ public final class BoundProcess
     static BoundProcess bind(ThreadBinder binder, ThreadBinder.Target target)
     {
         CpuSet before = binder.currentMask();
-        List<ThreadBinder.BoundThread> bound = new ArrayList<>();
+        List<BoundThread> bound = new ArrayList<>();
         List<Integer> tids = new ArrayList<>();
         Set<Integer> seen = new HashSet<>();
         try {
@@ -58,7 +58,7 @@ public final class BoundProcess
                     }
                     foundNew = true;
                     try {
-                        ThreadBinder.BoundThread thread = binder.thread(tid);
+                        BoundThread thread = binder.thread(tid);
                         thread.bind(target);
                         bound.add(thread);
                         tids.add(tid);

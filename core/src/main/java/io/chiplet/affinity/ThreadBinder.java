@@ -241,7 +241,8 @@ public final class ThreadBinder
         return new BoundThread(this, tid);
     }
 
-    private static RuntimeException explain(NativeCallException e, int tid, Target target)
+    /** The kernel's refusal to bind {@code tid} ({@code 0}: the calling thread) to {@code target}, as one clear error. */
+    static RuntimeException explain(NativeCallException e, int tid, Target target)
     {
         return switch (e.errno()) {
             case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
@@ -258,6 +259,24 @@ public final class ThreadBinder
      * limit), and how many changes there were.
      */
     private record Limit(AllowedCpus allowed, long[] words, int generation) {}
+
+    /** Whether a calling thread's own mask and policy are read at its first bind only ({@link #keepingOwnState}). */
+    boolean keepsOwnState()
+    {
+        return keepOwn;
+    }
+
+    /** How many cpuset changes {@link #follow} has seen: a thread's kept mask read under an older one is stale. */
+    int limitGeneration()
+    {
+        return limit.generation;
+    }
+
+    /** The allowed CPUs of the latest cpuset change in the kernel's form, or {@code null} before the first. */
+    long[] limitWords()
+    {
+        return limit.words;
+    }
 
     /** CPUs and an optional memory policy in the kernel's form. Immutable. */
     public static final class Target
@@ -284,6 +303,21 @@ public final class ThreadBinder
             return cpus;
         }
 
+        long[] cpuWords()
+        {
+            return cpuWords;
+        }
+
+        int memoryMode()
+        {
+            return memoryMode;
+        }
+
+        long[] nodeWords()
+        {
+            return nodeWords;
+        }
+
         public Optional<MemoryPolicy> memory()
         {
             return memory;
@@ -293,184 +327,6 @@ public final class ThreadBinder
         public String toString()
         {
             return "CPUs " + cpus.toList() + memory.map(policy -> ", memory " + policy).orElse("");
-        }
-    }
-
-    /**
-     * A thread's binding: what it had before (its mask and memory policy, in the kernel's form), restored by
-     * {@link #restore()}. The calling thread's ({@link #bindCurrentThread}) is confined to it; another thread's
-     * ({@link #thread}) to the thread that manages it. Restoring twice restores once.
-     */
-    public static final class BoundThread
-            implements AutoCloseable
-    {
-        private final ThreadBinder binder;
-        // what the syscalls are given: the thread's id, or 0 for the calling thread
-        private final int tid;
-        // the calling thread's Linux id, asked when first wanted (a pin needs none)
-        private int threadId;
-        private final long[] ownCpus = new long[CpuMaskWords.MAX_WORDS];
-        private final long[] restoreCpus = new long[CpuMaskWords.MAX_WORDS];
-        private final long[] ownNodes = new long[MempolicySyscalls.MAX_NODES / 64];
-        private int ownCpuWords;
-        // the limit generation ownCpus was read under; -1 before the first read
-        private int ownGeneration = -1;
-        private boolean ownMemoryRead;
-        private int ownMemoryMode;
-        private boolean pinned;
-        private boolean memoryBound;
-        private boolean bound;
-
-        private BoundThread(ThreadBinder binder, int tid)
-        {
-            this.binder = binder;
-            this.tid = tid;
-            this.threadId = tid;
-        }
-
-        /** The bound thread's Linux thread id (an engine's adaptive controller watches its counters); ask it on that thread. */
-        public int tid()
-        {
-            if (threadId == 0) {
-                threadId = binder.backend.currentThreadId();
-            }
-            return threadId;
-        }
-
-        public boolean isBound()
-        {
-            return bound;
-        }
-
-        /**
-         * Binds this thread to {@code target}, as {@link ThreadBinder#bindCurrentThread} does.
-         *
-         * @throws IllegalArgumentException when {@code target} has a memory policy and this is not the calling thread's
-         *         binding, or the kernel refuses the CPUs ({@code ESRCH}: the thread has ended)
-         */
-        public void bind(Target target)
-        {
-            requireNonNull(target, "target is null");
-            if (bound) {
-                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is bound already: its previous binding was not restored");
-            }
-            if (tid != 0 && target.memory.isPresent()) {
-                throw new IllegalArgumentException("a memory policy binds the calling thread only, not thread " + tid);
-            }
-            boolean keep = binder.keepOwn && tid == 0;
-            int generation = binder.limit.generation;
-            PinningBackend backend = binder.backend;
-            try {
-                if (!keep || ownGeneration != generation) {
-                    // tid 0: the calling thread, no lookup of its id.
-                    ownCpuWords = backend.getAffinity(tid, ownCpus);
-                    ownGeneration = generation;
-                }
-                // A target that is the thread's whole mask already (one chiplet on the machine) needs no call.
-                pinned = !CpuMaskWords.same(target.cpuWords, target.cpuWords.length, ownCpus, ownCpuWords);
-                if (pinned) {
-                    backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
-                }
-            }
-            catch (NativeCallException e) {
-                throw explain(e, tid, target);
-            }
-            if (target.memory.isPresent()) {
-                try {
-                    if (!keep || !ownMemoryRead) {
-                        ownMemoryMode = MempolicySyscalls.getMempolicy(ownNodes);
-                        ownMemoryRead = true;
-                    }
-                    MempolicySyscalls.setMempolicy(target.memoryMode, target.nodeWords, target.nodeWords.length);
-                }
-                catch (RuntimeException e) {
-                    if (pinned) {
-                        restoreCpus();
-                    }
-                    throw e;
-                }
-            }
-            memoryBound = target.memory.isPresent();
-            bound = true;
-        }
-
-        /**
-         * Moves this bound thread to {@code target}'s CPUs: one call; {@link #restore()} still gives back what it had
-         * before its bind (Trino's agent moves a placed thread to another chiplet).
-         *
-         * @throws IllegalStateException when the thread is not bound
-         * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
-         *         ({@code ESRCH}: the thread has ended)
-         */
-        public void rebind(Target target)
-        {
-            requireNonNull(target, "target is null");
-            if (!bound) {
-                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is not bound: bind it first");
-            }
-            if (target.memory.isPresent()) {
-                throw new IllegalArgumentException("a rebind moves the CPUs only, not the memory policy");
-            }
-            try {
-                binder.backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
-            }
-            catch (NativeCallException e) {
-                throw explain(e, tid, target);
-            }
-            pinned = true;
-        }
-
-        /**
-         * Gives the thread back the mask and memory policy it had before it was bound; after a {@link #follow}, its
-         * mask within the CPUs allowed now.
-         */
-        public void restore()
-        {
-            if (!bound) {
-                return;
-            }
-            bound = false;
-            try {
-                if (memoryBound) {
-                    memoryBound = false;
-                    MempolicySyscalls.setMempolicy(ownMemoryMode, ownNodes, ownNodes.length);
-                }
-            }
-            finally {
-                // Moved by a cpuset change since its bind: its mask is no longer the one it was bound to.
-                if (pinned || ownGeneration != binder.limit.generation) {
-                    pinned = false;
-                    restoreCpus();
-                }
-            }
-        }
-
-        private void restoreCpus()
-        {
-            long[] words = ownCpus;
-            int count = ownCpuWords;
-            long[] limitWords = binder.limit.words;
-            if (limitWords != null) {
-                // Its own mask within what the process may use now, or all of that where none of its own is left.
-                count = CpuMaskWords.intersect(ownCpus, ownCpuWords, limitWords, limitWords.length, restoreCpus);
-                words = count == 0 ? limitWords : restoreCpus;
-                count = count == 0 ? limitWords.length : count;
-            }
-            try {
-                binder.backend.setAffinity(tid, words, count);
-            }
-            catch (NativeCallException e) {
-                // A managed thread that has ended has nothing left to restore.
-                if (tid == 0 || e.errno() != Errno.ESRCH) {
-                    throw e;
-                }
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            restore();
         }
     }
 }

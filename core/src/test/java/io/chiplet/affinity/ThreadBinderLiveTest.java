@@ -49,7 +49,7 @@ class ThreadBinderLiveTest
             int tid = ThreadId.current();
             CpuSet before = ThreadId.cpusAllowed(tid).orElseThrow();
             assertThat(binder.currentMask()).isEqualTo(before);
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(cpu1)) {
+            try (BoundThread bound = binder.bindCurrentThread(cpu1)) {
                 assertThat(bound.tid()).isEqualTo(tid);
                 assertThat(bound.isBound()).isTrue();
                 assertThat(SchedSyscalls.getcpu().cpu()).isEqualTo(1);
@@ -88,7 +88,7 @@ class ThreadBinderLiveTest
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
         assertThat(binder.maskOf(tid.get())).isEqualTo(before);
-        ThreadBinder.BoundThread handle = binder.thread(tid.get());
+        BoundThread handle = binder.thread(tid.get());
         handle.bind(binder.target(CPU_1, Optional.empty()));
         assertThat(handle.tid()).isEqualTo(tid.get());
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
@@ -120,7 +120,7 @@ class ThreadBinderLiveTest
         });
         started.await();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
-        try (ThreadBinder.BoundThread bound = binder.thread(tid.get())) {
+        try (BoundThread bound = binder.thread(tid.get())) {
             bound.bind(binder.target(CPU_1, Optional.empty()));
             assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
         }

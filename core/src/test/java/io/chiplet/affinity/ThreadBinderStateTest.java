@@ -94,7 +94,7 @@ class ThreadBinderStateTest
 
         // Changed from outside between two binds: not read again, the kept mask comes back.
         backend.masks.put(0, CpuSet.of(5));
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(slot);
+        BoundThread bound = binder.bindCurrentThread(slot);
         assertThat(backend.masks.get(0)).isEqualTo(CpuSet.range(0, 3));
         bound.restore();
         assertThat(backend.gets).isOne();
@@ -134,7 +134,7 @@ class ThreadBinderStateTest
     {
         ThreadBinder binder = new ThreadBinder(backend, new AllowedCpus(CpuSet.range(0, 15), ALL, ALL)).keepingOwnState();
         ThreadBinder.Target low = binder.target(CpuSet.range(0, 3), Optional.empty());
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(low);
+        BoundThread bound = binder.bindCurrentThread(low);
 
         // The kubelet narrows the cpuset to 4-7 and the watcher moves the running thread to its slot's new CPUs.
         binder.follow(CpuSet.range(4, 7));
@@ -163,7 +163,7 @@ class ThreadBinderStateTest
     void aThreadMovedByACpusetChangeIsRestoredEvenWhenItsBindSetNothing()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(binder.target(ALL, Optional.empty()));
+        BoundThread bound = binder.bindCurrentThread(binder.target(ALL, Optional.empty()));
         assertThat(backend.sets).isZero();
 
         binder.follow(CpuSet.range(2, 7));
@@ -219,7 +219,7 @@ class ThreadBinderStateTest
     void aRebindMovesTheCpusAndTheRestoreStillGivesBackTheMaskBeforeTheBind()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        ThreadBinder.BoundThread bound = binder.currentThread();
+        BoundThread bound = binder.currentThread();
         assertThatThrownBy(() -> bound.rebind(binder.target(CpuSet.of(1), Optional.empty()))).isInstanceOf(IllegalStateException.class);
 
         bound.bind(binder.target(ALL, Optional.empty()));

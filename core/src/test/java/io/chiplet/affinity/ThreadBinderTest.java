@@ -55,7 +55,7 @@ class ThreadBinderTest
         ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             CpuSet before = SchedSyscalls.getAffinity(0);
-            ThreadBinder.BoundThread bound = binder.bindCurrentThread(target);
+            BoundThread bound = binder.bindCurrentThread(target);
             assertThat(SchedSyscalls.getAffinity(0)).isEqualTo(CPU_1);
             assertThat(SchedSyscalls.currentCpu()).isEqualTo(1);
             bound.restore();
@@ -76,7 +76,7 @@ class ThreadBinderTest
         ThreadBinder.Target target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
         onPlatformThread(() -> {
             MempolicySyscalls.Policy before = MempolicySyscalls.getMempolicy();
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(target)) {
+            try (BoundThread bound = binder.bindCurrentThread(target)) {
                 MempolicySyscalls.Policy during = MempolicySyscalls.getMempolicy();
                 assertThat(during.mode()).isEqualTo(MempolicySyscalls.MPOL_PREFERRED);
                 BitSet node0 = new BitSet();
@@ -102,7 +102,7 @@ class ThreadBinderTest
         try {
             int id = tid.get(30, TimeUnit.SECONDS);
             CpuSet before = ThreadId.cpusAllowed(id).orElseThrow();
-            ThreadBinder.BoundThread bound = binder.thread(id);
+            BoundThread bound = binder.thread(id);
             bound.bind(target);
             assertThat(ThreadId.cpusAllowed(id)).contains(CPU_1);
             assertThatThrownBy(() -> binder.thread(id).bind(binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)))))
@@ -125,7 +125,7 @@ class ThreadBinderTest
         ThreadBinder binder = ThreadBinder.live("ffm");
         ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(target)) {
+            try (BoundThread bound = binder.bindCurrentThread(target)) {
                 assertThatThrownBy(() -> binder.bindCurrentThread(target))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("bound already");

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 
@@ -60,7 +61,7 @@ final class LiveTaskThreadBinder
         binder.move(tid, target);
     }
 
-    private record TaskBinding(ThreadBinder.BoundThread bound)
+    private record TaskBinding(BoundThread bound)
             implements Binding
     {
         @Override
