@@ -3,6 +3,8 @@ package io.chiplet.affinity;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
 
+import java.util.function.Supplier;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -13,7 +15,11 @@ import static java.util.Objects.requireNonNull;
 public final class BoundThread
         implements AutoCloseable
 {
-    private final ThreadBinder binder;
+    private final PinningBackend backend;
+    // whether a calling thread's own mask and policy are read at its first bind only (ThreadBinder.keepingOwnState)
+    private final boolean keepOwn;
+    // the binder's CPU limit now: replaced by each ThreadBinder.follow
+    private final Supplier<CpuLimit> limit;
     // what the syscalls are given: the thread's id, or 0 for the calling thread
     private final int tid;
     // the calling thread's Linux id, asked when first wanted (a pin needs none)
@@ -30,9 +36,11 @@ public final class BoundThread
     private boolean memoryBound;
     private boolean bound;
 
-    BoundThread(ThreadBinder binder, int tid)
+    BoundThread(PinningBackend backend, boolean keepOwn, Supplier<CpuLimit> limit, int tid)
     {
-        this.binder = binder;
+        this.backend = backend;
+        this.keepOwn = keepOwn;
+        this.limit = limit;
         this.tid = tid;
         this.threadId = tid;
     }
@@ -41,7 +49,7 @@ public final class BoundThread
     public int tid()
     {
         if (threadId == 0) {
-            threadId = binder.backend().currentThreadId();
+            threadId = backend.currentThreadId();
         }
         return threadId;
     }
@@ -57,7 +65,7 @@ public final class BoundThread
      * @throws IllegalArgumentException when {@code target} has a memory policy and this is not the calling thread's
      *         binding, or the kernel refuses the CPUs ({@code ESRCH}: the thread has ended)
      */
-    public void bind(ThreadBinder.Target target)
+    public void bind(PreparedAffinity target)
     {
         requireNonNull(target, "target is null");
         if (bound) {
@@ -66,9 +74,8 @@ public final class BoundThread
         if (tid != 0 && target.memory().isPresent()) {
             throw new IllegalArgumentException("a memory policy binds the calling thread only, not thread " + tid);
         }
-        boolean keep = binder.keepsOwnState() && tid == 0;
-        int generation = binder.limitGeneration();
-        PinningBackend backend = binder.backend();
+        boolean keep = keepOwn && tid == 0;
+        int generation = limit.get().generation();
         try {
             if (!keep || ownGeneration != generation) {
                 // tid 0: the calling thread, no lookup of its id.
@@ -82,7 +89,7 @@ public final class BoundThread
             }
         }
         catch (NativeCallException e) {
-            throw ThreadBinder.explain(e, tid, target);
+            throw target.refusal(e, tid);
         }
         if (target.memory().isPresent()) {
             try {
@@ -111,7 +118,7 @@ public final class BoundThread
      * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
      *         ({@code ESRCH}: the thread has ended)
      */
-    public void rebind(ThreadBinder.Target target)
+    public void rebind(PreparedAffinity target)
     {
         requireNonNull(target, "target is null");
         if (!bound) {
@@ -121,10 +128,10 @@ public final class BoundThread
             throw new IllegalArgumentException("a rebind moves the CPUs only, not the memory policy");
         }
         try {
-            binder.backend().setAffinity(tid, target.cpuWords(), target.cpuWords().length);
+            backend.setAffinity(tid, target.cpuWords(), target.cpuWords().length);
         }
         catch (NativeCallException e) {
-            throw ThreadBinder.explain(e, tid, target);
+            throw target.refusal(e, tid);
         }
         pinned = true;
     }
@@ -147,7 +154,7 @@ public final class BoundThread
         }
         finally {
             // Moved by a cpuset change since its bind: its mask is no longer the one it was bound to.
-            if (pinned || ownGeneration != binder.limitGeneration()) {
+            if (pinned || ownGeneration != limit.get().generation()) {
                 pinned = false;
                 restoreCpus();
             }
@@ -158,7 +165,7 @@ public final class BoundThread
     {
         long[] words = ownCpus;
         int count = ownCpuWords;
-        long[] limitWords = binder.limitWords();
+        long[] limitWords = limit.get().words();
         if (limitWords != null) {
             // Its own mask within what the process may use now, or all of that where none of its own is left.
             count = CpuMaskWords.intersect(ownCpus, ownCpuWords, limitWords, limitWords.length, restoreCpus);
@@ -166,7 +173,7 @@ public final class BoundThread
             count = count == 0 ? limitWords.length : count;
         }
         try {
-            binder.backend().setAffinity(tid, words, count);
+            backend.setAffinity(tid, words, count);
         }
         catch (NativeCallException e) {
             // A managed thread that has ended has nothing left to restore.

@@ -43,7 +43,7 @@ class ThreadBinderLiveTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        ThreadBinder.Target cpu1 = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity cpu1 = binder.target(CPU_1, Optional.empty());
         // A fresh thread, so nothing the test runner does with its own thread matters.
         CompletableFuture.runAsync(() -> {
             int tid = ThreadId.current();
@@ -151,7 +151,7 @@ class ThreadBinderLiveTest
         // Pretend CPU 4000 is allowed, as if it had gone offline after the check: the kernel's EINVAL is explained.
         CpuSet pretend = CpuSet.range(0, 4000);
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(pretend, pretend, pretend));
-        ThreadBinder.Target offline = binder.target(CpuSet.of(4000), Optional.empty());
+        PreparedAffinity offline = binder.target(CpuSet.of(4000), Optional.empty());
         CompletableFuture.runAsync(() -> {
             CpuSet before = binder.currentMask();
             assertThatThrownBy(() -> binder.bindCurrentThread(offline))

@@ -52,7 +52,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             CpuSet before = SchedSyscalls.getAffinity(0);
             BoundThread bound = binder.bindCurrentThread(target);
@@ -73,11 +73,11 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
+        PreparedAffinity target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
         onPlatformThread(() -> {
-            MempolicySyscalls.Policy before = MempolicySyscalls.getMempolicy();
+            KernelMempolicy before = MempolicySyscalls.getMempolicy();
             try (BoundThread bound = binder.bindCurrentThread(target)) {
-                MempolicySyscalls.Policy during = MempolicySyscalls.getMempolicy();
+                KernelMempolicy during = MempolicySyscalls.getMempolicy();
                 assertThat(during.mode()).isEqualTo(MempolicySyscalls.MPOL_PREFERRED);
                 BitSet node0 = new BitSet();
                 node0.set(0);
@@ -92,7 +92,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().start(() -> {
@@ -123,7 +123,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             try (BoundThread bound = binder.bindCurrentThread(target)) {
                 assertThatThrownBy(() -> binder.bindCurrentThread(target))

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;
@@ -56,8 +57,8 @@ public final class BoundTaskPlacement
      * once, and on a hybrid part each slot's target on the CPUs of each core class ({@code null} where the slot has
      * none of that class).
      */
-    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, ThreadBinder.Target[] slotTargets,
-            ThreadBinder.Target[][] classTargets) {}
+    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, PreparedAffinity[] slotTargets,
+            PreparedAffinity[][] classTargets) {}
 
     /**
      * @param stage the task's stage
@@ -273,7 +274,7 @@ public final class BoundTaskPlacement
                 }
             }
         }
-        ThreadBinder.Target target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
+        PreparedAffinity target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
         TaskThreadBinder.Binding binding;
         try {
             binding = target == null ? UNBOUND : binder.bind(target);
@@ -285,7 +286,7 @@ public final class BoundTaskPlacement
         slotStage.set(slot, task.stageId());
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Placed(slot, group, task.stageId(), coreClass, current.table.slot(slot).chiplet(), Optional.ofNullable(target).map(ThreadBinder.Target::cpus), binding);
+        return new Placed(slot, group, task.stageId(), coreClass, current.table.slot(slot).chiplet(), Optional.ofNullable(target).map(PreparedAffinity::cpus), binding);
     }
 
     @Override
@@ -399,8 +400,8 @@ public final class BoundTaskPlacement
     private Layout layout(SlotTable table, Optional<HybridRouting> routing)
     {
         int[] groupOfSlot = new int[table.size()];
-        ThreadBinder.Target[] slotTargets = new ThreadBinder.Target[table.size()];
-        ThreadBinder.Target[][] classTargets = new ThreadBinder.Target[table.size()][];
+        PreparedAffinity[] slotTargets = new PreparedAffinity[table.size()];
+        PreparedAffinity[][] classTargets = new PreparedAffinity[table.size()][];
         for (int slot = 0; slot < table.size(); slot++) {
             SlotTable.Slot entry = table.slot(slot);
             // A slot that binds nothing (wim) has no target: its tasks run where the OS puts them.
@@ -410,7 +411,7 @@ public final class BoundTaskPlacement
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this executor's");
             }
             groupOfSlot[slot] = group;
-            classTargets[slot] = new ThreadBinder.Target[HybridRouting.CoreClass.values().length];
+            classTargets[slot] = new PreparedAffinity[HybridRouting.CoreClass.values().length];
             for (HybridRouting.CoreClass coreClass : HybridRouting.CoreClass.values()) {
                 CpuSet cpus = entry.cpus().flatMap(own -> routing.map(route -> route.cpus(coreClass).intersect(own))).orElse(CpuSet.empty());
                 classTargets[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : binder.target(cpus, entry.memoryNode());

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
@@ -35,13 +36,13 @@ final class LiveTaskThreadBinder
     }
 
     @Override
-    public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
+    public PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode)
     {
         return binder.target(cpus, TaskThreadBinder.preferred(memoryNode));
     }
 
     @Override
-    public Binding bind(ThreadBinder.Target target)
+    public Binding bind(PreparedAffinity target)
     {
         TaskBinding thread = threads.get();
         thread.bound.bind(target);
@@ -55,7 +56,7 @@ final class LiveTaskThreadBinder
     }
 
     @Override
-    public void move(int tid, ThreadBinder.Target target)
+    public void move(int tid, PreparedAffinity target)
     {
         // false: ended meanwhile; its next task is placed on the new plan anyway.
         binder.move(tid, target);

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.affinity.ThreadBinder;
@@ -23,10 +24,10 @@ interface TaskThreadBinder
      * @param memoryNode the node the thread's new pages should come from; empty leaves its memory policy alone
      * @throws IllegalArgumentException naming the CPUs this process may not use
      */
-    ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode);
+    PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode);
 
     /** @return what restores the thread's previous mask and memory policy, on the same thread */
-    Binding bind(ThreadBinder.Target target);
+    Binding bind(PreparedAffinity target);
 
     /**
      * The process's allowed CPUs changed: later targets are checked against {@code nowAllowed}, and threads get their
@@ -35,7 +36,7 @@ interface TaskThreadBinder
     default void follow(CpuSet nowAllowed) {}
 
     /** Moves thread {@code tid} (a running task's, not the caller) to {@code target}'s CPUs; nothing where it has ended. */
-    default void move(int tid, ThreadBinder.Target target) {}
+    default void move(int tid, PreparedAffinity target) {}
 
     /** The memory policy of a slot on {@code memoryNode}. */
     static Optional<MemoryPolicy> preferred(OptionalInt memoryNode)

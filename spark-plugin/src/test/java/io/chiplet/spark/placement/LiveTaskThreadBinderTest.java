@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
@@ -31,8 +32,8 @@ class LiveTaskThreadBinderTest
         CpuSet maskBefore = current();
         MemoryPolicy memoryBefore = MemoryPolicy.ofCurrentThread();
         LiveTaskThreadBinder binder = new LiveTaskThreadBinder(core);
-        ThreadBinder.Target withNode = binder.target(CpuSet.of(cpu), OptionalInt.of(0));
-        ThreadBinder.Target cpusOnly = binder.target(CpuSet.of(cpu), OptionalInt.empty());
+        PreparedAffinity withNode = binder.target(CpuSet.of(cpu), OptionalInt.of(0));
+        PreparedAffinity cpusOnly = binder.target(CpuSet.of(cpu), OptionalInt.empty());
 
         TaskThreadBinder.Binding binding = binder.bind(withNode);
         try {
@@ -66,7 +67,7 @@ class LiveTaskThreadBinderTest
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadBinder core = ThreadBinder.live("ffm");
         LiveTaskThreadBinder binder = new LiveTaskThreadBinder(core);
-        ThreadBinder.Target cpu = binder.target(CpuSet.of(core.allowed().allowed().first()), OptionalInt.empty());
+        PreparedAffinity cpu = binder.target(CpuSet.of(core.allowed().allowed().first()), OptionalInt.empty());
         TaskThreadBinder.Binding binding = binder.bind(cpu);
         try {
             assertThatThrownBy(() -> binder.bind(cpu)).hasMessageContaining("bound already");
@@ -97,7 +98,7 @@ class LiveTaskThreadBinderTest
         int first = allowed.first();
         int last = allowed.last();
         LiveTaskThreadBinder binder = new LiveTaskThreadBinder(ThreadBinder.live("ffm"));
-        ThreadBinder.Target lastCpu = binder.target(CpuSet.of(last), OptionalInt.empty());
+        PreparedAffinity lastCpu = binder.target(CpuSet.of(last), OptionalInt.empty());
         CompletableFuture<Integer> bound = new CompletableFuture<>();
         CompletableFuture<Void> moved = new CompletableFuture<>();
         CompletableFuture<CpuSet> restored = new CompletableFuture<>();

@@ -1,5 +1,6 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
@@ -39,7 +40,7 @@ public final class LiveQueryThreadBinder
     private final ThreadBinder binder;
     // Guarded by this: the managed threads' bindings by tid, and the targets made so far by CPU set.
     private final Map<Integer, BoundThread> bindings = new HashMap<>();
-    private final Map<CpuSet, ThreadBinder.Target> targets = new HashMap<>();
+    private final Map<CpuSet, PreparedAffinity> targets = new HashMap<>();
 
     public LiveQueryThreadBinder(ThreadBinder binder)
     {
@@ -81,7 +82,7 @@ public final class LiveQueryThreadBinder
     @Override
     public synchronized Optional<Binding> bind(int tid, CpuSet cpus)
     {
-        ThreadBinder.Target target = target(cpus);
+        PreparedAffinity target = target(cpus);
         BoundThread thread;
         try {
             thread = bindings.get(tid);
@@ -121,9 +122,9 @@ public final class LiveQueryThreadBinder
         thread.restore();
     }
 
-    private ThreadBinder.Target target(CpuSet cpus)
+    private PreparedAffinity target(CpuSet cpus)
     {
-        ThreadBinder.Target target = targets.get(cpus);
+        PreparedAffinity target = targets.get(cpus);
         if (target == null) {
             if (targets.size() >= MAX_TARGETS) {
                 targets.clear();
