@@ -22,7 +22,7 @@
  *     bind. <b>follow</b>: the process's allowed CPUs changed.</li>
  * <li><b>allowed CPUs</b>: the online CPUs in the process's cgroup cpuset ({@link io.chiplet.affinity.AllowedCpus}).</li>
  * <li><b>backend</b>: the layer that pins ({@code ffm}: our syscalls through whichever <b>native path</b>, FFM or JNA,
- *     the JVM has; {@code openhft}: OpenHFT Java-Thread-PreparedAffinity). The native path is {@code io.chiplet.nativeio}'s
+ *     the JVM has; {@code openhft}: OpenHFT Java-Thread-Affinity). The native path is {@code io.chiplet.nativeio}'s
  *     choice, not the backend's.</li>
  * <li><b>lease</b>: a host-wide reservation of a chiplet between processes ({@link io.chiplet.affinity.ChipletLeases});
  *     taking one binds nothing.</li>
