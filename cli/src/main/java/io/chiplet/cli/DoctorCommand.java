@@ -1,6 +1,7 @@
 package io.chiplet.cli;
 
 import io.chiplet.advice.Advice;
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
@@ -179,7 +180,7 @@ public final class DoctorCommand
         ThreadBinder binder = ThreadBinder.live();
         CpuSet allowed = binder.allowed().allowed();
         for (int cpu : allowed.toArray()) {
-            ThreadBinder.BoundThread bound = binder.bindCurrentThread(binder.target(CpuSet.of(cpu), Optional.empty()));
+            BoundThread bound = binder.bindCurrentThread(binder.target(CpuSet.of(cpu), Optional.empty()));
             try {
                 CpuSet read = binder.currentMask();
                 if (!read.equals(CpuSet.of(cpu))) {

@@ -102,9 +102,8 @@ class TestTopologyText
     {
         Topology base = tiny();
         Chiplet chiplet = base.chiplets().getFirst();
-        Topology withoutNode = new Topology(base.source(), base.present(), base.online(), base.allowed(), base.packages(), base.dies(),
-                base.clusters(), List.of(), base.caches(), base.cores(), base.coreKinds(),
-                List.of(new Chiplet(0, 0, -1, chiplet.cpus(), chiplet.l3Bytes(), chiplet.basis())), base.unknowns());
+        Topology withoutNode = base.toBuilder().numaNodes(List.of())
+                .chiplets(List.of(new Chiplet(0, 0, -1, chiplet.cpus(), chiplet.l3Bytes(), chiplet.basis()))).build();
 
         assertThat(TopologyText.render(withoutNode)).contains("\n  no NUMA node  CPUs 0-3  [not allowed: 2-3]\n");
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * Every thread of this process bound to one target's CPUs, by {@link ThreadBinder#bindProcess}; {@link #restore()}
@@ -26,27 +27,28 @@ public final class BoundProcess
 {
     private static final int MAX_PASSES = 10;
 
-    private final ThreadBinder binder;
-    private final ThreadBinder.Target target;
-    private final List<ThreadBinder.BoundThread> threads;
+    private final PinningBackend backend;
+    private final PreparedAffinity target;
+    private final List<BoundThread> threads;
     private final List<Integer> tids;
     // The binding thread's mask before the bind: what threads created since get back.
     private final CpuSet before;
     private boolean restored;
 
-    private BoundProcess(ThreadBinder binder, ThreadBinder.Target target, List<ThreadBinder.BoundThread> threads, List<Integer> tids, CpuSet before)
+    private BoundProcess(PinningBackend backend, PreparedAffinity target, List<BoundThread> threads, List<Integer> tids, CpuSet before)
     {
-        this.binder = binder;
+        this.backend = backend;
         this.target = target;
         this.threads = List.copyOf(threads);
         this.tids = List.copyOf(tids);
         this.before = before;
     }
 
-    static BoundProcess bind(ThreadBinder binder, ThreadBinder.Target target)
+    /** @param threadOf another thread of this process by tid, as {@link ThreadBinder#thread} gives it */
+    static BoundProcess bind(PinningBackend backend, IntFunction<BoundThread> threadOf, PreparedAffinity target)
     {
-        CpuSet before = binder.currentMask();
-        List<ThreadBinder.BoundThread> bound = new ArrayList<>();
+        CpuSet before = backend.getAffinity(0);
+        List<BoundThread> bound = new ArrayList<>();
         List<Integer> tids = new ArrayList<>();
         Set<Integer> seen = new HashSet<>();
         try {
@@ -58,7 +60,7 @@ public final class BoundProcess
                     }
                     foundNew = true;
                     try {
-                        ThreadBinder.BoundThread thread = binder.thread(tid);
+                        BoundThread thread = threadOf.apply(tid);
                         thread.bind(target);
                         bound.add(thread);
                         tids.add(tid);
@@ -71,15 +73,15 @@ public final class BoundProcess
                     }
                 }
                 if (!foundNew) {
-                    return new BoundProcess(binder, target, bound, tids, before);
+                    return new BoundProcess(backend, target, bound, tids, before);
                 }
             }
         }
         catch (RuntimeException e) {
-            new BoundProcess(binder, target, bound, tids, before).restoreBound();
+            new BoundProcess(backend, target, bound, tids, before).restoreBound();
             throw e;
         }
-        new BoundProcess(binder, target, bound, tids, before).restoreBound();
+        new BoundProcess(backend, target, bound, tids, before).restoreBound();
         throw new IllegalStateException("threads kept appearing: bound " + bound.size() + " threads in " + MAX_PASSES
                 + " passes over /proc/self/task and found new ones each time");
     }
@@ -132,8 +134,8 @@ public final class BoundProcess
                 continue;
             }
             try {
-                if (binder.maskOf(tid).equals(cpus)) {
-                    binder.backend().setAffinity(tid, before);
+                if (backend.getAffinity(tid).equals(cpus)) {
+                    backend.setAffinity(tid, before);
                 }
             }
             catch (RuntimeException e) {

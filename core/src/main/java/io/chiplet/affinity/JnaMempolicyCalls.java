@@ -78,18 +78,18 @@ final class JnaMempolicyCalls
     }
 
     @Override
-    public MempolicySyscalls.Policy getMempolicy()
+    public KernelMempolicy getMempolicy()
     {
         return getMempolicy(0, 0);
     }
 
     @Override
-    public MempolicySyscalls.Policy getMempolicy(long address)
+    public KernelMempolicy getMempolicy(long address)
     {
         return getMempolicy(address, MPOL_F_ADDR);
     }
 
-    private static MempolicySyscalls.Policy getMempolicy(long address, int flags)
+    private static KernelMempolicy getMempolicy(long address, int flags)
     {
         int[] mode = new int[1];
         long[] mask = new long[MAX_NODES / 64];
@@ -99,7 +99,7 @@ final class JnaMempolicyCalls
         catch (LastErrorException e) {
             throw JnaLibc.failure(e, "get_mempolicy", "addr 0x" + Long.toHexString(address), "flags " + flags, "via jna");
         }
-        return new MempolicySyscalls.Policy(modeOf(mode[0]), BitSet.valueOf(mask));
+        return new KernelMempolicy(modeOf(mode[0]), BitSet.valueOf(mask));
     }
 
     @Override

@@ -209,7 +209,7 @@ public record MemoryPolicy(Mode mode, SortedSet<Integer> nodes)
         return mask;
     }
 
-    private static MemoryPolicy fromKernel(MempolicySyscalls.Policy policy)
+    private static MemoryPolicy fromKernel(KernelMempolicy policy)
     {
         Mode mode = Mode.of(policy.mode());
         SortedSet<Integer> nodes = new TreeSet<>();

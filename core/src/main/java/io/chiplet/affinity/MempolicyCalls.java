@@ -14,7 +14,7 @@ interface MempolicyCalls
 {
     void setMempolicy(int mode, BitSet nodes);
 
-    MempolicySyscalls.Policy getMempolicy();
+    KernelMempolicy getMempolicy();
 
     /**
      * {@code set_mempolicy(mode, ...)} for the calling thread from the first {@code count} words of a node mask
@@ -28,7 +28,7 @@ interface MempolicyCalls
      */
     int getMempolicy(long[] nodeWords);
 
-    MempolicySyscalls.Policy getMempolicy(long address);
+    KernelMempolicy getMempolicy(long address);
 
     void mbind(long address, long length, int mode, BitSet nodes, int flags);
 

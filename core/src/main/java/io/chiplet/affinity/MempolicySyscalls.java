@@ -45,21 +45,6 @@ final class MempolicySyscalls
 
     private MempolicySyscalls() {}
 
-    /** A policy as {@code get_mempolicy} reports it: the mode (without flags) and its nodes. */
-    public record Policy(int mode, BitSet nodes)
-    {
-        public Policy
-        {
-            nodes = (BitSet) nodes.clone();
-        }
-
-        @Override
-        public BitSet nodes()
-        {
-            return (BitSet) nodes.clone();
-        }
-    }
-
     /** {@code set_mempolicy(mode, nodes)} for the calling thread. */
     public static void setMempolicy(int mode, BitSet nodes)
     {
@@ -80,13 +65,13 @@ final class MempolicySyscalls
     }
 
     /** {@code get_mempolicy(&mode, mask, MAX_NODES + 1, NULL, 0)}: the calling thread's policy. */
-    public static Policy getMempolicy()
+    public static KernelMempolicy getMempolicy()
     {
         return CALLS.getMempolicy();
     }
 
     /** {@code get_mempolicy(&mode, mask, MAX_NODES + 1, address, MPOL_F_ADDR)}: the policy of the range holding address. */
-    public static Policy getMempolicy(long address)
+    public static KernelMempolicy getMempolicy(long address)
     {
         return CALLS.getMempolicy(address);
     }

@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
  * The one binding API, which the engines' plugins, the CLI and the JMH harness use: binds the calling thread to CPUs
  * and, optionally, a NUMA memory policy, another thread of this process ({@link #thread}) or every thread of it
  * ({@link #bindProcess}) to CPUs, and gives each back what it had (the vocabulary: {@code io.chiplet.affinity}'s
- * package-info). A {@link Target} is checked against the CPUs this process may use and put into the
+ * package-info). A {@link PreparedAffinity} is checked against the CPUs this process may use and put into the
  * kernel's form once, when the plan is made; binding and restoring then pass those words to the syscalls as they are,
  * and save the thread's own mask and policy into words its {@link BoundThread} keeps for the thread's life: nothing is
  * allocated or converted per bind, so a pin and restore costs what its syscalls cost (docs/native.md).
@@ -32,21 +32,21 @@ public final class ThreadBinder
     private final PinningBackend backend;
     private final boolean keepOwn;
     // The allowed CPUs as of the latest cpuset change: targets are checked against them, threads restored within them.
-    private volatile Limit limit;
+    private volatile CpuLimit limit;
     // One per thread, reused by each of its binds: a thread-confined cache, not shared state.
     private final ThreadLocal<BoundThread> threads;
 
     public ThreadBinder(PinningBackend backend, AllowedCpus allowed)
     {
-        this(backend, new Limit(requireNonNull(allowed, "allowed is null"), null, 0), false);
+        this(backend, new CpuLimit(requireNonNull(allowed, "allowed is null"), null, 0), false);
     }
 
-    private ThreadBinder(PinningBackend backend, Limit limit, boolean keepOwn)
+    private ThreadBinder(PinningBackend backend, CpuLimit limit, boolean keepOwn)
     {
         this.backend = requireNonNull(backend, "backend is null");
         this.limit = limit;
         this.keepOwn = keepOwn;
-        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this, 0));
+        this.threads = ThreadLocal.withInitial(() -> new BoundThread(this.backend, keepOwn, () -> this.limit, 0));
     }
 
     /** The {@code ffm} pinning backend (our own syscalls, through this JVM's native path) and this process's allowed CPUs now. */
@@ -89,7 +89,7 @@ public final class ThreadBinder
     /** The CPUs targets are checked against: as at start, or as the latest {@link #follow} gave them. */
     public AllowedCpus allowed()
     {
-        return limit.allowed;
+        return limit.allowed();
     }
 
     /**
@@ -97,12 +97,12 @@ public final class ThreadBinder
      *
      * @throws IllegalArgumentException naming the CPUs this process may not use
      */
-    public Target target(CpuSet cpus, Optional<MemoryPolicy> memory)
+    public PreparedAffinity target(CpuSet cpus, Optional<MemoryPolicy> memory)
     {
         requireNonNull(cpus, "cpus is null");
         requireNonNull(memory, "memory is null");
-        limit.allowed.check(cpus);
-        return new Target(cpus, memory);
+        limit.allowed().check(cpus);
+        return new PreparedAffinity(cpus, memory);
     }
 
     /**
@@ -119,9 +119,9 @@ public final class ThreadBinder
         if (nowAllowed.isEmpty()) {
             throw new IllegalArgumentException("the allowed CPUs cannot become empty");
         }
-        Limit before = limit;
-        AllowedCpus allowed = new AllowedCpus(before.allowed.present(), before.allowed.online(), nowAllowed);
-        limit = new Limit(allowed, CpuMaskWords.of(nowAllowed), before.generation + 1);
+        CpuLimit before = limit;
+        AllowedCpus allowed = new AllowedCpus(before.allowed().present(), before.allowed().online(), nowAllowed);
+        limit = new CpuLimit(allowed, CpuMaskWords.of(nowAllowed), before.generation() + 1);
     }
 
     /**
@@ -132,21 +132,21 @@ public final class ThreadBinder
      * @return false when the thread has ended
      * @throws IllegalArgumentException when the kernel refuses the CPUs
      */
-    public boolean move(int tid, Target target)
+    public boolean move(int tid, PreparedAffinity target)
     {
         requireNonNull(target, "target is null");
         if (tid <= 0) {
             throw new IllegalArgumentException("expected a Linux thread id above 0 but found " + tid);
         }
         try {
-            backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
+            backend.setAffinity(tid, target.cpuWords(), target.cpuWords().length);
             return true;
         }
         catch (NativeCallException e) {
             if (e.errno() == Errno.ESRCH) {
                 return false;
             }
-            throw explain(e, tid, target);
+            throw target.refusal(e, tid);
         }
     }
 
@@ -157,7 +157,7 @@ public final class ThreadBinder
      * @throws IllegalStateException when the thread is bound already (its previous binding was not restored)
      * @throws IllegalArgumentException when the kernel refuses the CPUs (the allowed CPUs changed since the target was made)
      */
-    public BoundThread bindCurrentThread(Target target)
+    public BoundThread bindCurrentThread(PreparedAffinity target)
     {
         requireNonNull(target, "target is null");
         BoundThread thread = threads.get();
@@ -182,13 +182,13 @@ public final class ThreadBinder
      * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
      * @throws IllegalStateException when threads keep appearing faster than they can be bound
      */
-    public BoundProcess bindProcess(Target target)
+    public BoundProcess bindProcess(PreparedAffinity target)
     {
         requireNonNull(target, "target is null");
-        if (target.memory.isPresent()) {
+        if (target.memory().isPresent()) {
             throw new IllegalArgumentException("a process binding sets the CPUs only: bind the memory policy on the thread that creates the others");
         }
-        return BoundProcess.bind(this, target);
+        return BoundProcess.bind(backend, this::thread, target);
     }
 
     /**
@@ -238,239 +238,6 @@ public final class ThreadBinder
         if (!ThreadId.isThreadOfThisProcess(tid)) {
             throw new IllegalArgumentException("thread " + tid + " is not a thread of this process (no /proc/self/task/" + tid + ")");
         }
-        return new BoundThread(this, tid);
-    }
-
-    private static RuntimeException explain(NativeCallException e, int tid, Target target)
-    {
-        return switch (e.errno()) {
-            case Errno.EINVAL -> new IllegalArgumentException("cannot bind to CPUs " + target.cpus.toList() + ": the kernel allows none of them for this "
-                    + "process now (a CPU went offline or the cgroup cpuset changed) [" + e.getMessage() + "]", e);
-            case Errno.ESRCH -> new IllegalArgumentException("cannot bind thread " + tid + ": it has ended [" + e.getMessage() + "]", e);
-            case Errno.EPERM -> new IllegalArgumentException("cannot bind " + (tid == 0 ? "the calling thread" : "thread " + tid) + ": not permitted (another user's thread, or "
-                    + "CAP_SYS_NICE missing) [" + e.getMessage() + "]", e);
-            default -> e;
-        };
-    }
-
-    /**
-     * The allowed CPUs as of a cpuset change, in the kernel's form ({@code null} before the first: restores need no
-     * limit), and how many changes there were.
-     */
-    private record Limit(AllowedCpus allowed, long[] words, int generation) {}
-
-    /** CPUs and an optional memory policy in the kernel's form. Immutable. */
-    public static final class Target
-    {
-        private final CpuSet cpus;
-        private final long[] cpuWords;
-        private final Optional<MemoryPolicy> memory;
-        private final int memoryMode;
-        private final long[] nodeWords;
-
-        private Target(CpuSet cpus, Optional<MemoryPolicy> memory)
-        {
-            this.cpus = cpus;
-            this.cpuWords = CpuMaskWords.of(cpus);
-            this.memory = memory;
-            this.memoryMode = memory.map(policy -> policy.mode().value()).orElse(0);
-            long[] nodes = new long[memory.map(policy -> policy.nodes().isEmpty() ? 0 : policy.nodes().last() / 64 + 1).orElse(0)];
-            memory.ifPresent(policy -> policy.nodes().forEach(node -> nodes[node >>> 6] |= 1L << (node & 63)));
-            this.nodeWords = nodes;
-        }
-
-        public CpuSet cpus()
-        {
-            return cpus;
-        }
-
-        public Optional<MemoryPolicy> memory()
-        {
-            return memory;
-        }
-
-        @Override
-        public String toString()
-        {
-            return "CPUs " + cpus.toList() + memory.map(policy -> ", memory " + policy).orElse("");
-        }
-    }
-
-    /**
-     * A thread's binding: what it had before (its mask and memory policy, in the kernel's form), restored by
-     * {@link #restore()}. The calling thread's ({@link #bindCurrentThread}) is confined to it; another thread's
-     * ({@link #thread}) to the thread that manages it. Restoring twice restores once.
-     */
-    public static final class BoundThread
-            implements AutoCloseable
-    {
-        private final ThreadBinder binder;
-        // what the syscalls are given: the thread's id, or 0 for the calling thread
-        private final int tid;
-        // the calling thread's Linux id, asked when first wanted (a pin needs none)
-        private int threadId;
-        private final long[] ownCpus = new long[CpuMaskWords.MAX_WORDS];
-        private final long[] restoreCpus = new long[CpuMaskWords.MAX_WORDS];
-        private final long[] ownNodes = new long[MempolicySyscalls.MAX_NODES / 64];
-        private int ownCpuWords;
-        // the limit generation ownCpus was read under; -1 before the first read
-        private int ownGeneration = -1;
-        private boolean ownMemoryRead;
-        private int ownMemoryMode;
-        private boolean pinned;
-        private boolean memoryBound;
-        private boolean bound;
-
-        private BoundThread(ThreadBinder binder, int tid)
-        {
-            this.binder = binder;
-            this.tid = tid;
-            this.threadId = tid;
-        }
-
-        /** The bound thread's Linux thread id (an engine's adaptive controller watches its counters); ask it on that thread. */
-        public int tid()
-        {
-            if (threadId == 0) {
-                threadId = binder.backend.currentThreadId();
-            }
-            return threadId;
-        }
-
-        public boolean isBound()
-        {
-            return bound;
-        }
-
-        /**
-         * Binds this thread to {@code target}, as {@link ThreadBinder#bindCurrentThread} does.
-         *
-         * @throws IllegalArgumentException when {@code target} has a memory policy and this is not the calling thread's
-         *         binding, or the kernel refuses the CPUs ({@code ESRCH}: the thread has ended)
-         */
-        public void bind(Target target)
-        {
-            requireNonNull(target, "target is null");
-            if (bound) {
-                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is bound already: its previous binding was not restored");
-            }
-            if (tid != 0 && target.memory.isPresent()) {
-                throw new IllegalArgumentException("a memory policy binds the calling thread only, not thread " + tid);
-            }
-            boolean keep = binder.keepOwn && tid == 0;
-            int generation = binder.limit.generation;
-            PinningBackend backend = binder.backend;
-            try {
-                if (!keep || ownGeneration != generation) {
-                    // tid 0: the calling thread, no lookup of its id.
-                    ownCpuWords = backend.getAffinity(tid, ownCpus);
-                    ownGeneration = generation;
-                }
-                // A target that is the thread's whole mask already (one chiplet on the machine) needs no call.
-                pinned = !CpuMaskWords.same(target.cpuWords, target.cpuWords.length, ownCpus, ownCpuWords);
-                if (pinned) {
-                    backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
-                }
-            }
-            catch (NativeCallException e) {
-                throw explain(e, tid, target);
-            }
-            if (target.memory.isPresent()) {
-                try {
-                    if (!keep || !ownMemoryRead) {
-                        ownMemoryMode = MempolicySyscalls.getMempolicy(ownNodes);
-                        ownMemoryRead = true;
-                    }
-                    MempolicySyscalls.setMempolicy(target.memoryMode, target.nodeWords, target.nodeWords.length);
-                }
-                catch (RuntimeException e) {
-                    if (pinned) {
-                        restoreCpus();
-                    }
-                    throw e;
-                }
-            }
-            memoryBound = target.memory.isPresent();
-            bound = true;
-        }
-
-        /**
-         * Moves this bound thread to {@code target}'s CPUs: one call; {@link #restore()} still gives back what it had
-         * before its bind (Trino's agent moves a placed thread to another chiplet).
-         *
-         * @throws IllegalStateException when the thread is not bound
-         * @throws IllegalArgumentException when {@code target} has a memory policy, or the kernel refuses the CPUs
-         *         ({@code ESRCH}: the thread has ended)
-         */
-        public void rebind(Target target)
-        {
-            requireNonNull(target, "target is null");
-            if (!bound) {
-                throw new IllegalStateException("thread " + (tid == 0 ? "" : tid + " ") + "is not bound: bind it first");
-            }
-            if (target.memory.isPresent()) {
-                throw new IllegalArgumentException("a rebind moves the CPUs only, not the memory policy");
-            }
-            try {
-                binder.backend.setAffinity(tid, target.cpuWords, target.cpuWords.length);
-            }
-            catch (NativeCallException e) {
-                throw explain(e, tid, target);
-            }
-            pinned = true;
-        }
-
-        /**
-         * Gives the thread back the mask and memory policy it had before it was bound; after a {@link #follow}, its
-         * mask within the CPUs allowed now.
-         */
-        public void restore()
-        {
-            if (!bound) {
-                return;
-            }
-            bound = false;
-            try {
-                if (memoryBound) {
-                    memoryBound = false;
-                    MempolicySyscalls.setMempolicy(ownMemoryMode, ownNodes, ownNodes.length);
-                }
-            }
-            finally {
-                // Moved by a cpuset change since its bind: its mask is no longer the one it was bound to.
-                if (pinned || ownGeneration != binder.limit.generation) {
-                    pinned = false;
-                    restoreCpus();
-                }
-            }
-        }
-
-        private void restoreCpus()
-        {
-            long[] words = ownCpus;
-            int count = ownCpuWords;
-            long[] limitWords = binder.limit.words;
-            if (limitWords != null) {
-                // Its own mask within what the process may use now, or all of that where none of its own is left.
-                count = CpuMaskWords.intersect(ownCpus, ownCpuWords, limitWords, limitWords.length, restoreCpus);
-                words = count == 0 ? limitWords : restoreCpus;
-                count = count == 0 ? limitWords.length : count;
-            }
-            try {
-                binder.backend.setAffinity(tid, words, count);
-            }
-            catch (NativeCallException e) {
-                // A managed thread that has ended has nothing left to restore.
-                if (tid == 0 || e.errno() != Errno.ESRCH) {
-                    throw e;
-                }
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            restore();
-        }
+        return new BoundThread(backend, false, () -> limit, tid);
     }
 }

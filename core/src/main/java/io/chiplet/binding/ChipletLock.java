@@ -1,5 +1,6 @@
 package io.chiplet.binding;
 
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.LeaseCoordinator;
@@ -204,13 +205,13 @@ public final class ChipletLock
      * @throws IllegalStateException when this lock bound a thread already, or is closed
      * @throws IllegalArgumentException when the kernel refuses the CPUs
      */
-    public ThreadBinder.BoundThread bindCurrentThread(ThreadBinder binder, MemoryEnforcement enforcement)
+    public BoundThread bindCurrentThread(ThreadBinder binder, MemoryEnforcement enforcement)
     {
         requireNonNull(binder, "binder is null");
         requireNonNull(enforcement, "enforcement is null");
         checkUnbound();
         Optional<MemoryPolicy> policy = enforcement.policyFor(memoryNodesToBind());
-        ThreadBinder.BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
+        BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
         unbind = Optional.of(thread::restore);
         return thread;
     }

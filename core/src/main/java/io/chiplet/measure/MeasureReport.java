@@ -188,22 +188,7 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         if (notMeasured.isPresent()) {
             return "not measured";
         }
-        return verdict(estimate.enough(), estimate.placedFaster(), estimate.placedSlower());
-    }
-
-    /** The verdict words, for the overall interval and a stratum's ({@link StratumFigure#verdict}) alike. */
-    static String verdict(boolean enough, boolean placedFaster, boolean placedSlower)
-    {
-        if (!enough) {
-            return "not enough evidence yet";
-        }
-        if (placedFaster) {
-            return "placed faster";
-        }
-        if (placedSlower) {
-            return "placed slower";
-        }
-        return "noise explains it";
+        return Verdict.of(estimate.enough(), estimate.placedFaster(), estimate.placedSlower()).words();
     }
 
     public String json()

@@ -41,10 +41,10 @@ public record StratumFigure(String stratum, int placed, int control, String basi
         return placed >= minUnitsPerArm && control >= minUnitsPerArm;
     }
 
-    /** In words, as {@link MeasureReport#verdict()} says it for the overall figure. */
+    /** In words, as the report says it for the overall figure ({@link Verdict}). */
     public String verdict(int minUnitsPerArm)
     {
         // As the overall estimate: faster when the time ratio's interval lies wholly below 1, slower wholly above.
-        return MeasureReport.verdict(enough(minUnitsPerArm), high < 1, low > 1);
+        return Verdict.of(enough(minUnitsPerArm), high < 1, low > 1).words();
     }
 }

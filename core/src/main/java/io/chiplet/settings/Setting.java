@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * @param description what the setting does, one line
  */
 public record Setting<T>(String stem, Class<T> type, String unit, Optional<String> defaultValue, String expected, String description,
-        SettingsReader.ValueParser<T> parser)
+        ValueParser<T> parser)
 {
     public Setting
     {
@@ -38,13 +38,13 @@ public record Setting<T>(String stem, Class<T> type, String unit, Optional<Strin
     }
 
     /** A setting with a default. */
-    static <T> Setting<T> of(String stem, Class<T> type, String unit, String defaultValue, String expected, String description, SettingsReader.ValueParser<T> parser)
+    static <T> Setting<T> of(String stem, Class<T> type, String unit, String defaultValue, String expected, String description, ValueParser<T> parser)
     {
         return new Setting<>(stem, type, unit, Optional.of(defaultValue), expected, description, parser);
     }
 
     /** A setting without a default: absent means off, or decided where it is used. */
-    static <T> Setting<T> optional(String stem, Class<T> type, String unit, String expected, String description, SettingsReader.ValueParser<T> parser)
+    static <T> Setting<T> optional(String stem, Class<T> type, String unit, String expected, String description, ValueParser<T> parser)
     {
         return new Setting<>(stem, type, unit, Optional.empty(), expected, description, parser);
     }

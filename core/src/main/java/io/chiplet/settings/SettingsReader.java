@@ -13,13 +13,6 @@ import static java.util.Objects.requireNonNull;
  */
 public final class SettingsReader
 {
-    /** Turns a setting's text into its value, or throws {@link UnusableValueException} saying what it expected. */
-    @FunctionalInterface
-    public interface ValueParser<T>
-    {
-        T parse(String value);
-    }
-
     private final Map<String, String> values;
 
     /**

@@ -3,7 +3,7 @@ package io.chiplet.settings;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A {@link SettingsReader.ValueParser} could not use a value; carries what it expected, for the reader to report with
+ * A {@link ValueParser} could not use a value; carries what it expected, for the reader to report with
  * the setting's name. Control flow for bad input, so it skips the stack trace.
  */
 public final class UnusableValueException

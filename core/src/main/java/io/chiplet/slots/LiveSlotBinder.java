@@ -1,5 +1,7 @@
 package io.chiplet.slots;
 
+import io.chiplet.affinity.PreparedAffinity;
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 
@@ -34,13 +36,13 @@ public final class LiveSlotBinder
     }
 
     @Override
-    public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
+    public PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode)
     {
         return binder.target(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override
-    public Binding bind(ThreadBinder.Target target)
+    public Binding bind(PreparedAffinity target)
     {
         TaskBinding thread = threads.get();
         thread.bound.bind(target);
@@ -54,13 +56,13 @@ public final class LiveSlotBinder
     }
 
     @Override
-    public void move(int tid, ThreadBinder.Target target)
+    public void move(int tid, PreparedAffinity target)
     {
         // false: ended meanwhile; its next task is placed on the new plan anyway.
         binder.move(tid, target);
     }
 
-    private record TaskBinding(ThreadBinder.BoundThread bound)
+    private record TaskBinding(BoundThread bound)
             implements Binding
     {
         @Override

@@ -1,5 +1,6 @@
 package io.chiplet.slots;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.affinity.ThreadBinder;
@@ -24,10 +25,10 @@ public interface SlotBinder
      * @param memoryNode the node the thread's new pages should come from; empty leaves its memory policy alone
      * @throws IllegalArgumentException naming the CPUs this process may not use
      */
-    ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode);
+    PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode);
 
     /** @return what restores the thread's previous mask and memory policy, on the same thread */
-    Binding bind(ThreadBinder.Target target);
+    Binding bind(PreparedAffinity target);
 
     /**
      * The process's allowed CPUs changed: later targets are checked against {@code nowAllowed}, and threads get their

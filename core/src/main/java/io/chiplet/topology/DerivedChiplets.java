@@ -11,20 +11,8 @@ final class DerivedChiplets
     /** @param facts a topology as read, whose chiplet list is ignored */
     static Topology attach(Topology facts, int virtualChipletCores)
     {
-        return new Topology(
-                facts.source(),
-                facts.present(),
-                facts.online(),
-                facts.allowed(),
-                facts.packages(),
-                facts.dies(),
-                facts.clusters(),
-                facts.numaNodes(),
-                facts.allowedMemoryNodes(),
-                facts.caches(),
-                facts.cores(),
-                facts.coreKinds(),
-                ChipletDerivation.derive(
+        return facts.toBuilder()
+                .chiplets(ChipletDerivation.derive(
                         facts.online(),
                         facts.packages(),
                         facts.dies(),
@@ -32,7 +20,7 @@ final class DerivedChiplets
                         facts.numaNodes(),
                         facts.caches(),
                         facts.cores(),
-                        virtualChipletCores),
-                facts.unknowns());
+                        virtualChipletCores))
+                .build();
     }
 }

@@ -62,23 +62,32 @@ public record Topology(
         unknowns = List.copyOf(unknowns);
     }
 
-    /** A topology from which this process may allocate memory on every NUMA node: a machine with no {@code cpuset.mems} limit. */
-    public Topology(
-            String source,
-            CpuSet present,
-            CpuSet online,
-            CpuSet allowed,
-            List<CpuPackage> packages,
-            List<Die> dies,
-            List<Cluster> clusters,
-            List<NumaNode> numaNodes,
-            List<Cache> caches,
-            List<Core> cores,
-            List<CoreKind> coreKinds,
-            List<Chiplet> chiplets,
-            List<String> unknowns)
+    /**
+     * A topology read from {@code source} whose CPUs {@code cpus} are all present, online and allowed, with nothing else
+     * known until set: no packages, caches, cores, NUMA nodes or chiplets, memory from every node. What tests' hand-built
+     * machines start from; readers use the canonical constructor.
+     */
+    public static Builder builder(String source, CpuSet cpus)
     {
-        this(source, present, online, allowed, packages, dies, clusters, numaNodes, allNodes(numaNodes), caches, cores, coreKinds, chiplets, unknowns);
+        return new Builder(source, cpus);
+    }
+
+    /** This topology as a builder, to change some parts of a copy (a test's variant of a fixture). */
+    public Builder toBuilder()
+    {
+        return new Builder(source, online)
+                .present(present)
+                .allowed(allowed)
+                .packages(packages)
+                .dies(dies)
+                .clusters(clusters)
+                .numaNodes(numaNodes)
+                .allowedMemoryNodes(allowedMemoryNodes)
+                .caches(caches)
+                .cores(cores)
+                .coreKinds(coreKinds)
+                .chiplets(chiplets)
+                .unknowns(unknowns);
     }
 
     /** The ids of {@code numaNodes}: every node allowed. */
@@ -141,7 +150,7 @@ public record Topology(
      */
     public Topology restrictedTo(CpuSet allowed, List<Chiplet> chiplets, List<String> unknowns)
     {
-        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, allowedMemoryNodes, caches, cores, coreKinds, chiplets, unknowns);
+        return toBuilder().allowed(allowed).chiplets(chiplets).unknowns(unknowns).build();
     }
 
     /**
@@ -152,8 +161,7 @@ public record Topology(
      */
     public Topology withAllowedMemoryNodes(Set<Integer> nodes)
     {
-        return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes, new TreeSet<>(requireNonNull(nodes, "nodes is null")),
-                caches, cores, coreKinds, chiplets, unknowns);
+        return toBuilder().allowedMemoryNodes(requireNonNull(nodes, "nodes is null")).build();
     }
 
     /** The chiplet holding {@code cpu}, if the CPU is online. */
@@ -180,5 +188,130 @@ public record Topology(
     public boolean isHybrid()
     {
         return coreKinds.size() > 1;
+    }
+
+    /**
+     * Parts of a {@link Topology} set one at a time; {@link #build()} checks them as the canonical constructor does.
+     * Memory may come from every NUMA node unless {@link #allowedMemoryNodes} is set after the last {@link #numaNodes}
+     * (new nodes make the old allowed ids meaningless).
+     */
+    public static final class Builder
+    {
+        private String source;
+        private CpuSet present;
+        private CpuSet online;
+        private CpuSet allowed;
+        private List<CpuPackage> packages = List.of();
+        private List<Die> dies = List.of();
+        private List<Cluster> clusters = List.of();
+        private List<NumaNode> numaNodes = List.of();
+        // empty: every node of numaNodes
+        private Optional<SortedSet<Integer>> allowedMemoryNodes = Optional.empty();
+        private List<Cache> caches = List.of();
+        private List<Core> cores = List.of();
+        private List<CoreKind> coreKinds = List.of();
+        private List<Chiplet> chiplets = List.of();
+        private List<String> unknowns = List.of();
+
+        private Builder(String source, CpuSet cpus)
+        {
+            this.source = requireNonNull(source, "source is null");
+            this.present = requireNonNull(cpus, "cpus is null");
+            this.online = cpus;
+            this.allowed = cpus;
+        }
+
+        public Builder source(String source)
+        {
+            this.source = requireNonNull(source, "source is null");
+            return this;
+        }
+
+        public Builder present(CpuSet present)
+        {
+            this.present = requireNonNull(present, "present is null");
+            return this;
+        }
+
+        public Builder online(CpuSet online)
+        {
+            this.online = requireNonNull(online, "online is null");
+            return this;
+        }
+
+        public Builder allowed(CpuSet allowed)
+        {
+            this.allowed = requireNonNull(allowed, "allowed is null");
+            return this;
+        }
+
+        public Builder packages(List<CpuPackage> packages)
+        {
+            this.packages = List.copyOf(packages);
+            return this;
+        }
+
+        public Builder dies(List<Die> dies)
+        {
+            this.dies = List.copyOf(dies);
+            return this;
+        }
+
+        public Builder clusters(List<Cluster> clusters)
+        {
+            this.clusters = List.copyOf(clusters);
+            return this;
+        }
+
+        /** The machine's NUMA nodes, with memory allowed from all of them until {@link #allowedMemoryNodes} says otherwise. */
+        public Builder numaNodes(List<NumaNode> numaNodes)
+        {
+            this.numaNodes = List.copyOf(numaNodes);
+            this.allowedMemoryNodes = Optional.empty();
+            return this;
+        }
+
+        public Builder allowedMemoryNodes(Set<Integer> allowedMemoryNodes)
+        {
+            this.allowedMemoryNodes = Optional.of(new TreeSet<>(requireNonNull(allowedMemoryNodes, "allowedMemoryNodes is null")));
+            return this;
+        }
+
+        public Builder caches(List<Cache> caches)
+        {
+            this.caches = List.copyOf(caches);
+            return this;
+        }
+
+        public Builder cores(List<Core> cores)
+        {
+            this.cores = List.copyOf(cores);
+            return this;
+        }
+
+        public Builder coreKinds(List<CoreKind> coreKinds)
+        {
+            this.coreKinds = List.copyOf(coreKinds);
+            return this;
+        }
+
+        public Builder chiplets(List<Chiplet> chiplets)
+        {
+            this.chiplets = List.copyOf(chiplets);
+            return this;
+        }
+
+        public Builder unknowns(List<String> unknowns)
+        {
+            this.unknowns = List.copyOf(unknowns);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when an allowed memory node is not one of the NUMA nodes */
+        public Topology build()
+        {
+            return new Topology(source, present, online, allowed, packages, dies, clusters, numaNodes,
+                    allowedMemoryNodes.orElseGet(() -> allNodes(numaNodes)), caches, cores, coreKinds, chiplets, unknowns);
+        }
     }
 }

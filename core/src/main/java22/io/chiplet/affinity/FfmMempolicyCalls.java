@@ -132,18 +132,18 @@ final class FfmMempolicyCalls
     }
 
     @Override
-    public MempolicySyscalls.Policy getMempolicy()
+    public KernelMempolicy getMempolicy()
     {
         return getMempolicy(0, 0);
     }
 
     @Override
-    public MempolicySyscalls.Policy getMempolicy(long address)
+    public KernelMempolicy getMempolicy(long address)
     {
         return getMempolicy(address, MPOL_F_ADDR);
     }
 
-    private static MempolicySyscalls.Policy getMempolicy(long address, int flags)
+    private static KernelMempolicy getMempolicy(long address, int flags)
     {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment callState = Downcalls.allocateCallState(arena);
@@ -151,7 +151,7 @@ final class FfmMempolicyCalls
             MemorySegment mask = arena.allocate(MAX_NODES / 8, 8);
             long result = (long) Syscall5.HANDLE.invokeExact(callState, GET_MEMPOLICY, mode, mask, (long) MAX_NODES + 1, address, (long) flags);
             Downcalls.check(result, callState, "get_mempolicy", "addr 0x" + Long.toHexString(address), "flags " + flags);
-            return new MempolicySyscalls.Policy(modeOf(mode.get(JAVA_INT, 0)), BitSet.valueOf(mask.toArray(JAVA_BYTE)));
+            return new KernelMempolicy(modeOf(mode.get(JAVA_INT, 0)), BitSet.valueOf(mask.toArray(JAVA_BYTE)));
         }
         catch (Throwable t) {
             throw SchedSyscalls.rethrow(t);

@@ -21,9 +21,10 @@ final class LeaseFixture
             new Chiplet(3, 1, 1, CpuSet.range(24, 31), 32L << 20, ChipletBasis.L3));
 
     /** The host the chiplets are of: its packages are what tells "the first one's package" apart. */
-    static final Topology TOPOLOGY = new Topology("fixture:two-packages-four-chiplets", CpuSet.range(0, 31), CpuSet.range(0, 31), CpuSet.range(0, 31),
-            List.of(new CpuPackage(0, CpuSet.parseList("0-7,16-23")), new CpuPackage(1, CpuSet.parseList("8-15,24-31"))),
-            List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), CHIPLETS, List.of());
+    static final Topology TOPOLOGY = Topology.builder("fixture:two-packages-four-chiplets", CpuSet.range(0, 31))
+            .packages(List.of(new CpuPackage(0, CpuSet.parseList("0-7,16-23")), new CpuPackage(1, CpuSet.parseList("8-15,24-31"))))
+            .chiplets(CHIPLETS)
+            .build();
 
     private LeaseFixture() {}
 }

@@ -43,13 +43,13 @@ class ThreadBinderLiveTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        ThreadBinder.Target cpu1 = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity cpu1 = binder.target(CPU_1, Optional.empty());
         // A fresh thread, so nothing the test runner does with its own thread matters.
         CompletableFuture.runAsync(() -> {
             int tid = ThreadId.current();
             CpuSet before = ThreadId.cpusAllowed(tid).orElseThrow();
             assertThat(binder.currentMask()).isEqualTo(before);
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(cpu1)) {
+            try (BoundThread bound = binder.bindCurrentThread(cpu1)) {
                 assertThat(bound.tid()).isEqualTo(tid);
                 assertThat(bound.isBound()).isTrue();
                 assertThat(SchedSyscalls.getcpu().cpu()).isEqualTo(1);
@@ -88,7 +88,7 @@ class ThreadBinderLiveTest
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
         assertThat(binder.maskOf(tid.get())).isEqualTo(before);
-        ThreadBinder.BoundThread handle = binder.thread(tid.get());
+        BoundThread handle = binder.thread(tid.get());
         handle.bind(binder.target(CPU_1, Optional.empty()));
         assertThat(handle.tid()).isEqualTo(tid.get());
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
@@ -120,7 +120,7 @@ class ThreadBinderLiveTest
         });
         started.await();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
-        try (ThreadBinder.BoundThread bound = binder.thread(tid.get())) {
+        try (BoundThread bound = binder.thread(tid.get())) {
             bound.bind(binder.target(CPU_1, Optional.empty()));
             assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
         }
@@ -151,7 +151,7 @@ class ThreadBinderLiveTest
         // Pretend CPU 4000 is allowed, as if it had gone offline after the check: the kernel's EINVAL is explained.
         CpuSet pretend = CpuSet.range(0, 4000);
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(pretend, pretend, pretend));
-        ThreadBinder.Target offline = binder.target(CpuSet.of(4000), Optional.empty());
+        PreparedAffinity offline = binder.target(CpuSet.of(4000), Optional.empty());
         CompletableFuture.runAsync(() -> {
             CpuSet before = binder.currentMask();
             assertThatThrownBy(() -> binder.bindCurrentThread(offline))

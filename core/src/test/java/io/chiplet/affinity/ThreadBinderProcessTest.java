@@ -78,7 +78,7 @@ class ThreadBinderProcessTest
     {
         ThreadBinder binder = ThreadBinder.live();
         CpuSet mask = binder.currentMask();
-        ThreadBinder.Target withMemory = binder.target(binder.allowed().allowed(), Optional.of(MemoryPolicy.preferred(0)));
+        PreparedAffinity withMemory = binder.target(binder.allowed().allowed(), Optional.of(MemoryPolicy.preferred(0)));
         assertThatThrownBy(() -> binder.bindProcess(withMemory))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a process binding sets the CPUs only: bind the memory policy on the thread that creates the others");

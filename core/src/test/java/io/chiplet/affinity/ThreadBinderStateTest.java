@@ -85,7 +85,7 @@ class ThreadBinderStateTest
     void aKeepingBinderReadsTheOwnMaskAtTheFirstBindOnlyAndRestoresTheKeptOne()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        ThreadBinder.Target slot = binder.target(CpuSet.range(0, 3), Optional.empty());
+        PreparedAffinity slot = binder.target(CpuSet.range(0, 3), Optional.empty());
 
         binder.bindCurrentThread(slot).restore();
         assertThat(backend.gets).isOne();
@@ -94,7 +94,7 @@ class ThreadBinderStateTest
 
         // Changed from outside between two binds: not read again, the kept mask comes back.
         backend.masks.put(0, CpuSet.of(5));
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(slot);
+        BoundThread bound = binder.bindCurrentThread(slot);
         assertThat(backend.masks.get(0)).isEqualTo(CpuSet.range(0, 3));
         bound.restore();
         assertThat(backend.gets).isOne();
@@ -106,7 +106,7 @@ class ThreadBinderStateTest
     void aPlainBinderReadsTheMaskAtEachBind()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        ThreadBinder.Target slot = binder.target(CpuSet.range(0, 3), Optional.empty());
+        PreparedAffinity slot = binder.target(CpuSet.range(0, 3), Optional.empty());
 
         binder.bindCurrentThread(slot).restore();
         backend.masks.put(0, CpuSet.of(5));
@@ -120,7 +120,7 @@ class ThreadBinderStateTest
     void aTargetThatIsTheWholeMaskCallsNothingToBindOrRestore()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        ThreadBinder.Target whole = binder.target(ALL, Optional.empty());
+        PreparedAffinity whole = binder.target(ALL, Optional.empty());
 
         binder.bindCurrentThread(whole).restore();
         binder.bindCurrentThread(whole).restore();
@@ -133,12 +133,12 @@ class ThreadBinderStateTest
     void afterACpusetChangeTargetsAreCheckedAndThreadsRestoredWithinTheNewCpus()
     {
         ThreadBinder binder = new ThreadBinder(backend, new AllowedCpus(CpuSet.range(0, 15), ALL, ALL)).keepingOwnState();
-        ThreadBinder.Target low = binder.target(CpuSet.range(0, 3), Optional.empty());
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(low);
+        PreparedAffinity low = binder.target(CpuSet.range(0, 3), Optional.empty());
+        BoundThread bound = binder.bindCurrentThread(low);
 
         // The kubelet narrows the cpuset to 4-7 and the watcher moves the running thread to its slot's new CPUs.
         binder.follow(CpuSet.range(4, 7));
-        ThreadBinder.Target high = binder.target(CpuSet.range(4, 5), Optional.empty());
+        PreparedAffinity high = binder.target(CpuSet.range(4, 5), Optional.empty());
         assertThatThrownBy(() -> binder.target(CpuSet.range(0, 1), Optional.empty())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not allowed");
         assertThat(binder.allowed().allowed()).isEqualTo(CpuSet.range(4, 7));
         bound.restore();
@@ -163,7 +163,7 @@ class ThreadBinderStateTest
     void aThreadMovedByACpusetChangeIsRestoredEvenWhenItsBindSetNothing()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        ThreadBinder.BoundThread bound = binder.bindCurrentThread(binder.target(ALL, Optional.empty()));
+        BoundThread bound = binder.bindCurrentThread(binder.target(ALL, Optional.empty()));
         assertThat(backend.sets).isZero();
 
         binder.follow(CpuSet.range(2, 7));
@@ -177,7 +177,7 @@ class ThreadBinderStateTest
     void movesARunningThreadAndSaysWhenItHasEnded()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        ThreadBinder.Target slot = binder.target(CpuSet.range(2, 3), Optional.empty());
+        PreparedAffinity slot = binder.target(CpuSet.range(2, 3), Optional.empty());
 
         assertThat(binder.move(OTHER, slot)).isTrue();
         assertThat(backend.masks.get(OTHER)).isEqualTo(CpuSet.range(2, 3));
@@ -203,7 +203,7 @@ class ThreadBinderStateTest
     void aBindTheKernelDoesNotPermitSaysWhy()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        ThreadBinder.Target slot = binder.target(CpuSet.range(2, 3), Optional.empty());
+        PreparedAffinity slot = binder.target(CpuSet.range(2, 3), Optional.empty());
         backend.refuseWith = Errno.EPERM;
 
         assertThatThrownBy(() -> binder.move(OTHER, slot))
@@ -219,7 +219,7 @@ class ThreadBinderStateTest
     void aRebindMovesTheCpusAndTheRestoreStillGivesBackTheMaskBeforeTheBind()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        ThreadBinder.BoundThread bound = binder.currentThread();
+        BoundThread bound = binder.currentThread();
         assertThatThrownBy(() -> bound.rebind(binder.target(CpuSet.of(1), Optional.empty()))).isInstanceOf(IllegalStateException.class);
 
         bound.bind(binder.target(ALL, Optional.empty()));

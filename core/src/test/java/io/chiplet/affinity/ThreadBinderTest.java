@@ -52,10 +52,10 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             CpuSet before = SchedSyscalls.getAffinity(0);
-            ThreadBinder.BoundThread bound = binder.bindCurrentThread(target);
+            BoundThread bound = binder.bindCurrentThread(target);
             assertThat(SchedSyscalls.getAffinity(0)).isEqualTo(CPU_1);
             assertThat(SchedSyscalls.currentCpu()).isEqualTo(1);
             bound.restore();
@@ -73,11 +73,11 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
+        PreparedAffinity target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
         onPlatformThread(() -> {
-            MempolicySyscalls.Policy before = MempolicySyscalls.getMempolicy();
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(target)) {
-                MempolicySyscalls.Policy during = MempolicySyscalls.getMempolicy();
+            KernelMempolicy before = MempolicySyscalls.getMempolicy();
+            try (BoundThread bound = binder.bindCurrentThread(target)) {
+                KernelMempolicy during = MempolicySyscalls.getMempolicy();
                 assertThat(during.mode()).isEqualTo(MempolicySyscalls.MPOL_PREFERRED);
                 BitSet node0 = new BitSet();
                 node0.set(0);
@@ -92,7 +92,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().start(() -> {
@@ -102,7 +102,7 @@ class ThreadBinderTest
         try {
             int id = tid.get(30, TimeUnit.SECONDS);
             CpuSet before = ThreadId.cpusAllowed(id).orElseThrow();
-            ThreadBinder.BoundThread bound = binder.thread(id);
+            BoundThread bound = binder.thread(id);
             bound.bind(target);
             assertThat(ThreadId.cpusAllowed(id)).contains(CPU_1);
             assertThatThrownBy(() -> binder.thread(id).bind(binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)))))
@@ -123,9 +123,9 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        ThreadBinder.Target target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
         onPlatformThread(() -> {
-            try (ThreadBinder.BoundThread bound = binder.bindCurrentThread(target)) {
+            try (BoundThread bound = binder.bindCurrentThread(target)) {
                 assertThatThrownBy(() -> binder.bindCurrentThread(target))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("bound already");

@@ -119,9 +119,12 @@ class ChipletLockTest
         CpuSet all = CpuSet.range(0, 3);
         List<Core> cores = List.of(0, 1, 2, 3).stream().map(cpu -> new Core(-1, cpu, CpuSet.of(cpu), Optional.empty())).toList();
         List<Chiplet> chiplets = List.of(0, 1, 2, 3).stream().map(cpu -> new Chiplet(cpu, -1, 0, CpuSet.of(cpu), 16L << 20, ChipletBasis.L3)).toList();
-        Topology idless = new Topology("synthetic:id-less-packages", all, all, all,
-                List.of(new CpuPackage(-1, CpuSet.parseList("0,2")), new CpuPackage(-1, CpuSet.parseList("1,3"))), List.of(), List.of(),
-                List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))), List.of(), cores, List.of(), chiplets, List.of());
+        Topology idless = Topology.builder("synthetic:id-less-packages", all)
+                .packages(List.of(new CpuPackage(-1, CpuSet.parseList("0,2")), new CpuPackage(-1, CpuSet.parseList("1,3"))))
+                .numaNodes(List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))))
+                .cores(cores)
+                .chiplets(chiplets)
+                .build();
         try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), NodeShare.of(idless), 2, MemoryBinding.off(idless))) {
             assertThat(lock.share().ids()).containsExactly(0, 2);
         }

@@ -97,8 +97,8 @@ public final class SyntheticTopologies
             nodes.add(NumaNode.of(node, CpuSet.fromBitSet(nodeCpus[node]), NODE_MEMORY_BYTES, distances));
         }
         CpuSet all = CpuSet.range(0, totalCores * threadsPerCore - 1);
-        return new Topology(source, all, all, all, packageList, dies, List.of(), nodes, Topology.allNodes(nodes), caches,
-                sortByFirstCpu(cores), List.of(), sortChiplets(chiplets), List.of());
+        return Topology.builder(source, all).packages(packageList).dies(dies).numaNodes(nodes).caches(caches)
+                .cores(sortByFirstCpu(cores)).chiplets(sortChiplets(chiplets)).build();
     }
 
     private static List<Core> sortByFirstCpu(List<Core> cores)

@@ -53,16 +53,21 @@ public final class TestTopologies
                 chiplets.add(new Chiplet(chiplets.size(), chiplet.packageId(), chiplet.numaNode(), cpus, chiplet.l3Bytes(), chiplet.basis()));
             }
         }
-        return new Topology(topology.source() + "+offline:" + offline, topology.present(), online, topology.allowed().intersect(online),
-                topology.packages().stream().filter(p -> p.cpus().intersects(online)).map(p -> new CpuPackage(p.id(), p.cpus().intersect(online))).toList(),
-                topology.dies().stream().filter(d -> d.cpus().intersects(online)).map(d -> new Die(d.packageId(), d.id(), d.cpus().intersect(online))).toList(),
-                topology.clusters().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Cluster(c.packageId(), c.id(), c.cpus().intersect(online))).toList(),
-                topology.numaNodes().stream().map(n -> new NumaNode(n.id(), n.cpus().intersect(online), n.memoryBytes(), n.distances())).toList(),
-                topology.caches().stream().filter(c -> c.cpus().intersects(online))
-                        .map(c -> new Cache(c.level(), c.type(), c.sizeBytes(), c.lineSizeBytes(), c.cpus().intersect(online))).toList(),
-                topology.cores().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Core(c.packageId(), c.coreId(), c.cpus().intersect(online), c.kind())).toList(),
-                topology.coreKinds().stream().map(k -> new CoreKind(k.name(), k.rank(), k.cpus().intersect(online))).toList(),
-                chiplets, List.of());
+        return topology.toBuilder()
+                .source(topology.source() + "+offline:" + offline)
+                .online(online)
+                .allowed(topology.allowed().intersect(online))
+                .packages(topology.packages().stream().filter(p -> p.cpus().intersects(online)).map(p -> new CpuPackage(p.id(), p.cpus().intersect(online))).toList())
+                .dies(topology.dies().stream().filter(d -> d.cpus().intersects(online)).map(d -> new Die(d.packageId(), d.id(), d.cpus().intersect(online))).toList())
+                .clusters(topology.clusters().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Cluster(c.packageId(), c.id(), c.cpus().intersect(online))).toList())
+                .numaNodes(topology.numaNodes().stream().map(n -> new NumaNode(n.id(), n.cpus().intersect(online), n.memoryBytes(), n.distances())).toList())
+                .caches(topology.caches().stream().filter(c -> c.cpus().intersects(online))
+                        .map(c -> new Cache(c.level(), c.type(), c.sizeBytes(), c.lineSizeBytes(), c.cpus().intersect(online))).toList())
+                .cores(topology.cores().stream().filter(c -> c.cpus().intersects(online)).map(c -> new Core(c.packageId(), c.coreId(), c.cpus().intersect(online), c.kind())).toList())
+                .coreKinds(topology.coreKinds().stream().map(k -> new CoreKind(k.name(), k.rank(), k.cpus().intersect(online))).toList())
+                .chiplets(chiplets)
+                .unknowns(List.of())
+                .build();
     }
 
     /**
@@ -84,8 +89,8 @@ public final class TestTopologies
         Topology uniform = SyntheticTopologies.uniform("hwloc-xml:AMD-Zen3-2xEpyc-7763.xml", 2, 8, 8, 1, 32 * MIB, 1);
         CpuSet all = CpuSet.range(0, 127);
         NumaNode node = new NumaNode(0, all, OptionalLong.empty(), new TreeMap<>());
-        return new Topology(uniform.source(), all, all, all, uniform.packages(), uniform.dies(), List.of(), List.of(node),
-                uniform.caches(), uniform.cores(), List.of(), uniform.chiplets(), List.of());
+        return Topology.builder(uniform.source(), all).packages(uniform.packages()).dies(uniform.dies()).numaNodes(List.of(node))
+                .caches(uniform.caches()).cores(uniform.cores()).chiplets(uniform.chiplets()).build();
     }
 
     /**
@@ -125,10 +130,14 @@ public final class TestTopologies
             chiplets.add(new Chiplet(node, node % 2, node, cpus, l3 / 2, ChipletBasis.L3_NUMA));
         }
         CpuSet all = CpuSet.range(0, 79);
-        return new Topology("sysfs:memorysidecaches", all, all, all,
-                List.of(new CpuPackage(0, packageCpus[0]), new CpuPackage(1, packageCpus[1])),
-                List.of(new Die(0, 0, packageCpus[0]), new Die(1, 0, packageCpus[1])),
-                List.of(), nodes, caches, sortByFirstCpu(cores), List.of(), chiplets, List.of());
+        return Topology.builder("sysfs:memorysidecaches", all)
+                .packages(List.of(new CpuPackage(0, packageCpus[0]), new CpuPackage(1, packageCpus[1])))
+                .dies(List.of(new Die(0, 0, packageCpus[0]), new Die(1, 0, packageCpus[1])))
+                .numaNodes(nodes)
+                .caches(caches)
+                .cores(sortByFirstCpu(cores))
+                .chiplets(chiplets)
+                .build();
     }
 
     /**
@@ -157,25 +166,30 @@ public final class TestTopologies
         clusters.add(new Cluster(0, 56, CpuSet.range(16, 19)));
         CpuSet all = CpuSet.range(0, 19);
         caches.add(new Cache(3, CacheType.UNIFIED, 24 * MIB, 64, all));
-        return new Topology("sysfs:20em64t-hybrid-1p6c2t+2ca4co1t", all, all, all,
-                List.of(new CpuPackage(0, all)), List.of(new Die(0, 0, all)), clusters,
-                List.of(NumaNode.of(0, all, 32489480L * KIB, Map.of(0, 10))), caches, cores,
-                List.of(new CoreKind(CoreKind.PERFORMANCE, 0, CpuSet.range(0, 11)), new CoreKind(CoreKind.EFFICIENCY, 1, CpuSet.range(12, 19))),
-                List.of(new Chiplet(0, 0, 0, all, 24 * MIB, ChipletBasis.L3)), List.of());
+        return Topology.builder("sysfs:20em64t-hybrid-1p6c2t+2ca4co1t", all)
+                .packages(List.of(new CpuPackage(0, all)))
+                .dies(List.of(new Die(0, 0, all)))
+                .clusters(clusters)
+                .numaNodes(List.of(NumaNode.of(0, all, 32489480L * KIB, Map.of(0, 10))))
+                .caches(caches)
+                .cores(cores)
+                .coreKinds(List.of(new CoreKind(CoreKind.PERFORMANCE, 0, CpuSet.range(0, 11)), new CoreKind(CoreKind.EFFICIENCY, 1, CpuSet.range(12, 19))))
+                .chiplets(List.of(new Chiplet(0, 0, 0, all, 24 * MIB, ChipletBasis.L3)))
+                .build();
     }
 
     /** The smallest machine with chiplets: CPUs 0 and 1, one core each, each with its own 16 MiB L3, one node. */
     public static Topology twoChiplets()
     {
         CpuSet all = CpuSet.range(0, 1);
-        return new Topology("synthetic:two-chiplets", all, all, all,
-                List.of(new CpuPackage(0, all)), List.of(new Die(0, 0, all)), List.of(),
-                List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))),
-                List.of(new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, CpuSet.of(0)), new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, CpuSet.of(1))),
-                List.of(new Core(0, 0, CpuSet.of(0), Optional.empty()), new Core(0, 1, CpuSet.of(1), Optional.empty())),
-                List.of(),
-                List.of(new Chiplet(0, 0, 0, CpuSet.of(0), 16 * MIB, ChipletBasis.L3), new Chiplet(1, 0, 0, CpuSet.of(1), 16 * MIB, ChipletBasis.L3)),
-                List.of());
+        return Topology.builder("synthetic:two-chiplets", all)
+                .packages(List.of(new CpuPackage(0, all)))
+                .dies(List.of(new Die(0, 0, all)))
+                .numaNodes(List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))))
+                .caches(List.of(new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, CpuSet.of(0)), new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, CpuSet.of(1))))
+                .cores(List.of(new Core(0, 0, CpuSet.of(0), Optional.empty()), new Core(0, 1, CpuSet.of(1), Optional.empty())))
+                .chiplets(List.of(new Chiplet(0, 0, 0, CpuSet.of(0), 16 * MIB, ChipletBasis.L3), new Chiplet(1, 0, 0, CpuSet.of(1), 16 * MIB, ChipletBasis.L3)))
+                .build();
     }
 
     private static CpuSet stride(int first, int step, int end)

@@ -67,8 +67,7 @@ class TestTopologySvg
             throws Exception
     {
         Topology base = tiny();
-        Topology odd = new Topology("hwloc-xml:/tmp/a&b<c>\"d'.xml", base.present(), base.online(), base.allowed(), base.packages(),
-                base.dies(), base.clusters(), base.numaNodes(), base.caches(), base.cores(), base.coreKinds(), base.chiplets(), base.unknowns());
+        Topology odd = base.toBuilder().source("hwloc-xml:/tmp/a&b<c>\"d'.xml").build();
 
         Document svg = parse(TopologySvg.render(odd));
 
@@ -84,9 +83,8 @@ class TestTopologySvg
     {
         // Machines whose drawing is wider than the two heading lines (a small one's canvas is the heading's width).
         for (Topology base : List.of(dualEpycMilan(), snc2Interleaved(), cgroupRestricted())) {
-            Topology topology = new Topology("hwloc-xml:/a/long/path/to/where/the/tests/keep/their/resources/hwloc-xml/machine-with-a-long-name.xml",
-                    base.present(), base.online(), base.allowed(), base.packages(), base.dies(), base.clusters(), base.numaNodes(), base.caches(),
-                    base.cores(), base.coreKinds(), base.chiplets(), base.unknowns());
+            Topology topology = base.toBuilder()
+                    .source("hwloc-xml:/a/long/path/to/where/the/tests/keep/their/resources/hwloc-xml/machine-with-a-long-name.xml").build();
             Element root = parse(TopologySvg.render(topology)).getDocumentElement();
             int width = Integer.parseInt(root.getAttribute("width"));
             NodeList rects = root.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");

@@ -1,5 +1,6 @@
 package io.chiplet.slots;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
@@ -35,13 +36,13 @@ public final class FakeSlotBinder
     }
 
     @Override
-    public ThreadBinder.Target target(CpuSet cpus, OptionalInt memoryNode)
+    public PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode)
     {
         return targets.target(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override
-    public synchronized Binding bind(ThreadBinder.Target target)
+    public synchronized Binding bind(PreparedAffinity target)
     {
         CpuSet cpus = target.cpus();
         OptionalInt memoryNode = target.memory().map(policy -> OptionalInt.of(policy.nodes().first())).orElse(OptionalInt.empty());
@@ -92,7 +93,7 @@ public final class FakeSlotBinder
     }
 
     @Override
-    public synchronized void move(int tid, ThreadBinder.Target target)
+    public synchronized void move(int tid, PreparedAffinity target)
     {
         followed.put(tid, target.cpus());
     }

@@ -1,5 +1,6 @@
 package io.chiplet.slots;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.AllowedCpus;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;

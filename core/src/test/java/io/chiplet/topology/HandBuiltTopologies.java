@@ -48,20 +48,14 @@ public final class HandBuiltTopologies
             chiplets.add(new Chiplet(ccd, ccd / 8, ccd / 8, cpus, 32 * MIB, ChipletBasis.L3));
         }
         CpuSet all = CpuSet.range(0, 255);
-        return new Topology(
-                "sysfs:/",
-                all,
-                all,
-                all,
-                packages,
-                packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList(),
-                List.of(),
-                nodes,
-                caches,
-                cores,
-                List.of(),
-                chiplets,
-                List.of());
+        return Topology.builder("sysfs:/", all)
+                .packages(packages)
+                .dies(packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList())
+                .numaNodes(nodes)
+                .caches(caches)
+                .cores(cores)
+                .chiplets(chiplets)
+                .build();
     }
 
     /**
@@ -88,22 +82,18 @@ public final class HandBuiltTopologies
         }
         CpuSet all = CpuSet.range(0, 19);
         caches.add(new Cache(3, CacheType.UNIFIED, 24 * MIB, 64, all));
-        return new Topology(
-                "sysfs:/tmp/raptorlake",
-                all,
-                all,
-                all,
-                List.of(new CpuPackage(0, all)),
-                List.of(new Die(0, 0, all)),
-                clusters,
-                List.of(new NumaNode(0, all, OptionalLong.of(32 * GIB), new TreeMap<>(Map.of(0, 10)))),
-                caches,
-                cores,
-                List.of(
+        return Topology.builder("sysfs:/tmp/raptorlake", all)
+                .packages(List.of(new CpuPackage(0, all)))
+                .dies(List.of(new Die(0, 0, all)))
+                .clusters(clusters)
+                .numaNodes(List.of(new NumaNode(0, all, OptionalLong.of(32 * GIB), new TreeMap<>(Map.of(0, 10)))))
+                .caches(caches)
+                .cores(cores)
+                .coreKinds(List.of(
                         new CoreKind(CoreKind.PERFORMANCE, 0, CpuSet.range(0, 11)),
-                        new CoreKind(CoreKind.EFFICIENCY, 1, CpuSet.range(12, 19))),
-                List.of(new Chiplet(0, 0, 0, all, 24 * MIB, ChipletBasis.L3)),
-                List.of());
+                        new CoreKind(CoreKind.EFFICIENCY, 1, CpuSet.range(12, 19))))
+                .chiplets(List.of(new Chiplet(0, 0, 0, all, 24 * MIB, ChipletBasis.L3)))
+                .build();
     }
 
     /**
@@ -142,20 +132,14 @@ public final class HandBuiltTopologies
                 .sorted((a, b) -> Integer.compare(a.cpus().first(), b.cpus().first()))
                 .forEach(c -> numbered.add(new Chiplet(numbered.size(), c.packageId(), c.numaNode(), c.cpus(), c.l3Bytes(), c.basis())));
         CpuSet all = CpuSet.range(0, 31);
-        return new Topology(
-                "sysfs:/snapshots/cascadelake-snc2",
-                all,
-                all,
-                all,
-                packages,
-                packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList(),
-                List.of(),
-                nodes,
-                caches,
-                cores,
-                List.of(),
-                numbered,
-                List.of());
+        return Topology.builder("sysfs:/snapshots/cascadelake-snc2", all)
+                .packages(packages)
+                .dies(packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList())
+                .numaNodes(nodes)
+                .caches(caches)
+                .cores(cores)
+                .chiplets(numbered)
+                .build();
     }
 
     /**
@@ -187,20 +171,16 @@ public final class HandBuiltTopologies
         for (int cpu = 0; cpu < 31; cpu++) {
             cores.add(new Core(cpu / 8, cpu % 8, CpuSet.of(cpu), Optional.empty()));
         }
-        return new Topology(
-                "sysfs:/snapshots/32amd64-4s2n4c-cgroup",
-                present,
-                online,
-                CpuSet.parseList("8-15,24-27"),
-                packages,
-                packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList(),
-                List.of(),
-                nodes,
-                caches,
-                cores,
-                List.of(),
-                chiplets,
-                List.of());
+        return Topology.builder("sysfs:/snapshots/32amd64-4s2n4c-cgroup", online)
+                .present(present)
+                .allowed(CpuSet.parseList("8-15,24-27"))
+                .packages(packages)
+                .dies(packages.stream().map(p -> new Die(p.id(), 0, p.cpus())).toList())
+                .numaNodes(nodes)
+                .caches(caches)
+                .cores(cores)
+                .chiplets(chiplets)
+                .build();
     }
 
     /**
@@ -210,29 +190,25 @@ public final class HandBuiltTopologies
     public static Topology tiny()
     {
         CpuSet all = CpuSet.range(0, 3);
-        return new Topology(
-                "hwloc-xml:tiny.xml",
-                all,
-                all,
-                CpuSet.of(0, 1),
-                List.of(new CpuPackage(0, all)),
-                List.of(new Die(0, 0, all)),
-                List.of(),
-                List.of(
+        return Topology.builder("hwloc-xml:tiny.xml", all)
+                .allowed(CpuSet.of(0, 1))
+                .packages(List.of(new CpuPackage(0, all)))
+                .dies(List.of(new Die(0, 0, all)))
+                .numaNodes(List.of(
                         NumaNode.of(0, all, 8 * GIB, Map.of(0, 10, 1, 20)),
-                        new NumaNode(1, CpuSet.empty(), OptionalLong.empty(), new TreeMap<>(Map.of(0, 20, 1, 10)))),
-                List.of(
+                        new NumaNode(1, CpuSet.empty(), OptionalLong.empty(), new TreeMap<>(Map.of(0, 20, 1, 10)))))
+                .caches(List.of(
                         new Cache(1, CacheType.DATA, 32 * KIB, 64, CpuSet.of(0, 2)),
                         new Cache(1, CacheType.INSTRUCTION, 32 * KIB, 64, CpuSet.of(0, 2)),
                         new Cache(2, CacheType.UNIFIED, MIB, 64, CpuSet.of(0, 2)),
                         new Cache(2, CacheType.UNIFIED, MIB, 64, CpuSet.of(1, 3)),
-                        new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, all)),
-                List.of(
+                        new Cache(3, CacheType.UNIFIED, 16 * MIB, 64, all)))
+                .cores(List.of(
                         new Core(0, 0, CpuSet.of(0, 2), Optional.empty()),
-                        new Core(0, 1, CpuSet.of(1, 3), Optional.empty())),
-                List.of(),
-                List.of(new Chiplet(0, 0, 0, all, 16 * MIB, ChipletBasis.L3)),
-                List.of("no memory size for NUMA node 1"));
+                        new Core(0, 1, CpuSet.of(1, 3), Optional.empty())))
+                .chiplets(List.of(new Chiplet(0, 0, 0, all, 16 * MIB, ChipletBasis.L3)))
+                .unknowns(List.of("no memory size for NUMA node 1"))
+                .build();
     }
 
     /** {@code count} CPUs from {@code first}, {@code step} apart. */

@@ -87,8 +87,7 @@ class TpchWithAndWithoutPluginTest
         assertThat(before.values()).as("masks before the test").containsOnly(original);
         assertThat(threadMasks().values()).as("every thread after Spark stopped").containsOnly(original);
         List<Chiplet> chiplets = List.of(new Chiplet(0, 0, 0, CpuSet.of(0), 0, ChipletBasis.L3), new Chiplet(1, 0, 0, CpuSet.of(1), 0, ChipletBasis.L3));
-        Topology host = new Topology("test", CpuSet.range(0, 1), CpuSet.range(0, 1), CpuSet.range(0, 1), List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of(), List.of(), chiplets, List.of());
+        Topology host = Topology.builder("test", CpuSet.range(0, 1)).chiplets(chiplets).build();
         try (ChipletLeases leases = ChipletLeases.open(leaseDir, chiplets, host)) {
             assertThat(leases.holders(0)).as("holders of the leased chiplet after Spark stopped").isZero();
         }

@@ -1,6 +1,8 @@
 package io.chiplet.jmh;
 
 import io.chiplet.affinity.CpuLocation;
+import io.chiplet.affinity.CurrentCpu;
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
 import net.openhft.affinity.Affinity;
@@ -49,9 +51,9 @@ import java.util.concurrent.TimeUnit;
 public class PinBenchmark
 {
     // The binding API's targets, one per CPU, made once as a plugin makes its slots' targets when it plans.
-    private ThreadBinder.Target[] ffmTargets;
+    private PreparedAffinity[] ffmTargets;
     private ThreadBinder ffmBinder;
-    private ThreadBinder.Target[] openhftTargets;
+    private PreparedAffinity[] openhftTargets;
     private ThreadBinder openhftBinder;
 
     @Setup
@@ -66,10 +68,10 @@ public class PinBenchmark
     }
 
     /** A target per allowed CPU, indexed by CPU. */
-    static ThreadBinder.Target[] oneCpuTargets(ThreadBinder binder)
+    static PreparedAffinity[] oneCpuTargets(ThreadBinder binder)
     {
         CpuSet allowed = binder.allowed().allowed();
-        ThreadBinder.Target[] targets = new ThreadBinder.Target[allowed.last() + 1];
+        PreparedAffinity[] targets = new PreparedAffinity[allowed.last() + 1];
         for (int cpu : allowed.toArray()) {
             targets[cpu] = binder.target(CpuSet.of(cpu), Optional.empty());
         }
@@ -83,7 +85,7 @@ public class PinBenchmark
     @Benchmark
     public void ffmBindRestore()
     {
-        ffmBinder.bindCurrentThread(ffmTargets[CpuLocation.currentCpu()]).restore();
+        ffmBinder.bindCurrentThread(ffmTargets[CurrentCpu.cpu()]).restore();
     }
 
     /** Round trips per call into the C baseline: one downcall spread over 100 round trips of about 2 µs. */
@@ -160,21 +162,21 @@ public class PinBenchmark
     @Benchmark
     public void openhftBackendBindRestore()
     {
-        openhftBinder.bindCurrentThread(openhftTargets[CpuLocation.currentCpu()]).restore();
+        openhftBinder.bindCurrentThread(openhftTargets[CurrentCpu.cpu()]).restore();
     }
 
     /** getcpu(2) through FFM: CPU and NUMA node. */
     @Benchmark
     public CpuLocation ffmGetcpu()
     {
-        return CpuLocation.current();
+        return CurrentCpu.location();
     }
 
     /** sched_getcpu through FFM (glibc answers from rseq or the vDSO, no syscall). */
     @Benchmark
     public int ffmSchedGetcpu()
     {
-        return CpuLocation.currentCpu();
+        return CurrentCpu.cpu();
     }
 
     @Benchmark

@@ -1,6 +1,7 @@
 package io.chiplet.jmh;
 
-import io.chiplet.affinity.CpuLocation;
+import io.chiplet.affinity.PreparedAffinity;
+import io.chiplet.affinity.CurrentCpu;
 import io.chiplet.affinity.ThreadBinder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dchiplet.native=jna"})
 public class PinJnaBenchmark
 {
-    private ThreadBinder.Target[] targets;
+    private PreparedAffinity[] targets;
     private ThreadBinder binder;
 
     @Setup
@@ -42,13 +43,13 @@ public class PinJnaBenchmark
     @Benchmark
     public void jnaBindRestore()
     {
-        binder.bindCurrentThread(targets[CpuLocation.currentCpu()]).restore();
+        binder.bindCurrentThread(targets[CurrentCpu.cpu()]).restore();
     }
 
     /** sched_getcpu through JNA. */
     @Benchmark
     public int jnaSchedGetcpu()
     {
-        return CpuLocation.currentCpu();
+        return CurrentCpu.cpu();
     }
 }

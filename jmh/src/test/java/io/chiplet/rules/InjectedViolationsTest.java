@@ -4,6 +4,13 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.chiplet.flink.placement.InjectedPolicyDecision;
 import io.chiplet.flink.settings.FlinkSettings;
+import io.chiplet.measure.InjectedCalls;
+import io.chiplet.measure.InjectedCircle;
+import io.chiplet.measure.InjectedCycleFigure;
+import io.chiplet.measure.InjectedCycleReport;
+import io.chiplet.measure.InjectedJnaCalls;
+import io.chiplet.measure.InjectedShape;
+import io.chiplet.measure.InjectedSquare;
 import io.chiplet.spark.placement.InjectedViolation;
 import io.chiplet.spark.unlisted.UnlistedPackage;
 import org.junit.jupiter.api.Test;
@@ -12,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
+import static io.chiplet.rules.PackageRulesAcrossModulesTest.classCyclesWithinPackages;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.coreApiViolations;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.packagesMissingFromTable;
 import static io.chiplet.rules.PackageRulesAcrossModulesTest.packagesOf;
@@ -61,6 +69,19 @@ class InjectedViolationsTest
                 "io.chiplet.flink.placement.InjectedPolicyDecision -> Policy.WIM");
         // the same classes counted as core's are no adapter's
         assertThat(policyConstantUses(newAdapter, Set.of("io.chiplet.flink.placement", "io.chiplet.flink.settings"))).isEmpty();
+    }
+
+    @Test
+    void aClassCycleWithinAPackageFails()
+    {
+        JavaClasses measure = new ClassFileImporter().importClasses(InjectedCycleReport.class, InjectedCycleFigure.class, InjectedCalls.class,
+                InjectedJnaCalls.class, InjectedShape.class, InjectedCircle.class, InjectedSquare.class);
+        // the report and its figure call each other; an interface's factory naming its implementation, and a sealed
+        // interface's permitted records, are the one allowed shape
+        assertThat(classCyclesWithinPackages(measure, Set.of("io.chiplet.measure")))
+                .containsExactly("io.chiplet.measure: InjectedCycleFigure, InjectedCycleReport");
+        // outside the packages given, no rule
+        assertThat(classCyclesWithinPackages(measure, Set.of("io.chiplet.placement"))).isEmpty();
     }
 
     @Test

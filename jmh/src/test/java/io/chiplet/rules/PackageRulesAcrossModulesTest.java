@@ -12,11 +12,16 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -69,6 +74,15 @@ class PackageRulesAcrossModulesTest
     {
         EvaluationResult result = slices().matching("io.chiplet.(**)").should().beFreeOfCycles().evaluate(classes);
         assertThat(result.hasViolation() ? result.getFailureReport().getDetails() : List.of()).isEmpty();
+    }
+
+    @Test
+    void noClassCyclesWithinAPackageOfCore()
+    {
+        assertThat(classCyclesWithinPackages(classes, corePackages))
+                .as("classes of one core package that depend on each other in a cycle (\"package: classes of the cycle\"): move what the lower class "
+                        + "needs from the higher one down (a nested type, a helper), or hand the lower one what it reads")
+                .isEmpty();
     }
 
     @Test
@@ -174,6 +188,86 @@ class PackageRulesAcrossModulesTest
     }
 
     private static final String POLICY = "io.chiplet.placement.Policy";
+
+    /**
+     * Each cycle among the top-level classes of one of {@code packages} (a nested class counts as its top-level one),
+     * as "package: A, B, C" (the classes of one strongly connected set, sorted). One shape is no cycle: an interface
+     * naming a class that implements it, where the interface's static factory picks its implementation (the native
+     * paths' {@code *Calls.forPath}, {@code PinningBackend.fromName}) or a sealed interface permits its records. The
+     * interface is the one place that says which implementations exist; the implementations depend on it, not on each
+     * other, so the pair is one concept, and splitting the factory out would only add a class.
+     */
+    static List<String> classCyclesWithinPackages(JavaClasses classes, Set<String> packages)
+    {
+        Map<String, Set<String>> edges = new TreeMap<>();
+        for (JavaClass type : classes) {
+            JavaClass from = topLevel(type);
+            if (!packages.contains(from.getPackageName())) {
+                continue;
+            }
+            Set<String> targets = edges.computeIfAbsent(from.getName(), name -> new TreeSet<>());
+            for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+                JavaClass to = topLevel(dependency.getTargetClass().getBaseComponentType());
+                if (to.getPackageName().equals(from.getPackageName()) && !to.equals(from) && !(from.isInterface() && to.isAssignableTo(from.getName()))) {
+                    targets.add(to.getName());
+                }
+            }
+        }
+        List<String> cycles = new ArrayList<>();
+        for (Set<String> component : stronglyConnected(edges)) {
+            if (component.size() > 1) {
+                String first = component.iterator().next();
+                cycles.add(first.substring(0, first.lastIndexOf('.')) + ": "
+                        + String.join(", ", component.stream().map(name -> name.substring(name.lastIndexOf('.') + 1)).toList()));
+            }
+        }
+        return cycles;
+    }
+
+    /** Tarjan's strongly connected components of {@code edges}, each sorted, in the order they close. */
+    private static List<Set<String>> stronglyConnected(Map<String, Set<String>> edges)
+    {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new HashSet<>();
+        List<Set<String>> components = new ArrayList<>();
+        for (String start : edges.keySet()) {
+            if (!index.containsKey(start)) {
+                connect(start, edges, index, low, stack, onStack, components);
+            }
+        }
+        return components;
+    }
+
+    private static void connect(String node, Map<String, Set<String>> edges, Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
+            Set<String> onStack, List<Set<String>> components)
+    {
+        index.put(node, index.size());
+        low.put(node, index.get(node));
+        stack.push(node);
+        onStack.add(node);
+        for (String next : edges.getOrDefault(node, Set.of())) {
+            if (!index.containsKey(next)) {
+                connect(next, edges, index, low, stack, onStack, components);
+                low.put(node, Math.min(low.get(node), low.get(next)));
+            }
+            else if (onStack.contains(next)) {
+                low.put(node, Math.min(low.get(node), index.get(next)));
+            }
+        }
+        if (low.get(node).equals(index.get(node))) {
+            Set<String> component = new TreeSet<>();
+            String member;
+            do {
+                member = stack.pop();
+                onStack.remove(member);
+                component.add(member);
+            }
+            while (!member.equals(node));
+            components.add(component);
+        }
+    }
 
     private static boolean isEnumConstant(JavaClass owner, String field)
     {

@@ -1,5 +1,6 @@
 package io.chiplet.jmh.workload;
 
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.MemoryEnforcement;
@@ -37,7 +38,7 @@ public final class BenchWiring
             }
             Optional<MemoryPolicy> memory = MemoryEnforcement.PREFERRED.policyFor(target.memoryNodeToBind());
             CpuSet cpus = target.cpusToBind().orElseGet(binder::currentMask);
-            ThreadBinder.BoundThread thread = binder.currentThread();
+            BoundThread thread = binder.currentThread();
             thread.restore();
             thread.bind(binder.target(cpus, memory));
         };

@@ -43,20 +43,13 @@ public final class TestTopologies
         CpuSet all = CpuSet.range(0, 255);
         CpuSet socket0 = CpuSet.range(0, 63).union(CpuSet.range(128, 191));
         CpuSet socket1 = CpuSet.range(64, 127).union(CpuSet.range(192, 255));
-        return new Topology(
-                "test:2xepyc7763",
-                all,
-                all,
-                all,
-                List.of(new CpuPackage(0, socket0), new CpuPackage(1, socket1)),
-                List.of(),
-                List.of(),
-                List.of(NumaNode.of(0, socket0, 1L << 38, Map.of(0, 10, 1, 32)), NumaNode.of(1, socket1, 1L << 38, Map.of(0, 32, 1, 10))),
-                caches,
-                cores,
-                List.of(),
-                chiplets,
-                List.of());
+        return Topology.builder("test:2xepyc7763", all)
+                .packages(List.of(new CpuPackage(0, socket0), new CpuPackage(1, socket1)))
+                .numaNodes(List.of(NumaNode.of(0, socket0, 1L << 38, Map.of(0, 10, 1, 32)), NumaNode.of(1, socket1, 1L << 38, Map.of(0, 32, 1, 10))))
+                .caches(caches)
+                .cores(cores)
+                .chiplets(chiplets)
+                .build();
     }
 
     /** {@code cpus} single-threaded cores sharing one L3 of {@code l3Bytes} (0: no L3 reported). */
@@ -65,19 +58,12 @@ public final class TestTopologies
         CpuSet all = CpuSet.range(0, cpus - 1);
         List<Core> cores = IntStream.range(0, cpus).mapToObj(cpu -> new Core(0, cpu, CpuSet.of(cpu), Optional.empty())).toList();
         List<Cache> caches = l3Bytes > 0 ? List.of(new Cache(3, CacheType.UNIFIED, l3Bytes, 64, all)) : List.of();
-        return new Topology(
-                "test:single-l3",
-                all,
-                all,
-                all,
-                List.of(new CpuPackage(0, all)),
-                List.of(),
-                List.of(),
-                List.of(NumaNode.of(0, all, 1L << 34, Map.of(0, 10))),
-                caches,
-                cores,
-                List.of(),
-                List.of(new Chiplet(0, 0, 0, all, l3Bytes, l3Bytes > 0 ? ChipletBasis.L3 : ChipletBasis.PACKAGE)),
-                List.of());
+        return Topology.builder("test:single-l3", all)
+                .packages(List.of(new CpuPackage(0, all)))
+                .numaNodes(List.of(NumaNode.of(0, all, 1L << 34, Map.of(0, 10))))
+                .caches(caches)
+                .cores(cores)
+                .chiplets(List.of(new Chiplet(0, 0, 0, all, l3Bytes, l3Bytes > 0 ? ChipletBasis.L3 : ChipletBasis.PACKAGE)))
+                .build();
     }
 }

@@ -1,5 +1,6 @@
 package io.chiplet.spark.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;

@@ -43,8 +43,7 @@ class ExecutorProcessPlacementTest
     {
         List<NumaNode> nodes = List.of(NumaNode.of(0, CpuSet.range(0, 3), 1L << 30, Map.of(0, 10, 1, 20)),
                 NumaNode.of(1, CpuSet.range(4, 7), 1L << 30, Map.of(0, 20, 1, 10)));
-        return new Topology(topology.source(), topology.present(), topology.online(), topology.allowed(), topology.packages(), topology.dies(),
-                topology.clusters(), nodes, topology.caches(), topology.cores(), topology.coreKinds(), topology.chiplets(), topology.unknowns());
+        return topology.toBuilder().numaNodes(nodes).build();
     }
 
     @TempDir

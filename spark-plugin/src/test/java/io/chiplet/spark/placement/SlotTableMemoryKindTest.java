@@ -34,8 +34,7 @@ class SlotTableMemoryKindTest
         for (NumaNode node : dram.numaNodes()) {
             nodes.add(new NumaNode(node.id() + 2, CpuSet.empty(), OptionalLong.of(16L << 30), new TreeMap<>(), node.cpus(), MemoryKind.HBM));
         }
-        return new Topology(dram.source(), dram.present(), dram.online(), dram.allowed(), dram.packages(), dram.dies(), dram.clusters(), nodes,
-                dram.caches(), dram.cores(), dram.coreKinds(), dram.chiplets(), dram.unknowns());
+        return dram.toBuilder().numaNodes(nodes).build();
     }
 
     private static List<OptionalInt> memoryNodes(MemoryKind kind)

@@ -15,7 +15,7 @@ public final class ExecutorTopologies
     public static Topology topology(CpuSet allowed, List<Chiplet> chiplets)
     {
         CpuSet all = chiplets.stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
-        return new Topology("test", all, all, allowed, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), chiplets, List.of());
+        return Topology.builder("test", all).allowed(allowed).chiplets(chiplets).build();
     }
 
     public static Chiplet chiplet(int id, CpuSet cpus, long l3)

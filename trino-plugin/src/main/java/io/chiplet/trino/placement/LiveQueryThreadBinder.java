@@ -1,5 +1,7 @@
 package io.chiplet.trino.placement;
 
+import io.chiplet.affinity.PreparedAffinity;
+import io.chiplet.affinity.BoundThread;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.topology.CpuSet;
@@ -23,7 +25,7 @@ import static java.util.Objects.requireNonNull;
  * The live machine: threads from {@code /proc/self/task/<tid>/comm}, binds through core's {@link ThreadBinder} (whose
  * targets check every CPU against what the kernel lets this process use).
  *
- * <p>Each managed thread has one {@link ThreadBinder.BoundThread}, kept until the thread ends: its first bind reads the
+ * <p>Each managed thread has one {@link BoundThread}, kept until the thread ends: its first bind reads the
  * mask it had and sets the new one, a move to other CPUs is one call, and its restore gives back the mask of before
  * the first bind. Targets are made once per CPU set. The agent calls from its one thread at a time.
  */
@@ -37,8 +39,8 @@ public final class LiveQueryThreadBinder
 
     private final ThreadBinder binder;
     // Guarded by this: the managed threads' bindings by tid, and the targets made so far by CPU set.
-    private final Map<Integer, ThreadBinder.BoundThread> bindings = new HashMap<>();
-    private final Map<CpuSet, ThreadBinder.Target> targets = new HashMap<>();
+    private final Map<Integer, BoundThread> bindings = new HashMap<>();
+    private final Map<CpuSet, PreparedAffinity> targets = new HashMap<>();
 
     public LiveQueryThreadBinder(ThreadBinder binder)
     {
@@ -80,8 +82,8 @@ public final class LiveQueryThreadBinder
     @Override
     public synchronized Optional<Binding> bind(int tid, CpuSet cpus)
     {
-        ThreadBinder.Target target = target(cpus);
-        ThreadBinder.BoundThread thread;
+        PreparedAffinity target = target(cpus);
+        BoundThread thread;
         try {
             thread = bindings.get(tid);
             if (thread == null) {
@@ -103,7 +105,7 @@ public final class LiveQueryThreadBinder
             }
             throw e;
         }
-        ThreadBinder.BoundThread bound = thread;
+        BoundThread bound = thread;
         return Optional.of(() -> restore(bound));
     }
 
@@ -115,14 +117,14 @@ public final class LiveQueryThreadBinder
         targets.clear();
     }
 
-    private synchronized void restore(ThreadBinder.BoundThread thread)
+    private synchronized void restore(BoundThread thread)
     {
         thread.restore();
     }
 
-    private ThreadBinder.Target target(CpuSet cpus)
+    private PreparedAffinity target(CpuSet cpus)
     {
-        ThreadBinder.Target target = targets.get(cpus);
+        PreparedAffinity target = targets.get(cpus);
         if (target == null) {
             if (targets.size() >= MAX_TARGETS) {
                 targets.clear();

@@ -189,8 +189,8 @@ class WorkerTargetsTest
     void aTopologyWithoutChipletsIsOneUnit()
     {
         Topology two = TestTopologies.twoChiplets();
-        Topology none = new Topology("synthetic:no-chiplets", two.present(), two.online(), two.allowed(), two.packages(), two.dies(), two.clusters(),
-                two.numaNodes(), List.of(), two.cores(), two.coreKinds(), List.of(), List.of("no L3 information"));
+        Topology none = two.toBuilder().source("synthetic:no-chiplets").caches(List.of()).chiplets(List.of())
+                .unknowns(List.of("no L3 information")).build();
         NodeShare share = NodeShare.of(none);
         assertThat(share.chiplets()).isEmpty();
         assertThat(cpus(PlacementPlanner.targets(share, Policy.WICP_LOCAL, 2, MemoryBinding.off(none)))).containsExactly("0-1", "0-1");
@@ -232,12 +232,14 @@ class WorkerTargetsTest
         List<Core> cores = List.of(new Core(-1, 0, CpuSet.of(0), Optional.empty()), new Core(-1, 1, CpuSet.of(1), Optional.empty()),
                 new Core(-1, 0, CpuSet.of(2), Optional.empty()), new Core(-1, 1, CpuSet.of(3), Optional.empty()));
         List<Cache> caches = List.of(0, 1, 2, 3).stream().map(cpu -> new Cache(3, CacheType.UNIFIED, 16L << 20, 64, CpuSet.of(cpu))).toList();
-        Topology idless = new Topology("synthetic:id-less-packages", all, all, all,
-                List.of(new CpuPackage(-1, CpuSet.range(0, 1)), new CpuPackage(-1, CpuSet.range(2, 3))), List.of(), List.of(),
-                List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))), caches, cores, List.of(),
-                List.of(new Chiplet(0, -1, 0, CpuSet.of(0), 16L << 20, ChipletBasis.L3), new Chiplet(1, -1, 0, CpuSet.of(1), 16L << 20, ChipletBasis.L3),
-                        new Chiplet(2, -1, 0, CpuSet.of(2), 16L << 20, ChipletBasis.L3), new Chiplet(3, -1, 0, CpuSet.of(3), 16L << 20, ChipletBasis.L3)),
-                List.of());
+        Topology idless = Topology.builder("synthetic:id-less-packages", all)
+                .packages(List.of(new CpuPackage(-1, CpuSet.range(0, 1)), new CpuPackage(-1, CpuSet.range(2, 3))))
+                .numaNodes(List.of(NumaNode.of(0, all, 8L << 30, Map.of(0, 10))))
+                .caches(caches)
+                .cores(cores)
+                .chiplets(List.of(new Chiplet(0, -1, 0, CpuSet.of(0), 16L << 20, ChipletBasis.L3), new Chiplet(1, -1, 0, CpuSet.of(1), 16L << 20, ChipletBasis.L3),
+                        new Chiplet(2, -1, 0, CpuSet.of(2), 16L << 20, ChipletBasis.L3), new Chiplet(3, -1, 0, CpuSet.of(3), 16L << 20, ChipletBasis.L3)))
+                .build();
         WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(idless), Policy.WICP_MIXED, 2, MemoryBinding.off(idless));
         assertThat(cpus(targets)).containsExactly("0", "2");
     }

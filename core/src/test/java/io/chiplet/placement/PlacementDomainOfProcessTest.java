@@ -67,8 +67,8 @@ class NodeShareOfProcessTest
     void aTopologyWithoutChipletsIsItsAllowedCpus()
     {
         Topology two = TestTopologies.twoChiplets();
-        Topology none = new Topology("synthetic:no-chiplets", two.present(), two.online(), two.allowed(), two.packages(), two.dies(), two.clusters(),
-                two.numaNodes(), List.of(), two.cores(), two.coreKinds(), List.of(), List.of("no L3 information"));
+        Topology none = two.toBuilder().source("synthetic:no-chiplets").caches(List.of()).chiplets(List.of())
+                .unknowns(List.of("no L3 information")).build();
 
         assertThat(NodeShare.ofProcess(none, CpuSet.of(1, 7)).shareCpus()).isEqualTo(CpuSet.of(1));
         assertThatThrownBy(() -> NodeShare.ofProcess(none, CpuSet.of(7)))
