@@ -2,7 +2,7 @@ package io.chiplet.cli;
 
 import io.chiplet.perf.Availability;
 import io.chiplet.perf.CounterAvailability;
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.FillSourceEvent;
 import io.chiplet.perf.PerfEvent;
@@ -26,7 +26,7 @@ record AvailabilityListing(List<EventStatus> statuses, Availability signalHardwa
         statuses = List.copyOf(statuses);
     }
 
-    static AvailabilityListing gather(EventCatalog catalog, CounterTarget target, PerfPlatform platform, CounterAvailability.Probe probe)
+    static AvailabilityListing gather(EventCatalog catalog, CounterScope target, PerfPlatform platform, CounterAvailability.Probe probe)
     {
         List<EventStatus> statuses = new ArrayList<>();
         for (PerfEvent event : catalog.software()) {

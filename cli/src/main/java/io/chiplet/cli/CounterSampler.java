@@ -1,7 +1,7 @@
 package io.chiplet.cli;
 
 import io.chiplet.cli.AvailabilityListing.EventStatus;
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.GroupReading;
 import io.chiplet.perf.PerfCounterGroup;
@@ -30,7 +30,7 @@ final class CounterSampler
      *
      * @throws PerfEventOpenException when the counters cannot be opened
      */
-    static String sample(CounterTarget target, PerfPlatform platform, EventCatalog catalog, List<EventStatus> statuses, int count, long intervalMillis, List<Interval> intervals)
+    static String sample(CounterScope target, PerfPlatform platform, EventCatalog catalog, List<EventStatus> statuses, int count, long intervalMillis, List<Interval> intervals)
     {
         List<PerfEvent> software = statuses.stream()
                 .filter(status -> status.group().equals("software") && status.availability().isAvailable())

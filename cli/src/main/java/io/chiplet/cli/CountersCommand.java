@@ -2,7 +2,7 @@ package io.chiplet.cli;
 
 import io.chiplet.cli.CounterSampler.Interval;
 import io.chiplet.perf.CounterAvailability;
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.PerfEventOpenException;
 import io.chiplet.perf.PerfPlatform;
@@ -74,7 +74,7 @@ public final class CountersCommand
             return 1;
         }
         EventCatalog catalog = EventCatalog.select(platform);
-        CounterTarget target = tid == null ? CounterTarget.callingThread() : CounterTarget.thread(tid);
+        CounterScope target = tid == null ? CounterScope.callingThread() : CounterScope.thread(tid);
         // a snapshot says nothing about this kernel, so only the pure decision applies to it
         CounterAvailability.Probe probe = live ? CounterAvailability.SYSCALL_PROBE : (event, probed) -> OptionalInt.empty();
 

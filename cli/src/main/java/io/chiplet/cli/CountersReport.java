@@ -3,7 +3,7 @@ package io.chiplet.cli;
 import io.chiplet.cli.AvailabilityListing.EventStatus;
 import io.chiplet.cli.CounterSampler.Interval;
 import io.chiplet.perf.Availability;
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.PerfPlatform;
 
@@ -20,7 +20,7 @@ record CountersReport(
         boolean probed,
         PerfPlatform platform,
         EventCatalog catalog,
-        CounterTarget target,
+        CounterScope target,
         List<EventStatus> statuses,
         Availability signalHardware,
         Optional<String> signalDescription,

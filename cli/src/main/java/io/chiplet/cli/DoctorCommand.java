@@ -9,7 +9,7 @@ import io.chiplet.engine.Wording;
 import io.chiplet.nativeio.NativeAccess;
 import io.chiplet.nativeio.NativePath;
 import io.chiplet.perf.CounterAvailability;
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.PerfEvent;
 import io.chiplet.perf.PerfPlatform;
@@ -178,9 +178,9 @@ public final class DoctorCommand
     private static String pinning()
     {
         ThreadBinder binder = ThreadBinder.live();
-        CpuSet allowed = binder.allowed().allowed();
+        CpuSet allowed = binder.pinnable().cpus();
         for (int cpu : allowed.toArray()) {
-            BoundThread bound = binder.bindCurrentThread(binder.target(CpuSet.of(cpu), Optional.empty()));
+            BoundThread bound = binder.bindCurrentThread(binder.prepare(CpuSet.of(cpu), Optional.empty()));
             try {
                 CpuSet read = binder.currentMask();
                 if (!read.equals(CpuSet.of(cpu))) {
@@ -220,7 +220,7 @@ public final class DoctorCommand
     private static String counters()
     {
         PerfPlatform platform = PerfPlatform.read(Path.of("/"));
-        CounterTarget self = CounterTarget.callingThread();
+        CounterScope self = CounterScope.callingThread();
         PerfEvent taskClock = EventCatalog.TASK_CLOCK;
         String software = describe(CounterAvailability.assess(taskClock, self, platform, CounterAvailability.SYSCALL_PROBE).unavailableReason(), taskClock.name());
         String fills = describe(CounterAvailability.assessFillSources(EventCatalog.select(platform), self, platform, CounterAvailability.SYSCALL_PROBE)

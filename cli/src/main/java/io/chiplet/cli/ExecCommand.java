@@ -1,6 +1,6 @@
 package io.chiplet.cli;
 
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.ProcessAffinityMask;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.CpuNodes;
@@ -13,11 +13,11 @@ import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.nativeio.Errno;
 import io.chiplet.nativeio.NativeCallException;
 import io.chiplet.nativeio.ProcessReplacement;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
@@ -166,7 +166,7 @@ public final class ExecCommand
             }
         }
         // The CPUs this process started with bound the command too: under taskset -c 1 nothing runs on CPU 0.
-        AllowedCpus live = AllowedCpus.live();
+        PinnableCpus live = PinnableCpus.live();
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName(backend), new ProcessAffinityMask().affinityMask().map(live::withinMask).orElse(live));
         if (parseMemoryKind() != MemoryKind.DRAM && (target.cpus != null || !membind)) {
             throw new IllegalArgumentException("--memory-kind " + memoryKind + ": chooses a node per chiplet; it needs --membind and --chiplet or --policy, not --cpus");
@@ -180,7 +180,7 @@ public final class ExecCommand
         MemoryBinding memory = MemoryBinding.of(topology, membind, parseMemoryKind());
         if (target.chiplets != null) {
             // The named chiplets' allowed CPUs and memory nodes, as a lease of them would bind (core's share and rule).
-            NodeShare chosen = chosenChiplets(topology, binder);
+            PlacementDomain chosen = chosenChiplets(topology, binder);
             warnShortfall(memory);
             return launch(binder, chosen.shareCpus(), MemoryEnforcement.BOUND.policyFor(chosen.memoryNodesToBind(memory)), List.of());
         }
@@ -191,7 +191,7 @@ public final class ExecCommand
         catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--policy " + target.policy + ": " + e.getMessage(), e);
         }
-        NodeShare share = share(topology, binder);
+        PlacementDomain share = share(topology, binder);
         // The command is one process placed as one worker: core's one rule for that, as Spark's executor mode binds an executor.
         return switch (policy.processBinding()) {
             case NOTHING -> replace(List.of());
@@ -200,25 +200,25 @@ public final class ExecCommand
     }
 
     /**
-     * Where the command may be placed: core's share of this process ({@link NodeShare#ofProcess}); a snapshot
+     * Where the command may be placed: core's share of this process ({@link PlacementDomain#ofProcess}); a snapshot
      * ({@code --fs-root}) may name CPUs this machine does not let us use.
      *
      * @throws io.chiplet.placement.NoUsableChipletException when no chiplet holds a CPU this process may use
      */
-    private static NodeShare share(Topology topology, ThreadBinder binder)
+    private static PlacementDomain share(Topology topology, ThreadBinder binder)
     {
-        return NodeShare.ofProcess(topology, binder.allowed().allowed());
+        return PlacementDomain.ofProcess(topology, binder.pinnable().cpus());
     }
 
     /** The share narrowed to the {@code --chiplet} ids, each checked to exist and to hold a CPU this process may use. */
-    private NodeShare chosenChiplets(Topology topology, ThreadBinder binder)
+    private PlacementDomain chosenChiplets(Topology topology, ThreadBinder binder)
     {
         List<Chiplet> chosen = new ArrayList<>();
         for (int id : target.chiplets) {
             chosen.add(topology.chiplet(id).orElseThrow(() -> new IllegalArgumentException(
                     "--chiplet " + id + ": no such chiplet (this machine has " + describe(topology.chiplets()) + ")")));
         }
-        NodeShare share = share(topology, binder);
+        PlacementDomain share = share(topology, binder);
         for (Chiplet chiplet : chosen) {
             if (!share.ids().contains(chiplet.id())) {
                 throw new IllegalArgumentException("--chiplet " + chiplet.id() + ": none of its CPUs (" + chiplet.cpus().toList()
@@ -230,10 +230,10 @@ public final class ExecCommand
 
     /**
      * Every policy but wim ({@link Policy.ProcessBinding#LEASED_CHIPLET}): one free chiplet, leased host-wide for as long
-     * as the command runs, and the command bound to what core's {@link HostShares#processTarget} gives a process on it.
+     * as the command runs, and the command bound to what core's {@link HostDivision#processTarget} gives a process on it.
      * The lock is closed only when the launch fails: on success the process becomes the command and keeps the lock file open.
      */
-    private int launchOnLeasedChiplet(ThreadBinder binder, NodeShare share, Policy policy, MemoryBinding memory)
+    private int launchOnLeasedChiplet(ThreadBinder binder, PlacementDomain share, Policy policy, MemoryBinding memory)
     {
         Path directory = Optional.ofNullable(leaseDirectory).orElseGet(() -> PluginSettings.LEASE_DIR.defaultParsed().orElseThrow());
         try (ChipletLock lock = ChipletLock.acquire(directory, share, 1, memory)) {
@@ -242,7 +242,7 @@ public final class ExecCommand
                 err.println("chiplet exec: " + lease.describe());
             }
             warnShortfall(memory);
-            WorkerTarget target = HostShares.processTarget(lock.share(), policy, memory);
+            WorkerPlacement target = HostDivision.processPlacement(lock.share(), policy, memory);
             // Never restored: this thread becomes the command, which keeps its binding across execve; should that fail,
             // the command ends here and closing the lock gives up the lease.
             return launch(binder, target.cpusToBind().orElseThrow(), MemoryEnforcement.BOUND.policyFor(target.memoryNodeToBind()), lock.lockFiles());
@@ -278,7 +278,7 @@ public final class ExecCommand
     private int launch(ThreadBinder binder, CpuSet cpus, Optional<MemoryPolicy> memory, List<Path> keepOpen)
     {
         // Never restored: this thread becomes the command, which keeps its affinity and memory policy across execve.
-        binder.bindCurrentThread(binder.target(cpus, memory));
+        binder.bindCurrentThread(binder.prepare(cpus, memory));
         return replace(keepOpen);
     }
 

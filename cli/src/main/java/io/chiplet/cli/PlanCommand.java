@@ -3,13 +3,13 @@ package io.chiplet.cli;
 import io.chiplet.advice.PlanFormatter;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.settings.PluginSettings;
 import io.chiplet.settings.SettingValues;
 import io.chiplet.settings.UnusableValueException;
@@ -122,16 +122,16 @@ public final class PlanCommand
             OptionalLong bytes = workingSet == null ? OptionalLong.empty() : OptionalLong.of(workingSet);
             MemoryBinding memory = MemoryBinding.of(topology, membind, kind);
             // What a runner binds: the same share, planner, pin unit and memory rule as chiplet exec and the plugins.
-            NodeShare share = NodeShare.of(topology);
+            PlacementDomain share = PlacementDomain.of(topology);
             // A setting that cannot apply here is said, as the plugins log it, not passed over.
             memory.shortfall().ifPresent(problem -> warn("--memory-kind " + memory.kind().jsonName() + ": " + problem));
             if (chipletCount.isPresent()) {
                 // As Trino's node runtime: at most every chiplet of the share, and the same warning beyond it.
-                HostShares.LeaseCount count = HostShares.chipletsRequested(share, chipletCount);
+                HostDivision.LeaseCount count = HostDivision.chipletsRequested(share, chipletCount);
                 count.capped().ifPresent(warning -> warn("--chiplets " + chiplets.strip() + ": " + warning));
                 share = leasedOnIdleHost(share, count.chiplets(), memory);
             }
-            WorkerTargets targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()), memory);
+            WorkerPlacements targets = PlacementPlanner.targets(share, new PlacementRequest(parsed, workers, bytes, share.shareCpus()), memory);
             spec.commandLine().getOut().print(format == OutputFormat.JSON ? PlanFormatter.json(targets) : PlanFormatter.text(targets));
             spec.commandLine().getOut().flush();
         });
@@ -147,7 +147,7 @@ public final class PlanCommand
      * The share narrowed to the {@code count} chiplets the first JVM on an idle host leases: core's lease itself
      * ({@link ChipletLock}), taken in a lease directory of its own and released at once, so the order is the plugins'.
      */
-    private static NodeShare leasedOnIdleHost(NodeShare share, int count, MemoryBinding memory)
+    private static PlacementDomain leasedOnIdleHost(PlacementDomain share, int count, MemoryBinding memory)
     {
         if (share.chiplets().isEmpty()) {
             // No chiplets (no cache information): the machine is one unit, leased whole.

@@ -3,7 +3,7 @@ package io.chiplet.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.topology.Chiplet;
@@ -53,7 +53,7 @@ class ExecCommandTest
     @BeforeAll
     static void needsCpu1()
     {
-        assumeTrue(AllowedCpus.live().allowed().contains(1), "needs CPU 1 allowed");
+        assumeTrue(PinnableCpus.live().cpus().contains(1), "needs CPU 1 allowed");
     }
 
     @BeforeEach
@@ -246,7 +246,7 @@ class ExecCommandTest
     void everyPolicyButWimBindsTheCommandToALeasedChiplet()
             throws Exception
     {
-        // One rule for a process as one worker (core's Policy.processBinding, HostShares.processTarget), as Spark's
+        // One rule for a process as one worker (core's Policy.processBinding, HostDivision.processPlacement), as Spark's
         // executor mode binds an executor: a whole leased chiplet, not wic's one core or win's whole node. Each run
         // here ends before the next, so each takes chiplet 0 (CPU 0)...
         Path leaseDirectory = directory.resolve("leases");
@@ -306,7 +306,7 @@ class ExecCommandTest
 
     /**
      * {@code chiplet plan} prints what {@code chiplet exec} binds: for every policy, the command is bound as core's
-     * process rule binds one process ({@code HostShares.processTarget}): the CPUs and memory node of the one worker
+     * process rule binds one process ({@code HostDivision.processPlacement}): the CPUs and memory node of the one worker
      * {@code chiplet plan --policy wicp-local --workers 1} prints, on the free chiplet (wim: nothing bound, so the command
      * keeps this JVM's own mask, as plan's wim worker binds nothing).
      */
@@ -430,7 +430,7 @@ class ExecCommandTest
             throws Exception
     {
         Path large = Snapshots.unpack("cpuless-hbm-cxl", Files.createDirectory(directory.resolve("large")));
-        CpuSet allowed = AllowedCpus.live().allowed();
+        CpuSet allowed = PinnableCpus.live().cpus();
         for (int id : List.of(0, 1)) {
             CpuSet chiplet = id == 0 ? CpuSet.parseList("0-55,112-167") : CpuSet.parseList("56-111,168-223");
             Run run = exec("--fs-root", large.toString(), "--chiplet", Integer.toString(id), "--", "grep", "Cpus_allowed_list", "/proc/self/status");
@@ -450,11 +450,11 @@ class ExecCommandTest
     void disallowedCpuIsOneClearLine()
             throws Exception
     {
-        int missing = AllowedCpus.live().present().last() + 6;
+        int missing = PinnableCpus.live().present().last() + 6;
         Run run = exec("--cpus", Integer.toString(missing), "--", "true");
         assertThat(run.status()).isEqualTo(125);
         assertThat(run.err()).isEqualTo("chiplet exec: CPU " + missing + " is not allowed for this process (allowed: "
-                + AllowedCpus.live().allowed().toList() + "); this machine has no such CPU\n");
+                + PinnableCpus.live().cpus().toList() + "); this machine has no such CPU\n");
     }
 
     @Test

@@ -5,7 +5,7 @@ import io.chiplet.engine.Engine;
 import io.chiplet.engine.Wording;
 import io.chiplet.engine.trino.TrinoSessionSettings;
 import io.chiplet.placement.CpusetAlignment;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.topology.Cache;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.Core;
@@ -414,7 +414,7 @@ public record ClusterAdvice(List<AdvisedSetting> settings, List<Fragment> fragme
             spark.add(new AdvisedSetting("spark.executor.memoryOverhead", sparkMebibytes(podMemory.getAsLong() - heap), "the rest of the container"));
         }
         spark.add(new AdvisedSetting("spark.plugins", Advice.SPARK_PLUGIN_CLASS, "pins within the container's node"));
-        spark.add(new AdvisedSetting("spark.chiplet.leaseDir", HostShares.DEFAULT_LEASE_DIRECTORY, "one directory for every container of the node "
+        spark.add(new AdvisedSetting("spark.chiplet.leaseDir", HostDivision.DEFAULT_LEASE_DIRECTORY, "one directory for every container of the node "
                 + "(YARN gives each container a java.io.tmpdir of its own, where leases would see no other executor); the driver checks that "
                 + "executors of one node see the same one"));
         spark.add(new AdvisedSetting("spark.chiplet.mode", several ? "executor" : "task",

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.chiplet.engine.AdvisedSetting;
 import io.chiplet.placement.Plan;
-import io.chiplet.placement.WorkerTarget;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacement;
+import io.chiplet.placement.WorkerPlacements;
 
 import io.chiplet.topology.CpuSet;
 
@@ -30,7 +30,7 @@ public final class PlanFormatter
      * "cpus": "24-31", "memoryNode": 0}, ...]}}. {@code chiplet} is left out where a worker spans chiplets, {@code cpus}
      * where it is not bound ({@code wim}), {@code memoryNode} where its memory is not bound.
      */
-    public static String json(WorkerTargets targets)
+    public static String json(WorkerPlacements targets)
     {
         requireNonNull(targets, "targets is null");
         Plan plan = targets.plan();
@@ -40,7 +40,7 @@ public final class PlanFormatter
             json.writeStringField("reason", plan.reason());
             json.writeBooleanField("bindsMemory", targets.bindsMemory());
             json.writeArrayFieldStart("workers");
-            for (WorkerTarget target : targets.targets()) {
+            for (WorkerPlacement target : targets.targets()) {
                 json.writeStartObject();
                 json.writeNumberField("worker", target.worker());
                 if (target.chiplet().isPresent()) {
@@ -59,7 +59,7 @@ public final class PlanFormatter
     }
 
     /** What each worker binds, one line each; {@code -} where nothing is bound (the CPUs under {@code wim}, memory when not bound). */
-    public static String text(WorkerTargets targets)
+    public static String text(WorkerPlacements targets)
     {
         requireNonNull(targets, "targets is null");
         Plan plan = targets.plan();
@@ -71,7 +71,7 @@ public final class PlanFormatter
         out.append(System.lineSeparator()).append("reason: ").append(plan.reason()).append(System.lineSeparator());
         out.append("memory: ").append(targets.memoryDescription()).append(System.lineSeparator());
         out.append(String.format(Locale.ROOT, "%-7s %-8s %-5s %s%n", "worker", "chiplet", "node", "cpus"));
-        for (WorkerTarget target : targets.targets()) {
+        for (WorkerPlacement target : targets.targets()) {
             String chiplet = target.chiplet().isPresent() ? Integer.toString(target.chiplet().getAsInt()) : "-";
             String node = target.memoryNodeToBind().isPresent() ? Integer.toString(target.memoryNodeToBind().getAsInt()) : "-";
             String cpus = target.cpusToBind().map(CpuSet::toList).orElse("- (not bound)");

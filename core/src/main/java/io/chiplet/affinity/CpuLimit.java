@@ -6,4 +6,4 @@ package io.chiplet.affinity;
  * restores need no limit), and how many changes there were ({@code generation}: a thread's kept mask read under an
  * older one is stale). Shared by the binder, which replaces it, and its {@link BoundThread}s, which read it.
  */
-record CpuLimit(AllowedCpus allowed, long[] words, int generation) {}
+record CpuLimit(PinnableCpus pinnable, long[] words, int generation) {}

@@ -18,18 +18,18 @@ import static java.util.Objects.requireNonNull;
  *
  * @param present CPUs the kernel knows ({@code sys/devices/system/cpu/present})
  * @param online CPUs that are online
- * @param allowed online CPUs inside this process's cpuset
+ * @param cpus online CPUs inside this process's cpuset
  */
-public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
+public record PinnableCpus(CpuSet present, CpuSet online, CpuSet cpus)
 {
-    public AllowedCpus
+    public PinnableCpus
     {
         requireNonNull(present, "present is null");
         requireNonNull(online, "online is null");
-        requireNonNull(allowed, "allowed is null");
+        requireNonNull(cpus, "cpus is null");
     }
 
-    public static AllowedCpus live()
+    public static PinnableCpus live()
     {
         return read(Path.of("/"));
     }
@@ -40,10 +40,10 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
      *
      * @throws io.chiplet.topology.TopologyException naming the file when the online CPUs are missing or a file is garbled
      */
-    public static AllowedCpus read(Path fsRoot)
+    public static PinnableCpus read(Path fsRoot)
     {
         ProcessCpus cpus = ProcessCpus.read(requireNonNull(fsRoot, "fsRoot is null"));
-        return new AllowedCpus(cpus.present(), cpus.online(), cpus.cpuset());
+        return new PinnableCpus(cpus.present(), cpus.online(), cpus.cpuset());
     }
 
     /**
@@ -52,10 +52,10 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
      * again up to the cpuset, but a user who narrowed the launcher meant the command to stay inside (as
      * {@code chiplet topology} marks the other CPUs not allowed).
      */
-    public AllowedCpus withinMask(CpuSet mask)
+    public PinnableCpus withinMask(CpuSet mask)
     {
         requireNonNull(mask, "mask is null");
-        return new AllowedCpus(present, online, allowed.intersect(mask));
+        return new PinnableCpus(present, online, cpus.intersect(mask));
     }
 
     /**
@@ -67,9 +67,9 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
     {
         requireNonNull(cpus, "cpus is null");
         if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("cannot pin to an empty CPU set (allowed: " + allowed.toList() + ")");
+            throw new IllegalArgumentException("cannot pin to an empty CPU set (allowed: " + this.cpus.toList() + ")");
         }
-        CpuSet refused = cpus.minus(allowed);
+        CpuSet refused = cpus.minus(this.cpus);
         if (refused.isEmpty()) {
             return;
         }
@@ -85,6 +85,6 @@ public record AllowedCpus(CpuSet present, CpuSet online, CpuSet allowed)
             why = "; it is outside this process's cgroup cpuset or affinity mask";
         }
         String subject = refused.size() == 1 ? "CPU " + cpu + " is" : "CPUs " + refused.toList() + " are";
-        throw new IllegalArgumentException(subject + " not allowed for this process (allowed: " + allowed.toList() + ")" + why);
+        throw new IllegalArgumentException(subject + " not allowed for this process (allowed: " + this.cpus.toList() + ")" + why);
     }
 }

@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * online CPUs, and the {@code Cpus_allowed_list} line of {@code /proc/self/status}. Each of those changes with what
  * the full read returns, so no change is missed; a changed fingerprint locates the cgroup anew.
  */
-public final class AllowedCpusTracker
+public final class PinnableCpusTracker
 {
     /** A change: the allowed CPUs before and after. */
     public record Change(CpuSet before, CpuSet after)
@@ -57,16 +57,16 @@ public final class AllowedCpusTracker
     /**
      * @param reader reads the allowed CPUs now; {@link #live()} reads this process's
      */
-    public AllowedCpusTracker(Supplier<CpuSet> reader)
+    public PinnableCpusTracker(Supplier<CpuSet> reader)
     {
         this.reader = requireNonNull(reader, "reader is null");
         this.current = requireNonNull(reader.get(), "the reader returned null");
     }
 
     /** Tracks this process: the online CPUs of its cgroup cpuset within its main thread's affinity mask. */
-    public static AllowedCpusTracker live()
+    public static PinnableCpusTracker live()
     {
-        return new AllowedCpusTracker(new LiveReading());
+        return new PinnableCpusTracker(new LiveReading());
     }
 
     /** {@link #readLive()}, done again only when the files it depends on read differently from the last time. */
@@ -138,7 +138,7 @@ public final class AllowedCpusTracker
     /** The allowed CPUs of this process now, as {@link #live()} reads them. */
     public static CpuSet readLive()
     {
-        CpuSet allowed = AllowedCpus.live().allowed();
+        CpuSet allowed = PinnableCpus.live().cpus();
         Optional<CpuSet> mask = new ProcessAffinityMask().affinityMask();
         if (mask.isPresent()) {
             CpuSet both = allowed.intersect(mask.get());

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * What a thread is bound to: CPUs and an optional memory policy, checked against the CPUs this process may use when
- * {@link ThreadBinder#target} made it and kept in the kernel's form, so that each bind passes the words as they are.
+ * {@link ThreadBinder#prepare} made it and kept in the kernel's form, so that each bind passes the words as they are.
  * Immutable.
  */
 public final class PreparedAffinity

@@ -36,7 +36,7 @@ public final class ThreadBinder
     // One per thread, reused by each of its binds: a thread-confined cache, not shared state.
     private final ThreadLocal<BoundThread> threads;
 
-    public ThreadBinder(PinningBackend backend, AllowedCpus allowed)
+    public ThreadBinder(PinningBackend backend, PinnableCpus allowed)
     {
         this(backend, new CpuLimit(requireNonNull(allowed, "allowed is null"), null, 0), false);
     }
@@ -66,7 +66,7 @@ public final class ThreadBinder
         if (!NativeAccess.isLinux()) {
             throw new UnsupportedOperationException("thread pinning needs Linux; this is " + System.getProperty("os.name"));
         }
-        return new ThreadBinder(PinningBackend.fromName(backend), AllowedCpus.live());
+        return new ThreadBinder(PinningBackend.fromName(backend), PinnableCpus.live());
     }
 
     /**
@@ -87,9 +87,9 @@ public final class ThreadBinder
     }
 
     /** The CPUs targets are checked against: as at start, or as the latest {@link #follow} gave them. */
-    public AllowedCpus allowed()
+    public PinnableCpus pinnable()
     {
-        return limit.allowed();
+        return limit.pinnable();
     }
 
     /**
@@ -97,11 +97,11 @@ public final class ThreadBinder
      *
      * @throws IllegalArgumentException naming the CPUs this process may not use
      */
-    public PreparedAffinity target(CpuSet cpus, Optional<MemoryPolicy> memory)
+    public PreparedAffinity prepare(CpuSet cpus, Optional<MemoryPolicy> memory)
     {
         requireNonNull(cpus, "cpus is null");
         requireNonNull(memory, "memory is null");
-        limit.allowed().check(cpus);
+        limit.pinnable().check(cpus);
         return new PreparedAffinity(cpus, memory);
     }
 
@@ -120,7 +120,7 @@ public final class ThreadBinder
             throw new IllegalArgumentException("the allowed CPUs cannot become empty");
         }
         CpuLimit before = limit;
-        AllowedCpus allowed = new AllowedCpus(before.allowed().present(), before.allowed().online(), nowAllowed);
+        PinnableCpus allowed = new PinnableCpus(before.pinnable().present(), before.pinnable().online(), nowAllowed);
         limit = new CpuLimit(allowed, CpuMaskWords.of(nowAllowed), before.generation() + 1);
     }
 

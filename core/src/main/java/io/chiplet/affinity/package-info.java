@@ -12,15 +12,15 @@
  *     <b>pinning backend</b> pins.</li>
  * <li><b>memory policy</b>: a thread's NUMA policy ({@code set_mempolicy}, {@link io.chiplet.affinity.MemoryPolicy});
  *     a thread sets its own only.</li>
- * <li><b>target</b>: CPUs and an optional memory policy, checked against the allowed CPUs and put into the kernel's
+ * <li><b>prepared affinity</b>: CPUs and an optional memory policy, checked against the pinnable CPUs and put into the kernel's
  *     form once ({@link io.chiplet.affinity.PreparedAffinity}).</li>
- * <li><b>bind</b>: pin a thread (the calling one, another by Linux thread id, or every thread of the process) to a
- *     target and, for the calling thread, set its memory policy, keeping what it replaced. A <b>binding</b> is what a
+ * <li><b>bind</b>: pin a thread (the calling one, another by Linux thread id, or every thread of the process) to a prepared
+ *     affinity and, for the calling thread, set its memory policy, keeping what it replaced. A <b>binding</b> is what a
  *     bind returns: {@link io.chiplet.affinity.BoundThread}, {@link io.chiplet.affinity.BoundProcess}.</li>
  * <li><b>restore</b>: give a bound thread (or process) back what its bind replaced.</li>
  * <li><b>rebind</b> / <b>move</b>: change a bound thread's CPUs; its restore still gives back what it had before the
  *     bind. <b>follow</b>: the process's allowed CPUs changed.</li>
- * <li><b>allowed CPUs</b>: the online CPUs in the process's cgroup cpuset ({@link io.chiplet.affinity.AllowedCpus}).</li>
+ * <li><b>pinnable CPUs</b>: the online CPUs in the process's cgroup cpuset, what a thread may be pinned to ({@link io.chiplet.affinity.PinnableCpus}).</li>
  * <li><b>backend</b>: the layer that pins ({@code ffm}: our syscalls through whichever <b>native path</b>, FFM or JNA,
  *     the JVM has; {@code openhft}: OpenHFT Java-Thread-Affinity). The native path is {@code io.chiplet.nativeio}'s
  *     choice, not the backend's.</li>

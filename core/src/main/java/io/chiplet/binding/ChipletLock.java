@@ -9,8 +9,8 @@ import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.PlacementDomain;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 
@@ -29,7 +29,7 @@ import static java.util.Objects.requireNonNull;
  * them, released together by {@link #close()}: lease, bind, release as one object, the way OpenHFT's
  * {@code AffinityLock} holds a CPU. Spark's executor mode and host share, Trino's node runtime and {@code chiplet exec}
  * all take their chiplets through it, so "which chiplets, which CPUs on them, which memory node" is decided once, by
- * core ({@link NodeShare}, {@link MemoryBinding}).
+ * core ({@link PlacementDomain}, {@link MemoryBinding}).
  *
  * <p>Close it on the thread that {@linkplain #bindCurrentThread bound} (or {@linkplain #bindProcess bound the process}): a thread's memory policy can only be given
  * back by the thread itself. Closing restores the binding before giving up the lease, since another JVM may take the
@@ -40,14 +40,14 @@ public final class ChipletLock
 {
     private final ChipletLeases leases;
     private final ChipletLeases.LeaseSet leaseSet;
-    private final NodeShare share;
+    private final PlacementDomain share;
     private final MemoryBinding memory;
     private final LeaseVerdict verdict;
     // What this lock bound (the calling thread, or the whole process) and how to give it back: one binding per lock.
     private Optional<Runnable> unbind = Optional.empty();
     private boolean closed;
 
-    private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, NodeShare share, MemoryBinding memory, LeaseVerdict verdict)
+    private ChipletLock(ChipletLeases leases, ChipletLeases.LeaseSet leaseSet, PlacementDomain share, MemoryBinding memory, LeaseVerdict verdict)
     {
         this.leases = leases;
         this.leaseSet = leaseSet;
@@ -65,7 +65,7 @@ public final class ChipletLock
      * @throws IllegalStateException when this JVM already has {@code leaseDirectory} open
      * @throws java.io.UncheckedIOException naming the directory when it cannot be used
      */
-    public static ChipletLock acquire(Path leaseDirectory, NodeShare share, int count, MemoryBinding memory)
+    public static ChipletLock acquire(Path leaseDirectory, PlacementDomain share, int count, MemoryBinding memory)
     {
         requireNonNull(leaseDirectory, "leaseDirectory is null");
         requireNonNull(share, "share is null");
@@ -85,13 +85,13 @@ public final class ChipletLock
     }
 
     /**
-     * Leases as {@link #acquire(Path, NodeShare, int, MemoryBinding)} does, then tells the application's
+     * Leases as {@link #acquire(Path, PlacementDomain, int, MemoryBinding)} does, then tells the application's
      * {@code coordinator} what it took ({@link LeaseCoordinator#claim}). Where processes of the application on this host
      * hold some of those chiplets in a lease directory this one cannot see (a container's private {@code /tmp}), it
      * leases again without them, so the application never double-books a chiplet however its containers are set up;
      * only when they hold every chiplet does it keep what it has, and {@link #verdict()} says so for the caller to warn.
      */
-    public static ChipletLock acquire(Path leaseDirectory, NodeShare share, int count, MemoryBinding memory, LeaseCoordinator coordinator)
+    public static ChipletLock acquire(Path leaseDirectory, PlacementDomain share, int count, MemoryBinding memory, LeaseCoordinator coordinator)
     {
         requireNonNull(coordinator, "coordinator is null");
         ChipletLock lock = acquire(leaseDirectory, share, count, memory);
@@ -103,7 +103,7 @@ public final class ChipletLock
             LeaseVerdict verdict = coordinator.claim(scope.get(), lock.chipletIds());
             // Each retry avoids every chiplet the coordinator named so far; a few suffice unless processes keep starting.
             for (int attempt = 0; verdict.collidesWith(lock.chipletIds()) && attempt < MAX_COORDINATED_ATTEMPTS; attempt++) {
-                Optional<NodeShare> rest = share.excluding(verdict.unseenChiplets());
+                Optional<PlacementDomain> rest = share.excluding(verdict.unseenChiplets());
                 if (rest.isEmpty()) {
                     break;
                 }
@@ -158,7 +158,7 @@ public final class ChipletLock
     }
 
     /** The process's share narrowed to the leased chiplets: what it places its workers on from now. */
-    public NodeShare share()
+    public PlacementDomain share()
     {
         return share;
     }
@@ -173,13 +173,13 @@ public final class ChipletLock
      * What one worker holding the whole lease binds to: the share's CPUs on the leased chiplets and, under the memory
      * rule, the memory node when the leased chiplets' memory lies on one node (several nodes: {@link #memoryNodesToBind()}).
      */
-    public WorkerTarget target()
+    public WorkerPlacement target()
     {
         List<Chiplet> chiplets = share.chiplets();
         OptionalInt chiplet = chiplets.size() == 1 ? OptionalInt.of(chiplets.get(0).id()) : OptionalInt.empty();
         SortedSet<Integer> nodes = memoryNodesToBind();
         OptionalInt node = nodes.size() == 1 ? OptionalInt.of(nodes.first()) : OptionalInt.empty();
-        return new WorkerTarget(0, chiplet, Optional.of(share.shareCpus()), node);
+        return new WorkerPlacement(0, chiplet, Optional.of(share.shareCpus()), node);
     }
 
     /** The memory nodes of the leased chiplets under the memory rule; empty when memory is not bound. */
@@ -211,7 +211,7 @@ public final class ChipletLock
         requireNonNull(enforcement, "enforcement is null");
         checkUnbound();
         Optional<MemoryPolicy> policy = enforcement.policyFor(memoryNodesToBind());
-        BoundThread thread = binder.bindCurrentThread(binder.target(share.shareCpus(), policy));
+        BoundThread thread = binder.bindCurrentThread(binder.prepare(share.shareCpus(), policy));
         unbind = Optional.of(thread::restore);
         return thread;
     }
@@ -231,12 +231,12 @@ public final class ChipletLock
     }
 
     /**
-     * Binds every thread of this process to {@code target} (core's {@code HostShares.processTarget} on {@link #share()}),
+     * Binds every thread of this process to {@code target} (core's {@code HostDivision.processPlacement} on {@link #share()}),
      * as {@link #bindProcess(ProcessBinder)} does with {@link #target()}.
      *
      * @throws IllegalArgumentException when {@code target} binds no CPUs or CPUs outside the leased chiplets
      */
-    public ProcessBinder.Binding bindProcess(ProcessBinder binder, WorkerTarget target)
+    public ProcessBinder.Binding bindProcess(ProcessBinder binder, WorkerPlacement target)
     {
         requireNonNull(binder, "binder is null");
         requireNonNull(target, "target is null");

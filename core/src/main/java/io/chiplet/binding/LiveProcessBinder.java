@@ -34,9 +34,9 @@ final class LiveProcessBinder
     }
 
     @Override
-    public CpuSet allowed()
+    public CpuSet pinnableCpus()
     {
-        return binder.allowed().allowed();
+        return binder.pinnable().cpus();
     }
 
     @Override
@@ -44,7 +44,7 @@ final class LiveProcessBinder
     {
         requireNonNull(cpus, "cpus is null");
         requireNonNull(memoryNode, "memoryNode is null");
-        BoundProcess threads = binder.bindProcess(binder.target(cpus, Optional.empty()));
+        BoundProcess threads = binder.bindProcess(binder.prepare(cpus, Optional.empty()));
         Optional<MemoryPolicy> previousPolicy = Optional.empty();
         Optional<String> memoryProblem = Optional.empty();
         if (memoryNode.isPresent()) {

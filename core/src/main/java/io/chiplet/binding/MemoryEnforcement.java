@@ -11,7 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * How strictly a bound thread's memory keeps to its nodes: the one place that turns core's memory nodes
- * ({@code MemoryBinding}, {@code WorkerTarget.memoryNodeToBind}) into a kernel memory policy.
+ * ({@code MemoryBinding}, {@code WorkerPlacement.memoryNodeToBind}) into a kernel memory policy.
  */
 public enum MemoryEnforcement
 {
@@ -26,7 +26,7 @@ public enum MemoryEnforcement
     BOUND;
 
     /**
-     * The policy for one worker's memory node ({@code WorkerTarget.memoryNodeToBind()}); empty when it has none. The one
+     * The policy for one worker's memory node ({@code WorkerPlacement.memoryNodeToBind()}); empty when it has none. The one
      * step from a worker's node to a kernel policy, for every runner that binds worker threads.
      */
     public Optional<MemoryPolicy> policyFor(OptionalInt node)

@@ -22,7 +22,7 @@ public interface ProcessBinder
     }
 
     /** The CPUs this process may be bound to (online, inside its cgroup cpuset). */
-    CpuSet allowed();
+    CpuSet pinnableCpus();
 
     /**
      * Binds every thread of the process to {@code cpus} and, when {@code memoryNode} is present, sets the memory

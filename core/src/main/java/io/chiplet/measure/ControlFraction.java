@@ -10,9 +10,9 @@ package io.chiplet.measure;
  * @param residual the share once the interval settles it
  * @param precision an interval within {@code [1/(1+precision), 1+precision]} settles it even when it holds 1
  */
-public record ControlShare(double wide, double residual, double precision)
+public record ControlFraction(double wide, double residual, double precision)
 {
-    public ControlShare
+    public ControlFraction
     {
         ArmAssignment.blockSize(wide);
         ArmAssignment.blockSize(residual);
@@ -25,9 +25,9 @@ public record ControlShare(double wide, double residual, double precision)
     }
 
     /** {@code wide}, with a quarter of it once decisive, decisive meaning the interval excludes 1 or lies within 2 % of it. */
-    public static ControlShare of(double wide)
+    public static ControlFraction of(double wide)
     {
-        return new ControlShare(wide, wide / 4, 0.02);
+        return new ControlFraction(wide, wide / 4, 0.02);
     }
 
     /**

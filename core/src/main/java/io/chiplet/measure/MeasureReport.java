@@ -114,7 +114,7 @@ public record MeasureReport(String subject, String design, Noun unit, Noun strat
         ArmEstimate estimate = ratio.oneRound()
                 ? new ArmEstimate(Optional.empty(), 0, 0, runs, runs, queries, 0, needed, figures)
                 : new ArmEstimate(Optional.of(ratio), Math.log(ratio.high() / ratio.low()) / (2 * z), runs - 1, runs, runs, queries, 0, needed, figures);
-        MeasurementPlan plan = new MeasurementPlan(true, new ControlShare(ArmAssignment.MAX_CONTROL_SHARE, ArmAssignment.MAX_CONTROL_SHARE, 0.02), GuardMode.ALWAYS,
+        MeasurementPlan plan = new MeasurementPlan(true, new ControlFraction(ArmAssignment.MAX_CONTROL_SHARE, ArmAssignment.MAX_CONTROL_SHARE, 0.02), GuardMode.ALWAYS,
                 bootstrap.seed(), needed);
         return new MeasureReport(subject, design, ROUNDS_UNIT, Noun.regular("query text"), generatedAt, plan, estimate, PlacementGuard.start(GuardMode.ALWAYS),
                 new Directive(ArmAssignment.MAX_CONTROL_SHARE, true), PluginCost.none(), 0, notes, Optional.empty());

@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
  * @param enabled false: no control units, no estimate; placement as configured
  * @param seed the seed of the arms' draw ({@link ArmAssignment})
  */
-public record MeasurementPlan(boolean enabled, ControlShare controlShare, GuardMode guard, long seed, int minUnitsPerArm)
+public record MeasurementPlan(boolean enabled, ControlFraction controlShare, GuardMode guard, long seed, int minUnitsPerArm)
 {
     /** The default share of control work while the estimate is open: a tenth of the units. */
     public static final double DEFAULT_CONTROL_SHARE = 0.10;
@@ -24,7 +24,7 @@ public record MeasurementPlan(boolean enabled, ControlShare controlShare, GuardM
 
     public static MeasurementPlan defaults(long seed)
     {
-        return new MeasurementPlan(true, ControlShare.of(DEFAULT_CONTROL_SHARE), GuardMode.AUTO, seed, StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
+        return new MeasurementPlan(true, ControlFraction.of(DEFAULT_CONTROL_SHARE), GuardMode.AUTO, seed, StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
     }
 
     public ArmAssignment assignment()

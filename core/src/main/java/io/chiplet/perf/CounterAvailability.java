@@ -24,7 +24,7 @@ public final class CounterAvailability
     @FunctionalInterface
     public interface Probe
     {
-        OptionalInt tryOpen(PerfEvent event, CounterTarget target);
+        OptionalInt tryOpen(PerfEvent event, CounterScope target);
     }
 
     /** The live probe: a real {@code perf_event_open}. */
@@ -41,7 +41,7 @@ public final class CounterAvailability
      * Decides without opening anything when the inputs settle it, otherwise probes once and decides with the
      * errno.
      */
-    public static Availability assess(PerfEvent event, CounterTarget target, PerfPlatform platform, Probe probe)
+    public static Availability assess(PerfEvent event, CounterScope target, PerfPlatform platform, Probe probe)
     {
         Availability beforeProbe = decide(event, target.isCpuWide(), platform, OptionalInt.empty());
         if (!beforeProbe.isAvailable()) {
@@ -54,7 +54,7 @@ public final class CounterAvailability
     }
 
     /** Availability of the vendor fill-source events as a whole: the catalog may know none for this CPU. */
-    public static Availability assessFillSources(EventCatalog catalog, CounterTarget target, PerfPlatform platform, Probe probe)
+    public static Availability assessFillSources(EventCatalog catalog, CounterScope target, PerfPlatform platform, Probe probe)
     {
         if (catalog.remoteFillSources().isEmpty()) {
             // a missing PMU or a paranoid level is still the more useful answer than the CPU model

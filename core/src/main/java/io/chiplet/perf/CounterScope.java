@@ -5,7 +5,7 @@ package io.chiplet.perf;
  * any process the caller may ptrace), or every task on one CPU. Maps onto {@code perf_event_open}'s {@code pid}
  * and {@code cpu} arguments.
  */
-public sealed interface CounterTarget
+public sealed interface CounterScope
 {
     int pid();
 
@@ -17,24 +17,24 @@ public sealed interface CounterTarget
         return this instanceof Cpu;
     }
 
-    static CounterTarget callingThread()
+    static CounterScope callingThread()
     {
         return CallingThread.INSTANCE;
     }
 
-    static CounterTarget thread(int tid)
+    static CounterScope thread(int tid)
     {
         return new ThreadId(tid);
     }
 
-    static CounterTarget cpu(int cpu)
+    static CounterScope cpu(int cpu)
     {
         return new Cpu(cpu);
     }
 
     /** {@code pid = 0, cpu = -1}: the thread that opens the group, wherever it runs. */
     enum CallingThread
-            implements CounterTarget
+            implements CounterScope
     {
         INSTANCE;
 
@@ -59,7 +59,7 @@ public sealed interface CounterTarget
 
     /** {@code pid = tid, cpu = -1}: one Linux thread, by its thread id. */
     record ThreadId(int tid)
-            implements CounterTarget
+            implements CounterScope
     {
         public ThreadId
         {
@@ -89,7 +89,7 @@ public sealed interface CounterTarget
 
     /** {@code pid = -1, cpu = N}: everything that runs on one CPU. */
     record Cpu(int cpu)
-            implements CounterTarget
+            implements CounterScope
     {
         public Cpu
         {

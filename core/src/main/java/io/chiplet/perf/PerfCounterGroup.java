@@ -22,9 +22,9 @@ import static java.util.Objects.requireNonNull;
  * leader returns every count with the group's enabled and running times ({@code PERF_FORMAT_GROUP |
  * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING}). The group opens disabled; {@link #enable()} starts it.
  *
- * <p>{@link #open(CounterTarget, List)} counts user space only ({@code exclude_kernel}, {@code exclude_hv}): that
+ * <p>{@link #open(CounterScope, List)} counts user space only ({@code exclude_kernel}, {@code exclude_hv}): that
  * is what {@code perf_event_paranoid = 2}, the common default, allows an unprivileged process. Events that only
- * happen in kernel mode (context switches, migrations) then read 0; {@link #open(CounterTarget, List, boolean)}
+ * happen in kernel mode (context switches, migrations) then read 0; {@link #open(CounterScope, List, boolean)}
  * counts kernel mode too where {@link PerfPlatform#kernelCountingAllowed()}.
  *
  * <p>Not thread-safe: one thread at a time may read or control a group, though it need not be the thread that
@@ -36,13 +36,13 @@ public final class PerfCounterGroup
     private static final long READ_FORMAT = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     private static final int HEADER_LONGS = 3;
 
-    private final CounterTarget target;
+    private final CounterScope target;
     private final List<PerfEvent> events;
     private final int[] fds;
     private final long[] readBuffer;
     private boolean closed;
 
-    private PerfCounterGroup(CounterTarget target, List<PerfEvent> events, int[] fds)
+    private PerfCounterGroup(CounterScope target, List<PerfEvent> events, int[] fds)
     {
         this.target = target;
         this.events = events;
@@ -51,7 +51,7 @@ public final class PerfCounterGroup
     }
 
     /** Opens {@code events} as one group on {@code target}, disabled, counting user mode only. */
-    public static PerfCounterGroup open(CounterTarget target, List<PerfEvent> events)
+    public static PerfCounterGroup open(CounterScope target, List<PerfEvent> events)
     {
         return open(target, events, false);
     }
@@ -62,7 +62,7 @@ public final class PerfCounterGroup
      * @param countKernel count kernel mode as well as user mode (needs perf_event_paranoid &lt;= 1 or CAP_PERFMON)
      * @throws PerfEventOpenException naming the event the kernel refused, after closing the ones already open
      */
-    public static PerfCounterGroup open(CounterTarget target, List<PerfEvent> events, boolean countKernel)
+    public static PerfCounterGroup open(CounterScope target, List<PerfEvent> events, boolean countKernel)
     {
         requireNonNull(target, "target is null");
         List<PerfEvent> members = List.copyOf(requireNonNull(events, "events is null"));
@@ -92,7 +92,7 @@ public final class PerfCounterGroup
         }
     }
 
-    public CounterTarget target()
+    public CounterScope target()
     {
         return target;
     }

@@ -11,7 +11,7 @@ public final class PerfEventOpenException
     private final PerfEvent event;
     private final int errno;
 
-    public PerfEventOpenException(PerfEvent event, CounterTarget target, NativeCallException cause)
+    public PerfEventOpenException(PerfEvent event, CounterScope target, NativeCallException cause)
     {
         super("cannot open perf event " + requireNonNull(event, "event is null").name() + " for "
                 + requireNonNull(target, "target is null") + ": " + cause.getMessage(), cause);

@@ -57,12 +57,12 @@ public final class RemoteAccessRate
         }
     }
 
-    public static Choice open(CounterTarget target, PerfPlatform platform, EventCatalog catalog)
+    public static Choice open(CounterScope target, PerfPlatform platform, EventCatalog catalog)
     {
         return open(target, platform, catalog, CounterAvailability.SYSCALL_PROBE, System::nanoTime);
     }
 
-    public static Choice open(CounterTarget target, PerfPlatform platform, EventCatalog catalog, CounterAvailability.Probe probe, LongSupplier nanoTime)
+    public static Choice open(CounterScope target, PerfPlatform platform, EventCatalog catalog, CounterAvailability.Probe probe, LongSupplier nanoTime)
     {
         requireNonNull(target, "target is null");
         Availability hardware = CounterAvailability.assessFillSources(catalog, target, platform, probe);
@@ -89,7 +89,7 @@ public final class RemoteAccessRate
      *
      * @param countKernel count kernel mode too, without which cpu-migrations and context-switches read 0
      */
-    public static RemoteAccessSignal softwareFallback(CounterTarget target, boolean countKernel, LongSupplier nanoTime)
+    public static RemoteAccessSignal softwareFallback(CounterScope target, boolean countKernel, LongSupplier nanoTime)
     {
         PerfCounterGroup group = PerfCounterGroup.open(target, FALLBACK_EVENTS, countKernel);
         return new CounterGroupSignal(group, SignalSource.SOFTWARE_FALLBACK, EventCatalog.MINOR_FAULTS::equals, nanoTime);

@@ -29,6 +29,6 @@ public final class ThreadSignals
     /** The hardware signal where this machine allows it, otherwise the software fallback, and why. */
     public RemoteAccessRate.Choice open(int tid)
     {
-        return RemoteAccessRate.open(CounterTarget.thread(tid), platform, catalog);
+        return RemoteAccessRate.open(CounterScope.thread(tid), platform, catalog);
     }
 }

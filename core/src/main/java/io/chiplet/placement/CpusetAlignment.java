@@ -77,7 +77,7 @@ public record CpusetAlignment(CpuSet allowed, List<Chiplet> whole, List<Chiplet>
     /**
      * Where to place after the allowed CPUs changed: the chiplets placement used before ({@code previous}, e.g. a
      * node's leased chiplets) within the new allowed CPUs; when none of them is left, every new allowed CPU.
-     * Runners call {@link NodeShare#rescopedTo}, which uses this.
+     * Runners call {@link PlacementDomain#rescopedTo}, which uses this.
      */
     static CpuSet rescope(Topology topology, CpuSet previous, CpuSet nowAllowed)
     {

@@ -14,9 +14,9 @@ import static java.util.Objects.requireNonNull;
  * the host has usable CPUs: how many chiplets one needs, which ones it takes when they cannot be leased host-wide
  * ({@code io.chiplet.affinity.ChipletLeases} does that), and the topology confined to its share. Pure.
  */
-public final class HostShares
+public final class HostDivision
 {
-    private HostShares() {}
+    private HostDivision() {}
 
     /**
      * Where the JVMs of a host lease chiplets unless told otherwise: a fixed host path, not {@code java.io.tmpdir}, which
@@ -26,7 +26,7 @@ public final class HostShares
     public static final String DEFAULT_LEASE_DIRECTORY = "/tmp/chiplet-leases";
 
     /** Whether a JVM with {@code cores} cores uses all of {@code share}: its cores cover every CPU of it, or it has one chiplet. */
-    public static boolean ownsHost(NodeShare share, int cores)
+    public static boolean ownsHost(PlacementDomain share, int cores)
     {
         requireNonNull(share, "share is null");
         return cores >= share.shareCpus().size() || share.chiplets().size() <= 1;
@@ -37,7 +37,7 @@ public final class HostShares
      * workers within its share: it does not cover every CPU of the share, and its cores fit the share's smallest chiplet,
      * so whichever chiplet it leases holds all of them. Spark's {@code spark.chiplet.mode=auto} takes executor mode then.
      */
-    public static boolean fitsOneChiplet(NodeShare share, int cores)
+    public static boolean fitsOneChiplet(PlacementDomain share, int cores)
     {
         requireNonNull(share, "share is null");
         return cores < share.shareCpus().size() && cores <= share.smallestChipletCpus();
@@ -49,7 +49,7 @@ public final class HostShares
      * narrowed to the chiplet the process leased. One rule for every policy and every adapter, since the process is one
      * worker whose threads are all its tasks:
      * <ul>
-     * <li>{@code wim}: nothing ({@link WorkerTarget#unbound}): no lease, no CPUs, no memory policy, as {@code wim}
+     * <li>{@code wim}: nothing ({@link WorkerPlacement#unbound}): no lease, no CPUs, no memory policy, as {@code wim}
      *     means everywhere.</li>
      * <li>every other policy: the whole chiplet it holds (the share's CPUs on it) and, under {@code memory}'s rule, the
      *     chiplet's memory node: what {@code chiplet plan --policy wicp-local --workers 1} prints for worker 0. The
@@ -57,15 +57,15 @@ public final class HostShares
      *     tasks at once, and {@code win}'s whole node would overlap the chiplets other executors on the host leased, so
      *     both take the chiplet, the smallest unit that holds such a process.</li>
      * </ul>
-     * A process whose target {@linkplain WorkerTarget#bindsAnything binds nothing} leases nothing either.
+     * A process whose target {@linkplain WorkerPlacement#bindsAnything binds nothing} leases nothing either.
      */
-    public static WorkerTarget processTarget(NodeShare share, Policy policy, MemoryBinding memory)
+    public static WorkerPlacement processPlacement(PlacementDomain share, Policy policy, MemoryBinding memory)
     {
         requireNonNull(share, "share is null");
         requireNonNull(policy, "policy is null");
         requireNonNull(memory, "memory is null");
         return switch (policy.processBinding()) {
-            case NOTHING -> WorkerTarget.unbound(0);
+            case NOTHING -> WorkerPlacement.unbound(0);
             case LEASED_CHIPLET -> PlacementPlanner.targets(share, Policy.WICP_LOCAL, 1, memory).target(0);
         };
     }
@@ -85,7 +85,7 @@ public final class HostShares
     }
 
     /** Enough chiplets of {@code share} for {@code cores} busy threads, counting each by the smallest one's CPUs in the share; 1 to all. */
-    public static int chipletsFor(NodeShare share, int cores)
+    public static int chipletsFor(PlacementDomain share, int cores)
     {
         requireNonNull(share, "share is null");
         UsableChiplets usable = share.usableChiplets();
@@ -103,7 +103,7 @@ public final class HostShares
      *
      * @throws IllegalArgumentException when {@code requested} is below 1 or the share holds no chiplet
      */
-    public static LeaseCount chipletsRequested(NodeShare share, OptionalInt requested)
+    public static LeaseCount chipletsRequested(PlacementDomain share, OptionalInt requested)
     {
         requireNonNull(share, "share is null");
         requireNonNull(requested, "requested is null");
@@ -141,7 +141,7 @@ public final class HostShares
         }
     }
 
-    private static int atMostAll(NodeShare share, int chiplets)
+    private static int atMostAll(PlacementDomain share, int chiplets)
     {
         return Math.min(share.chiplets().size(), chiplets);
     }
@@ -153,7 +153,7 @@ public final class HostShares
      *
      * @throws IllegalArgumentException when {@code needed} is not 1 to the share's chiplets
      */
-    public static NodeShare bySequenceNumber(NodeShare share, int needed, String id)
+    public static PlacementDomain bySequenceNumber(PlacementDomain share, int needed, String id)
     {
         requireNonNull(share, "share is null");
         requireNonNull(id, "id is null");

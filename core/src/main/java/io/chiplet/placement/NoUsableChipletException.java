@@ -6,7 +6,7 @@ import io.chiplet.topology.Topology;
 import static java.util.Objects.requireNonNull;
 
 /**
- * No chiplet of a topology holds a CPU this process may use, so there is no {@link NodeShare} to place on: the
+ * No chiplet of a topology holds a CPU this process may use, so there is no {@link PlacementDomain} to place on: the
  * topology describes another machine (a snapshot), or the process's cpuset and affinity mask lie outside it. One
  * type and one message for every runner ({@code chiplet exec}, both plugins), which log it or add the setting that
  * named the topology.

@@ -25,9 +25,9 @@ import static java.util.Objects.requireNonNull;
  * @param chiplets the chiplets of the share, by id; each holds at least one CPU of {@code shareCpus}; empty only
  *        when the topology has no chiplets
  */
-public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chiplets)
+public record PlacementDomain(Topology topology, CpuSet shareCpus, List<Chiplet> chiplets)
 {
-    public NodeShare
+    public PlacementDomain
     {
         requireNonNull(topology, "topology is null");
         requireNonNull(shareCpus, "shareCpus is null");
@@ -39,7 +39,7 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
     }
 
     /** The whole of what the topology says this process may use ({@link Topology#allowed()}). */
-    public static NodeShare of(Topology topology)
+    public static PlacementDomain of(Topology topology)
     {
         requireNonNull(topology, "topology is null");
         return of(topology, topology.allowed());
@@ -51,11 +51,11 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
      * machine (a snapshot, {@code --fs-root}) or be narrower than the process (its affinity mask), so only CPUs both
      * name are handed out.
      *
-     * @param processCpus the CPUs this process may use (live: {@code AllowedCpusTracker.readLive()} or the binder's
-     *        {@code AllowedCpus})
+     * @param processCpus the CPUs this process may use (live: {@code PinnableCpusTracker.readLive()} or the binder's
+     *        {@code PinnableCpus})
      * @throws NoUsableChipletException naming the topology's source and both CPU sets when no chiplet holds one of them
      */
-    public static NodeShare ofProcess(Topology topology, CpuSet processCpus)
+    public static PlacementDomain ofProcess(Topology topology, CpuSet processCpus)
     {
         requireNonNull(topology, "topology is null");
         requireNonNull(processCpus, "processCpus is null");
@@ -70,16 +70,16 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
     /**
      * The usable chiplets of {@code allowedCpus} and, of those CPUs, the online ones on them.
      *
-     * @param allowedCpus the CPUs this process may use (e.g. {@code AllowedCpus.allowed()} intersected with the topology's)
+     * @param allowedCpus the CPUs this process may use (e.g. {@code PinnableCpus.allowed()} intersected with the topology's)
      * @throws IllegalArgumentException when no chiplet holds one of them
      */
-    public static NodeShare of(Topology topology, CpuSet allowedCpus)
+    public static PlacementDomain of(Topology topology, CpuSet allowedCpus)
     {
         UsableChiplets usable = UsableChiplets.of(topology, allowedCpus);
         CpuSet onChiplets = usable.chiplets().stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
         // A topology without chiplets (no cache information) is one unit: every allowed online CPU.
         CpuSet cpus = topology.chiplets().isEmpty() ? usable.allowed() : usable.allowed().intersect(onChiplets);
-        return new NodeShare(topology, cpus, usable.chiplets());
+        return new PlacementDomain(topology, cpus, usable.chiplets());
     }
 
     /**
@@ -87,7 +87,7 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
      *
      * @throws IllegalArgumentException when none of {@code leased} is in this share
      */
-    public NodeShare leased(Collection<Chiplet> leased)
+    public PlacementDomain leased(Collection<Chiplet> leased)
     {
         requireNonNull(leased, "leased is null");
         CpuSet cpus = leased.stream().map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
@@ -98,7 +98,7 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
      * This share without the chiplets {@code ids} (held by processes whose leases this one cannot see); empty when
      * nothing would be left.
      */
-    public Optional<NodeShare> excluding(Collection<Integer> ids)
+    public Optional<PlacementDomain> excluding(Collection<Integer> ids)
     {
         requireNonNull(ids, "ids is null");
         CpuSet excluded = chiplets.stream().filter(chiplet -> ids.contains(chiplet.id())).map(Chiplet::cpus).reduce(CpuSet.empty(), CpuSet::union);
@@ -112,7 +112,7 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
      *
      * @throws IllegalArgumentException when no chiplet holds any of {@code nowAllowed}
      */
-    public NodeShare rescopedTo(CpuSet nowAllowed)
+    public PlacementDomain rescopedTo(CpuSet nowAllowed)
     {
         requireNonNull(nowAllowed, "nowAllowed is null");
         return of(topology, CpusetAlignment.rescope(topology, shareCpus, nowAllowed.intersect(topology.online())));
@@ -120,7 +120,7 @@ public record NodeShare(Topology topology, CpuSet shareCpus, List<Chiplet> chipl
 
     /**
      * The widest an adaptive spread can grow on this share: its chiplets, or 1 where the topology has none (the share
-     * is then one unit). The spreads {@link WorkerTargets#withSpreads} places by are clamped to {@code 1..maxSpread()}.
+     * is then one unit). The spreads {@link WorkerPlacements#withSpreads} places by are clamped to {@code 1..maxSpread()}.
      */
     public int maxSpread()
     {

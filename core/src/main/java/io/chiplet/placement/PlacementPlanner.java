@@ -28,17 +28,17 @@ public final class PlacementPlanner
      * The finished targets for {@code request}'s workers within {@code share}: what every runner binds. The request's
      * own allowed CPUs are narrowed to the share.
      */
-    public static WorkerTargets targets(NodeShare share, PlacementRequest request, MemoryBinding memory)
+    public static WorkerPlacements targets(PlacementDomain share, PlacementRequest request, MemoryBinding memory)
     {
         requireNonNull(share, "share is null");
         requireNonNull(request, "request is null");
         requireNonNull(memory, "memory is null");
         Plan plan = plan(share.topology(), request.withAllowed(share.shareCpus().intersect(request.allowed())));
-        return WorkerTargets.finish(plan, share, memory);
+        return WorkerPlacements.finish(plan, share, memory);
     }
 
     /** The finished targets for {@code workers} workers of {@code policy} on all of {@code share}. */
-    public static WorkerTargets targets(NodeShare share, Policy policy, int workers, MemoryBinding memory)
+    public static WorkerPlacements targets(PlacementDomain share, Policy policy, int workers, MemoryBinding memory)
     {
         requireNonNull(share, "share is null");
         return targets(share, new PlacementRequest(policy, workers, OptionalLong.empty(), share.shareCpus()), memory);
@@ -48,7 +48,7 @@ public final class PlacementPlanner
      * The workers of {@code targets} placed the same way (the policy they asked for, as many) within {@code rescoped}:
      * after the process's allowed CPUs changed.
      */
-    public static WorkerTargets within(WorkerTargets targets, NodeShare rescoped)
+    public static WorkerPlacements within(WorkerPlacements targets, PlacementDomain rescoped)
     {
         requireNonNull(targets, "targets is null");
         requireNonNull(rescoped, "rescoped is null");

@@ -63,7 +63,7 @@ public enum Policy
 
     /**
      * How a whole process placed as one worker is bound (Spark's {@code spark.chiplet.mode=executor},
-     * {@code chiplet exec --policy}): one rule for every adapter, applied by {@link HostShares#processTarget}.
+     * {@code chiplet exec --policy}): one rule for every adapter, applied by {@link HostDivision#processTarget}.
      */
     public enum ProcessBinding
     {

@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The part of a topology a plan may use: chiplets with at least one allowed online CPU (the one definition of usable,
- * as {@link UsableChiplets} and {@link NodeShare}), each with its physical cores
+ * as {@link UsableChiplets} and {@link PlacementDomain}), each with its physical cores
  * reduced to their allowed SMT siblings. Every ordering the policies need is computed here once, from the model and
  * never from CPU numbers, so interleaved, sparse and partly offline numbering all work alike.
  */

@@ -16,9 +16,9 @@ import static java.util.Objects.requireNonNull;
  *        policies); empty means leave the worker unbound ({@code wim})
  * @param memoryNodeToBind the NUMA node to bind the worker's memory to; empty means leave its memory policy alone
  */
-public record WorkerTarget(int worker, OptionalInt chiplet, Optional<CpuSet> cpusToBind, OptionalInt memoryNodeToBind)
+public record WorkerPlacement(int worker, OptionalInt chiplet, Optional<CpuSet> cpusToBind, OptionalInt memoryNodeToBind)
 {
-    public WorkerTarget
+    public WorkerPlacement
     {
         requireNonNull(chiplet, "chiplet is null");
         requireNonNull(cpusToBind, "cpusToBind is null");
@@ -32,9 +32,9 @@ public record WorkerTarget(int worker, OptionalInt chiplet, Optional<CpuSet> cpu
     }
 
     /** A worker left as it is: no CPUs, no memory policy ({@code wim}). */
-    public static WorkerTarget unbound(int worker)
+    public static WorkerPlacement unbound(int worker)
     {
-        return new WorkerTarget(worker, OptionalInt.empty(), Optional.empty(), OptionalInt.empty());
+        return new WorkerPlacement(worker, OptionalInt.empty(), Optional.empty(), OptionalInt.empty());
     }
 
     /** Whether applying this target changes anything. */

@@ -23,9 +23,9 @@ import static java.util.Objects.requireNonNull;
  * @param share the CPUs and chiplets the workers were placed on
  * @param memory the memory rule the targets were finished with
  */
-public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, List<WorkerTarget> targets)
+public record WorkerPlacements(Plan plan, PlacementDomain share, MemoryBinding memory, List<WorkerPlacement> targets)
 {
-    public WorkerTargets
+    public WorkerPlacements
     {
         requireNonNull(plan, "plan is null");
         requireNonNull(share, "share is null");
@@ -34,20 +34,20 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
     }
 
     /** {@code plan}'s assignments finished into targets within {@code share}. */
-    static WorkerTargets finish(Plan plan, NodeShare share, MemoryBinding memory)
+    static WorkerPlacements finish(Plan plan, PlacementDomain share, MemoryBinding memory)
     {
-        List<WorkerTarget> targets = new ArrayList<>(plan.assignments().size());
+        List<WorkerPlacement> targets = new ArrayList<>(plan.assignments().size());
         for (Assignment assignment : plan.assignments()) {
             targets.add(target(plan.policy(), assignment.worker(), assignment.chiplet(), assignment.cpus(), assignment.numaNode(), share, memory));
         }
-        return new WorkerTargets(plan, share, memory, targets);
+        return new WorkerPlacements(plan, share, memory, targets);
     }
 
-    private static WorkerTarget target(Policy policy, int worker, OptionalInt chiplet, CpuSet planned, int plannedNode, NodeShare share, MemoryBinding memory)
+    private static WorkerPlacement target(Policy policy, int worker, OptionalInt chiplet, CpuSet planned, int plannedNode, PlacementDomain share, MemoryBinding memory)
     {
         if (!policy.bindsWorkers()) {
             // wim is the study's one-instance-per-machine baseline: no CPU and no memory restriction (§3.2).
-            return WorkerTarget.unbound(worker);
+            return WorkerPlacement.unbound(worker);
         }
         // A chiplet policy pins the whole chiplet: inside one L3 the kernel may balance threads freely at no cost in
         // locality; the plan only decided how many workers each chiplet gets.
@@ -57,7 +57,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
             cpus = share.chiplets().isEmpty() ? share.shareCpus() : share.cpusOf(chiplet.getAsInt());
         }
         OptionalInt node = chiplet.isPresent() ? memory.nodeFor(chiplet.getAsInt(), plannedNode) : memory.allowedNode(plannedNode);
-        return new WorkerTarget(worker, chiplet, Optional.of(cpus), node);
+        return new WorkerPlacement(worker, chiplet, Optional.of(cpus), node);
     }
 
     /** The policy applied ({@code auto} resolved). */
@@ -71,7 +71,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         return targets.size();
     }
 
-    public WorkerTarget target(int worker)
+    public WorkerPlacement target(int worker)
     {
         return targets.get(worker);
     }
@@ -103,13 +103,13 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
 
     /**
      * The adaptive loop's step (CHARM): the workers placed again for {@code spreads} (how many chiplets each worker's
-     * data should span; clamped to {@code 1..}{@link NodeShare#maxSpread()}), each pinned to the whole chiplet the locator books it on,
+     * data should span; clamped to {@code 1..}{@link PlacementDomain#maxSpread()}), each pinned to the whole chiplet the locator books it on,
      * within this share. The adaptive controller decides the spreads; this turns them into targets.
      *
      * @param spreads one spread per worker
      * @throws IllegalArgumentException when there is not one spread per worker
      */
-    public WorkerTargets withSpreads(int[] spreads)
+    public WorkerPlacements withSpreads(int[] spreads)
     {
         requireNonNull(spreads, "spreads is null");
         int workers = targets.size();
@@ -131,7 +131,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
      * @param current each worker's CPUs now, in worker order (empty: a new worker, or one not bound by us)
      * @throws IllegalArgumentException when there is not one entry per worker
      */
-    public List<WorkerTarget> keepingCurrent(List<Optional<CpuSet>> current)
+    public List<WorkerPlacement> keepingCurrent(List<Optional<CpuSet>> current)
     {
         requireNonNull(current, "current is null");
         if (current.size() != targets.size()) {
@@ -141,7 +141,7 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
             return targets;
         }
         boolean[] handedOut = new boolean[targets.size()];
-        WorkerTarget[] result = new WorkerTarget[targets.size()];
+        WorkerPlacement[] result = new WorkerPlacement[targets.size()];
         List<Integer> moving = new ArrayList<>();
         for (int worker = 0; worker < targets.size(); worker++) {
             int kept = current.get(worker).isPresent() ? firstLeftWith(current.get(worker).get(), handedOut) : -1;
@@ -175,8 +175,8 @@ public record WorkerTargets(Plan plan, NodeShare share, MemoryBinding memory, Li
         return -1;
     }
 
-    private static WorkerTarget renumbered(WorkerTarget target, int worker)
+    private static WorkerPlacement renumbered(WorkerPlacement target, int worker)
     {
-        return new WorkerTarget(worker, target.chiplet(), target.cpusToBind(), target.memoryNodeToBind());
+        return new WorkerPlacement(worker, target.chiplet(), target.cpusToBind(), target.memoryNodeToBind());
     }
 }

@@ -1,7 +1,7 @@
 /**
  * Every placement decision, pure: policies and plans (which worker on which chiplet), finished per-worker targets
- * ({@link io.chiplet.placement.WorkerTargets}: the CPUs and memory node each worker binds, what every runner applies),
- * the node share a process places on ({@link io.chiplet.placement.NodeShare}), the memory rule
+ * ({@link io.chiplet.placement.WorkerPlacements}: the CPUs and memory node each worker binds, what every runner applies),
+ * the node share a process places on ({@link io.chiplet.placement.PlacementDomain}), the memory rule
  * ({@link io.chiplet.placement.MemoryBinding}), host shares, partition and AQE
  * sizing, skew analysis and the skew-to-hint rule, hybrid-core routing, the spread controller
  * of the adaptive loop. No I/O, clocks or threads: a topology and figures in, a decision out, so the plugins and the

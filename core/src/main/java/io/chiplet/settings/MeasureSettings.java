@@ -1,7 +1,7 @@
 package io.chiplet.settings;
 
 import io.chiplet.measure.ArmAssignment;
-import io.chiplet.measure.ControlShare;
+import io.chiplet.measure.ControlFraction;
 import io.chiplet.measure.EffectInjector;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
@@ -107,7 +107,7 @@ public record MeasureSettings(boolean enabled, double controlShare, GuardMode gu
     /** Core's plan for these settings, with {@code seedWhereUnset} where no seed is set; no control share while off. */
     public MeasurementPlan plan(long seedWhereUnset)
     {
-        return new MeasurementPlan(enabled, ControlShare.of(enabled ? controlShare : 0), guard, seed.orElse(seedWhereUnset),
+        return new MeasurementPlan(enabled, ControlFraction.of(enabled ? controlShare : 0), guard, seed.orElse(seedWhereUnset),
                 StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
     }
 

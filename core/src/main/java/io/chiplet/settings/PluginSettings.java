@@ -5,7 +5,7 @@ import io.chiplet.measure.ArmAssignment;
 import io.chiplet.measure.EffectInjector;
 import io.chiplet.measure.GuardMode;
 import io.chiplet.measure.MeasurementPlan;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SkewAnalysis;
 import io.chiplet.placement.SkewEvidence;
@@ -70,8 +70,8 @@ public final class PluginSettings
     public static final Setting<Integer> VIRTUAL_CHIPLET_CORES = Setting.of("virtual-chiplet-cores", Integer.class, "cores", "0",
             "a whole number of cores, 0 (real chiplets) or more", "split every chiplet into virtual ones of this many cores",
             value -> SettingValues.parseInt(value, 0, "a count"));
-    /** A fixed host path by default: a container's own temporary directory coordinates nothing ({@link HostShares#DEFAULT_LEASE_DIRECTORY}). */
-    public static final Setting<Path> LEASE_DIR = Setting.of("lease-dir", Path.class, "", HostShares.DEFAULT_LEASE_DIRECTORY,
+    /** A fixed host path by default: a container's own temporary directory coordinates nothing ({@link HostDivision#DEFAULT_LEASE_DIRECTORY}). */
+    public static final Setting<Path> LEASE_DIR = Setting.of("lease-dir", Path.class, "", HostDivision.DEFAULT_LEASE_DIRECTORY,
             "a file system path", "where the JVMs of one host record the chiplets they lease", SettingValues::parsePath);
 
     /** Spark only: how the plugin places work ({@code task}, {@code executor}, {@code auto}). */

@@ -36,9 +36,9 @@ public final class LiveSlotBinder
     }
 
     @Override
-    public PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode)
+    public PreparedAffinity prepare(CpuSet cpus, OptionalInt memoryNode)
     {
-        return binder.target(cpus, SlotBinder.preferred(memoryNode));
+        return binder.prepare(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override

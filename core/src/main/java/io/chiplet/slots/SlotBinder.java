@@ -25,7 +25,7 @@ public interface SlotBinder
      * @param memoryNode the node the thread's new pages should come from; empty leaves its memory policy alone
      * @throws IllegalArgumentException naming the CPUs this process may not use
      */
-    PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode);
+    PreparedAffinity prepare(CpuSet cpus, OptionalInt memoryNode);
 
     /** @return what restores the thread's previous mask and memory policy, on the same thread */
     Binding bind(PreparedAffinity target);
@@ -37,7 +37,7 @@ public interface SlotBinder
     default void follow(CpuSet nowAllowed) {}
 
     /** Moves thread {@code tid} (a running worker's, not the caller) to {@code target}'s CPUs; nothing where it has ended. */
-    default void move(int tid, ThreadBinder.Target target) {}
+    default void move(int tid, PreparedAffinity target) {}
 
     /** The memory policy of a slot on {@code memoryNode}. */
     static Optional<MemoryPolicy> preferred(OptionalInt memoryNode)

@@ -1,11 +1,12 @@
 package io.chiplet.slots;
 
+import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.StageWorkKinds;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.CpuSet;
 
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * The slot pool of one process's worker threads (a Spark executor's task threads; any engine whose threads run one
  * unit of work at a time and come back for the next): core's planner finishes one target per slot once
- * ({@link WorkerTargets}); each unit of work, at its start, takes a free slot ({@link #acquire}) and its thread is bound
+ * ({@link WorkerPlacements}); each unit of work, at its start, takes a free slot ({@link #acquire}) and its thread is bound
  * to the slot's target (memory preferred on the slot's node), and at its end ({@link #release}) the thread gets back
  * exactly the mask and memory policy it had, since engines reuse their threads. A slot without CPUs to bind
  * ({@code wim}) binds nothing.
@@ -51,8 +52,8 @@ public final class SlotPool
      * once, and on a hybrid part each slot's target on the CPUs of each core class ({@code null} where the slot has
      * none of that class).
      */
-    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, ThreadBinder.Target[] slotTargets,
-            ThreadBinder.Target[][] classTargets) {}
+    private record Layout(SlotTable table, int[] groupOfSlot, Optional<HybridRouting> routing, PreparedAffinity[] slotTargets,
+            PreparedAffinity[][] classTargets) {}
 
     /**
      * One unit of work holding a slot, from {@link #acquire} to {@link #release}.
@@ -102,7 +103,7 @@ public final class SlotPool
     private volatile Function<CpuSet, SlotTable> replan = allowed -> layout.table;
     // Core's targets the table was made from, rescoped after each cpuset change (the adaptive loop steps from them);
     // empty for a pool built from a bare table.
-    private volatile Optional<WorkerTargets> targets = Optional.empty();
+    private volatile Optional<WorkerPlacements> targets = Optional.empty();
     // Hybrid routing within the allowed CPUs, once routeByKind turned it on.
     private volatile Optional<Function<CpuSet, HybridRouting>> routingFor = Optional.empty();
     // Guarded by busySlot, as the counts it routes with.
@@ -139,7 +140,7 @@ public final class SlotPool
      * A pool binding {@code targets}' slots through {@code binder} in the order of their policy, following cpuset
      * changes as core rescopes them.
      */
-    public static SlotPool following(WorkerTargets targets, List<Integer> chipletIds, SlotBinder binder)
+    public static SlotPool following(WorkerPlacements targets, List<Integer> chipletIds, SlotBinder binder)
     {
         SlotPool pool = new SlotPool(SlotTable.of(targets), targets.policy().slotOrder(), chipletIds, binder);
         pool.follow(targets);
@@ -182,23 +183,23 @@ public final class SlotPool
 
     /**
      * Follows a cpuset change as core rescopes it: the share {@code start} was planned on, rescoped to the CPUs allowed
-     * now ({@link io.chiplet.placement.NodeShare#rescopedTo}), and the same policy and slots planned within it
+     * now ({@link io.chiplet.placement.PlacementDomain#rescopedTo}), and the same policy and slots planned within it
      * ({@link PlacementPlanner#within}). Rescoping from the share at start lets a cpuset that widens again take back
      * what it gave up.
      */
-    public void follow(WorkerTargets start)
+    public void follow(WorkerPlacements start)
     {
         requireNonNull(start, "start is null");
         targets = Optional.of(start);
         replan = allowed -> {
-            WorkerTargets now = PlacementPlanner.within(start, start.share().rescopedTo(allowed));
+            WorkerPlacements now = PlacementPlanner.within(start, start.share().rescopedTo(allowed));
             targets = Optional.of(now);
             return SlotTable.of(now);
         };
     }
 
     /** Core's targets the slots follow now; empty for a pool built from a bare table. */
-    public Optional<WorkerTargets> targets()
+    public Optional<WorkerPlacements> targets()
     {
         return targets;
     }
@@ -246,7 +247,7 @@ public final class SlotPool
                 }
             }
         }
-        ThreadBinder.Target target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
+        PreparedAffinity target = coreClass < 0 ? current.slotTargets[slot] : current.classTargets[slot][coreClass];
         SlotBinder.Binding binding;
         try {
             binding = target == null ? UNBOUND : binder.bind(target);
@@ -258,7 +259,7 @@ public final class SlotPool
         slotWork.set(slot, workGroup);
         slotTid.set(slot, binding.tid());
         last[0] = slot;
-        return new Lease(slot, group, workGroup, coreClass, current.table.slot(slot).chiplet(), Optional.ofNullable(target).map(ThreadBinder.Target::cpus), binding);
+        return new Lease(slot, group, workGroup, coreClass, current.table.slot(slot).chiplet(), Optional.ofNullable(target).map(PreparedAffinity::cpus), binding);
     }
 
     /** Gives the thread of {@code lease} its own mask and memory policy back and frees the slot; on the bound thread. */
@@ -376,21 +377,21 @@ public final class SlotPool
     private Layout layout(SlotTable table, Optional<HybridRouting> routing)
     {
         int[] groupOfSlot = new int[table.size()];
-        ThreadBinder.Target[] slotTargets = new ThreadBinder.Target[table.size()];
-        ThreadBinder.Target[][] classTargets = new ThreadBinder.Target[table.size()][];
+        PreparedAffinity[] slotTargets = new PreparedAffinity[table.size()];
+        PreparedAffinity[][] classTargets = new PreparedAffinity[table.size()][];
         for (int slot = 0; slot < table.size(); slot++) {
             SlotTable.Slot entry = table.slot(slot);
             // A slot that binds nothing (wim) has no target: its units run where the OS puts them.
-            slotTargets[slot] = entry.cpus().map(cpus -> binder.target(cpus, entry.memoryNode())).orElse(null);
+            slotTargets[slot] = entry.cpus().map(cpus -> binder.prepare(cpus, entry.memoryNode())).orElse(null);
             Integer group = groups.get(groupKey(table.slot(slot)));
             if (group == null) {
                 throw new IllegalArgumentException("slot " + slot + " is on chiplet " + table.slot(slot).chiplet() + ", not one of this process's");
             }
             groupOfSlot[slot] = group;
-            classTargets[slot] = new ThreadBinder.Target[HybridRouting.CoreClass.values().length];
+            classTargets[slot] = new PreparedAffinity[HybridRouting.CoreClass.values().length];
             for (HybridRouting.CoreClass coreClass : HybridRouting.CoreClass.values()) {
                 CpuSet cpus = entry.cpus().flatMap(own -> routing.map(route -> route.cpus(coreClass).intersect(own))).orElse(CpuSet.empty());
-                classTargets[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : binder.target(cpus, entry.memoryNode());
+                classTargets[slot][coreClass.ordinal()] = cpus.isEmpty() ? null : binder.prepare(cpus, entry.memoryNode());
             }
         }
         return new Layout(table, groupOfSlot, routing, slotTargets, classTargets);

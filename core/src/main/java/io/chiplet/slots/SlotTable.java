@@ -1,7 +1,7 @@
 package io.chiplet.slots;
 
-import io.chiplet.placement.WorkerTarget;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacement;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.CpuSet;
 
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where each of a process's worker slots runs (a Spark executor's task slots): one entry per slot, each core's finished {@link WorkerTarget} for that
+ * Where each of a process's worker slots runs (a Spark executor's task slots): one entry per slot, each core's finished {@link WorkerPlacement} for that
  * worker as it is (core applied the pin unit, {@code wim}'s "no binding" and the memory rule). Immutable, so the
  * adaptive loop replaces the whole table at once and a task always sees one consistent table.
  */
@@ -35,7 +35,7 @@ public record SlotTable(List<Slot> slots)
         }
 
         /** The slot of {@code target}, unchanged. */
-        public static Slot of(WorkerTarget target)
+        public static Slot of(WorkerPlacement target)
         {
             return new Slot(target.cpusToBind(), target.chiplet(), target.memoryNodeToBind());
         }
@@ -56,7 +56,7 @@ public record SlotTable(List<Slot> slots)
     }
 
     /** One slot per worker of {@code targets}, in worker order. */
-    public static SlotTable of(WorkerTargets targets)
+    public static SlotTable of(WorkerPlacements targets)
     {
         requireNonNull(targets, "targets is null");
         return new SlotTable(targets.targets().stream().map(Slot::of).toList());

@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The one place that knows the cpuset files of cgroup v1 and v2: which CPUs and which NUMA nodes (memory) this
- * process's cpuset cgroup allows. Topology discovery and {@link io.chiplet.affinity.AllowedCpus} (the check before
+ * process's cpuset cgroup allows. Topology discovery and {@link io.chiplet.affinity.PinnableCpus} (the check before
  * every pin) both ask here.
  *
  * <p>The mount is found the way hwloc finds it: the standard mount points first ({@code /sys/fs/cgroup} for cgroup

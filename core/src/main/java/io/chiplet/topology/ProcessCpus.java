@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Which CPUs this process may use, and which NUMA nodes it may allocate memory from: the one computation behind
  * {@link Topology#allowed()}, {@link Topology#allowedMemoryNodes()} and the check before every pin
- * ({@code io.chiplet.affinity.AllowedCpus}). Two bounds on the CPUs, widest first:
+ * ({@code io.chiplet.affinity.PinnableCpus}). Two bounds on the CPUs, widest first:
  * <ul>
  * <li>{@code cpuset}: the online CPUs inside the process's cgroup cpuset ({@link CgroupCpuset}). It bounds every
  *     thread, and {@code sched_setaffinity} may widen a thread's mask up to it, so it is what a pin may ask for.</li>

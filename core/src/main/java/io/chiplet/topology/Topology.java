@@ -17,8 +17,8 @@ import static java.util.Objects.requireNonNull;
  * @param present CPUs the kernel knows about (possible hot-plug slots excluded)
  * @param online CPUs that are online
  * @param allowed online CPUs this process may use (cgroup cpuset, and on the live machine the affinity mask): what it
- *        runs on now, which may be narrower than {@code AllowedCpus.allowed()} (the cpuset alone, what a thread may
- *        be pinned to); placement uses both, intersected ({@code NodeShare})
+ *        runs on now, which may be narrower than {@code PinnableCpus.allowed()} (the cpuset alone, what a thread may
+ *        be pinned to); placement uses both, intersected ({@code PlacementDomain})
  * @param allowedMemoryNodes ids of the NUMA nodes this process may allocate memory from (its cgroup's
  *        {@code cpuset.mems} and {@code Mems_allowed_list}; hwloc's {@code allowed_nodeset}), among the ids of
  *        {@code numaNodes}: the only nodes memory is ever bound to ({@code MemoryBinding})

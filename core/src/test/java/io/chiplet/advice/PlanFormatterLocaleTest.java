@@ -1,11 +1,11 @@
 package io.chiplet.advice;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class PlanFormatterLocaleTest
     @Test
     void workerNumbersAreAsciiDigitsInAnyLocale()
     {
-        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(FOUR), Policy.WICP_MIXED, 2, MemoryBinding.of(FOUR, true, MemoryKind.DRAM));
+        WorkerPlacements targets = PlacementPlanner.targets(PlacementDomain.of(FOUR), Policy.WICP_MIXED, 2, MemoryBinding.of(FOUR, true, MemoryKind.DRAM));
         Locale before = Locale.getDefault();
         String text;
         try {

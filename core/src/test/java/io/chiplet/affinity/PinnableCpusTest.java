@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class AllowedCpusTest
+class PinnableCpusTest
 {
     @TempDir
     Path root;
@@ -38,9 +38,9 @@ class AllowedCpusTest
         write("sys/fs/cgroup/job/cpuset.cpus.effective", "2-3,5\n");
         Files.createDirectories(root.resolve("sys/fs/cgroup/job/executor"));
 
-        AllowedCpus allowed = AllowedCpus.read(root);
+        PinnableCpus allowed = PinnableCpus.read(root);
 
-        assertThat(allowed.allowed()).isEqualTo(CpuSet.parseList("2-3,5"));
+        assertThat(allowed.cpus()).isEqualTo(CpuSet.parseList("2-3,5"));
         assertThat(allowed.online()).isEqualTo(CpuSet.range(0, 5));
         allowed.check(CpuSet.of(2, 5));
         assertThatThrownBy(() -> allowed.check(CpuSet.of(1)))
@@ -62,7 +62,7 @@ class AllowedCpusTest
         write("sys/fs/cgroup/cpuset/slurm/job9/cpuset.cpus", "4-5\n");
         write("proc/self/cgroup", "5:memory:/slurm\n3:cpuset:/slurm/job9\n0::/\n");
 
-        assertThat(AllowedCpus.read(root).allowed()).isEqualTo(CpuSet.range(4, 5));
+        assertThat(PinnableCpus.read(root).cpus()).isEqualTo(CpuSet.range(4, 5));
     }
 
     @Test
@@ -70,8 +70,8 @@ class AllowedCpusTest
             throws IOException
     {
         write("sys/devices/system/cpu/online", "0-1\n");
-        AllowedCpus allowed = AllowedCpus.read(root);
-        assertThat(allowed.allowed()).isEqualTo(CpuSet.range(0, 1));
+        PinnableCpus allowed = PinnableCpus.read(root);
+        assertThat(allowed.cpus()).isEqualTo(CpuSet.range(0, 1));
         assertThat(allowed.present()).isEqualTo(CpuSet.range(0, 1));
     }
 
@@ -80,22 +80,22 @@ class AllowedCpusTest
             throws IOException
     {
         write("sys/devices/system/cpu/online", "0-x\n");
-        assertThatThrownBy(() -> AllowedCpus.read(root))
+        assertThatThrownBy(() -> PinnableCpus.read(root))
                 .isInstanceOf(TopologyException.class).hasMessageStartingWith("sys/devices/system/cpu/online: expected");
     }
 
     @Test
     void missingOnlineFileIsNamed()
     {
-        assertThatThrownBy(() -> AllowedCpus.read(root))
+        assertThatThrownBy(() -> PinnableCpus.read(root))
                 .isInstanceOf(TopologyException.class).hasMessage("sys/devices/system/cpu/online: missing; expected a cpulist like 0-3");
     }
 
     @Test
     void liveMachineAllowsWhatProcSays()
     {
-        AllowedCpus live = AllowedCpus.live();
-        assertThat(live.allowed().isEmpty()).isFalse();
-        assertThat(live.online().containsAll(live.allowed())).isTrue();
+        PinnableCpus live = PinnableCpus.live();
+        assertThat(live.cpus().isEmpty()).isFalse();
+        assertThat(live.online().containsAll(live.cpus())).isTrue();
     }
 }

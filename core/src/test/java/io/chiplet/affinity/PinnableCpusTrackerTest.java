@@ -15,16 +15,16 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-class AllowedCpusTrackerTest
+class PinnableCpusTrackerTest
 {
     @Test
     void reportsEachChangeOnceAndIgnoresEmptyReadings()
     {
         Deque<CpuSet> readings = new ArrayDeque<>(List.of(CpuSet.range(0, 15), CpuSet.range(0, 15), CpuSet.range(8, 15), CpuSet.empty(), CpuSet.range(8, 15)));
-        AllowedCpusTracker tracker = new AllowedCpusTracker(readings::poll);
+        PinnableCpusTracker tracker = new PinnableCpusTracker(readings::poll);
         assertThat(tracker.current()).isEqualTo(CpuSet.range(0, 15));
         assertThat(tracker.check()).isEmpty();
-        AllowedCpusTracker.Change change = tracker.check().orElseThrow();
+        PinnableCpusTracker.Change change = tracker.check().orElseThrow();
         assertThat(change.describe()).isEqualTo("allowed CPUs changed from 0-15 to 8-15 (8 removed, 0 added)");
         assertThat(tracker.check()).as("a cpuset being rewritten reads empty").isEmpty();
         assertThat(tracker.check()).isEmpty();
@@ -37,9 +37,9 @@ class AllowedCpusTrackerTest
     void liveReadingDoesTheFullReadOnlyOnChange()
     {
         assumeTrue(System.getProperty("os.name").startsWith("Linux"), "needs Linux");
-        AllowedCpusTracker.LiveReading reading = new AllowedCpusTracker.LiveReading();
+        PinnableCpusTracker.LiveReading reading = new PinnableCpusTracker.LiveReading();
         CpuSet first = reading.get();
-        assertThat(first).isEqualTo(AllowedCpusTracker.readLive());
+        assertThat(first).isEqualTo(PinnableCpusTracker.readLive());
         for (int i = 0; i < 5; i++) {
             assertThat(reading.get()).isEqualTo(first);
         }
@@ -52,7 +52,7 @@ class AllowedCpusTrackerTest
     void seesTheProcessNarrowedFromOutside()
             throws Exception
     {
-        assumeTrue(AllowedCpus.live().allowed().containsAll(CpuSet.range(0, 1)), "needs CPUs 0 and 1");
+        assumeTrue(PinnableCpus.live().cpus().containsAll(CpuSet.range(0, 1)), "needs CPUs 0 and 1");
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), TrackerMain.class.getName())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)

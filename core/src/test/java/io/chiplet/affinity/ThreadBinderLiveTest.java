@@ -34,7 +34,7 @@ class ThreadBinderLiveTest
     @BeforeAll
     static void needsCpu1()
     {
-        assumeTrue(AllowedCpus.live().allowed().contains(1), "needs CPU 1 allowed");
+        assumeTrue(PinnableCpus.live().cpus().contains(1), "needs CPU 1 allowed");
     }
 
     @ParameterizedTest
@@ -43,7 +43,7 @@ class ThreadBinderLiveTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        PreparedAffinity cpu1 = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity cpu1 = binder.prepare(CPU_1, Optional.empty());
         // A fresh thread, so nothing the test runner does with its own thread matters.
         CompletableFuture.runAsync(() -> {
             int tid = ThreadId.current();
@@ -89,7 +89,7 @@ class ThreadBinderLiveTest
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
         assertThat(binder.maskOf(tid.get())).isEqualTo(before);
         BoundThread handle = binder.thread(tid.get());
-        handle.bind(binder.target(CPU_1, Optional.empty()));
+        handle.bind(binder.prepare(CPU_1, Optional.empty()));
         assertThat(handle.tid()).isEqualTo(tid.get());
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
         assertThat(binder.maskOf(tid.get())).isEqualTo(CPU_1);
@@ -121,7 +121,7 @@ class ThreadBinderLiveTest
         started.await();
         CpuSet before = ThreadId.cpusAllowed(tid.get()).orElseThrow();
         try (BoundThread bound = binder.thread(tid.get())) {
-            bound.bind(binder.target(CPU_1, Optional.empty()));
+            bound.bind(binder.prepare(CPU_1, Optional.empty()));
             assertThat(ThreadId.cpusAllowed(tid.get())).contains(CPU_1);
         }
         assertThat(ThreadId.cpusAllowed(tid.get())).contains(before);
@@ -133,12 +133,12 @@ class ThreadBinderLiveTest
     void disallowedCpuIsNamedBeforeAnySyscall()
     {
         ThreadBinder binder = ThreadBinder.live();
-        AllowedCpus allowed = binder.allowed();
+        PinnableCpus allowed = binder.pinnable();
         int missing = allowed.present().last() + 6;
         CpuSet before = binder.currentMask();
-        assertThatThrownBy(() -> binder.target(CpuSet.of(1, missing), Optional.empty()))
+        assertThatThrownBy(() -> binder.prepare(CpuSet.of(1, missing), Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("CPU " + missing + " is not allowed for this process (allowed: " + allowed.allowed().toList() + ")")
+                .hasMessageStartingWith("CPU " + missing + " is not allowed for this process (allowed: " + allowed.cpus().toList() + ")")
                 .hasMessageContaining("this machine has no such CPU");
         // Nothing was bound: the kernel would have silently taken CPU 1 alone.
         assertThat(binder.currentMask()).isEqualTo(before);
@@ -150,8 +150,8 @@ class ThreadBinderLiveTest
     {
         // Pretend CPU 4000 is allowed, as if it had gone offline after the check: the kernel's EINVAL is explained.
         CpuSet pretend = CpuSet.range(0, 4000);
-        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(pretend, pretend, pretend));
-        PreparedAffinity offline = binder.target(CpuSet.of(4000), Optional.empty());
+        ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), new PinnableCpus(pretend, pretend, pretend));
+        PreparedAffinity offline = binder.prepare(CpuSet.of(4000), Optional.empty());
         CompletableFuture.runAsync(() -> {
             CpuSet before = binder.currentMask();
             assertThatThrownBy(() -> binder.bindCurrentThread(offline))

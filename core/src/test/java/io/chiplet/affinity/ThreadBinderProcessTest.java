@@ -22,7 +22,7 @@ class ThreadBinderProcessTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live();
-        assumeTrue(binder.allowed().allowed().contains(1), "needs CPU 1 allowed");
+        assumeTrue(binder.pinnable().cpus().contains(1), "needs CPU 1 allowed");
         CpuSet cpu1 = CpuSet.of(1);
         CpuSet callerBefore = binder.currentMask();
         Map<Integer, CpuSet> before = new HashMap<>();
@@ -33,7 +33,7 @@ class ThreadBinderProcessTest
         CountDownLatch stop = new CountDownLatch(1);
         int[] late = new int[1];
         Thread lateThread;
-        try (BoundProcess binding = binder.bindProcess(binder.target(cpu1, Optional.empty()))) {
+        try (BoundProcess binding = binder.bindProcess(binder.prepare(cpu1, Optional.empty()))) {
             assertThat(binding.cpus()).isEqualTo(cpu1);
             assertThat(binding.threads()).containsAll(before.keySet().stream().filter(ThreadId::isThreadOfThisProcess).toList());
             for (int tid : ThreadId.threadsOfThisProcess()) {
@@ -78,7 +78,7 @@ class ThreadBinderProcessTest
     {
         ThreadBinder binder = ThreadBinder.live();
         CpuSet mask = binder.currentMask();
-        PreparedAffinity withMemory = binder.target(binder.allowed().allowed(), Optional.of(MemoryPolicy.preferred(0)));
+        PreparedAffinity withMemory = binder.prepare(binder.pinnable().cpus(), Optional.of(MemoryPolicy.preferred(0)));
         assertThatThrownBy(() -> binder.bindProcess(withMemory))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a process binding sets the CPUs only: bind the memory policy on the thread that creates the others");

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ThreadBinderStateTest
 {
     private static final CpuSet ALL = CpuSet.range(0, 7);
-    private static final AllowedCpus ALLOWED = new AllowedCpus(ALL, ALL, ALL);
+    private static final PinnableCpus ALLOWED = new PinnableCpus(ALL, ALL, ALL);
     private static final int OTHER = 4242;
 
     /** Thread masks by id (0: the calling thread); ids it does not hold have ended. */
@@ -85,7 +85,7 @@ class ThreadBinderStateTest
     void aKeepingBinderReadsTheOwnMaskAtTheFirstBindOnlyAndRestoresTheKeptOne()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        PreparedAffinity slot = binder.target(CpuSet.range(0, 3), Optional.empty());
+        PreparedAffinity slot = binder.prepare(CpuSet.range(0, 3), Optional.empty());
 
         binder.bindCurrentThread(slot).restore();
         assertThat(backend.gets).isOne();
@@ -106,7 +106,7 @@ class ThreadBinderStateTest
     void aPlainBinderReadsTheMaskAtEachBind()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        PreparedAffinity slot = binder.target(CpuSet.range(0, 3), Optional.empty());
+        PreparedAffinity slot = binder.prepare(CpuSet.range(0, 3), Optional.empty());
 
         binder.bindCurrentThread(slot).restore();
         backend.masks.put(0, CpuSet.of(5));
@@ -120,7 +120,7 @@ class ThreadBinderStateTest
     void aTargetThatIsTheWholeMaskCallsNothingToBindOrRestore()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        PreparedAffinity whole = binder.target(ALL, Optional.empty());
+        PreparedAffinity whole = binder.prepare(ALL, Optional.empty());
 
         binder.bindCurrentThread(whole).restore();
         binder.bindCurrentThread(whole).restore();
@@ -132,27 +132,27 @@ class ThreadBinderStateTest
     @Test
     void afterACpusetChangeTargetsAreCheckedAndThreadsRestoredWithinTheNewCpus()
     {
-        ThreadBinder binder = new ThreadBinder(backend, new AllowedCpus(CpuSet.range(0, 15), ALL, ALL)).keepingOwnState();
-        PreparedAffinity low = binder.target(CpuSet.range(0, 3), Optional.empty());
+        ThreadBinder binder = new ThreadBinder(backend, new PinnableCpus(CpuSet.range(0, 15), ALL, ALL)).keepingOwnState();
+        PreparedAffinity low = binder.prepare(CpuSet.range(0, 3), Optional.empty());
         BoundThread bound = binder.bindCurrentThread(low);
 
         // The kubelet narrows the cpuset to 4-7 and the watcher moves the running thread to its slot's new CPUs.
         binder.follow(CpuSet.range(4, 7));
-        PreparedAffinity high = binder.target(CpuSet.range(4, 5), Optional.empty());
-        assertThatThrownBy(() -> binder.target(CpuSet.range(0, 1), Optional.empty())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not allowed");
-        assertThat(binder.allowed().allowed()).isEqualTo(CpuSet.range(4, 7));
+        PreparedAffinity high = binder.prepare(CpuSet.range(4, 5), Optional.empty());
+        assertThatThrownBy(() -> binder.prepare(CpuSet.range(0, 1), Optional.empty())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not allowed");
+        assertThat(binder.pinnable().cpus()).isEqualTo(CpuSet.range(4, 7));
         bound.restore();
         assertThat(backend.masks.get(0)).isEqualTo(CpuSet.range(4, 7));
 
         // The kept mask is read again (it is 4-7 now), so a slot of all of it needs no call.
         int gets = backend.gets;
-        binder.bindCurrentThread(binder.target(CpuSet.range(4, 7), Optional.empty())).restore();
+        binder.bindCurrentThread(binder.prepare(CpuSet.range(4, 7), Optional.empty())).restore();
         assertThat(backend.gets).isEqualTo(gets + 1);
 
         // None of its own CPUs left: all of the allowed ones (the kernel refuses a mask with none).
         backend.masks.put(0, CpuSet.of(4));
         binder.follow(CpuSet.range(6, 7));
-        binder.bindCurrentThread(binder.target(CpuSet.of(7), Optional.empty()));
+        binder.bindCurrentThread(binder.prepare(CpuSet.of(7), Optional.empty()));
         binder.follow(CpuSet.of(6));
         binder.currentThread().restore();
         assertThat(backend.masks.get(0)).isEqualTo(CpuSet.of(6));
@@ -163,7 +163,7 @@ class ThreadBinderStateTest
     void aThreadMovedByACpusetChangeIsRestoredEvenWhenItsBindSetNothing()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED).keepingOwnState();
-        BoundThread bound = binder.bindCurrentThread(binder.target(ALL, Optional.empty()));
+        BoundThread bound = binder.bindCurrentThread(binder.prepare(ALL, Optional.empty()));
         assertThat(backend.sets).isZero();
 
         binder.follow(CpuSet.range(2, 7));
@@ -177,7 +177,7 @@ class ThreadBinderStateTest
     void movesARunningThreadAndSaysWhenItHasEnded()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        PreparedAffinity slot = binder.target(CpuSet.range(2, 3), Optional.empty());
+        PreparedAffinity slot = binder.prepare(CpuSet.range(2, 3), Optional.empty());
 
         assertThat(binder.move(OTHER, slot)).isTrue();
         assertThat(backend.masks.get(OTHER)).isEqualTo(CpuSet.range(2, 3));
@@ -203,7 +203,7 @@ class ThreadBinderStateTest
     void aBindTheKernelDoesNotPermitSaysWhy()
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
-        PreparedAffinity slot = binder.target(CpuSet.range(2, 3), Optional.empty());
+        PreparedAffinity slot = binder.prepare(CpuSet.range(2, 3), Optional.empty());
         backend.refuseWith = Errno.EPERM;
 
         assertThatThrownBy(() -> binder.move(OTHER, slot))
@@ -220,13 +220,13 @@ class ThreadBinderStateTest
     {
         ThreadBinder binder = new ThreadBinder(backend, ALLOWED);
         BoundThread bound = binder.currentThread();
-        assertThatThrownBy(() -> bound.rebind(binder.target(CpuSet.of(1), Optional.empty()))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> bound.rebind(binder.prepare(CpuSet.of(1), Optional.empty()))).isInstanceOf(IllegalStateException.class);
 
-        bound.bind(binder.target(ALL, Optional.empty()));
-        bound.rebind(binder.target(CpuSet.of(1), Optional.empty()));
+        bound.bind(binder.prepare(ALL, Optional.empty()));
+        bound.rebind(binder.prepare(CpuSet.of(1), Optional.empty()));
         assertThat(bound.isBound()).isTrue();
         assertThat(backend.masks.get(0)).isEqualTo(CpuSet.of(1));
-        assertThatThrownBy(() -> bound.rebind(binder.target(CpuSet.of(1), Optional.of(MemoryPolicy.preferred(0)))))
+        assertThatThrownBy(() -> bound.rebind(binder.prepare(CpuSet.of(1), Optional.of(MemoryPolicy.preferred(0)))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CPUs only");
         bound.restore();
 

@@ -26,7 +26,7 @@ class ThreadBinderTest
     @BeforeAll
     static void needsCpu1()
     {
-        assumeTrue(AllowedCpus.live().allowed().contains(1), "needs CPU 1 allowed");
+        assumeTrue(PinnableCpus.live().cpus().contains(1), "needs CPU 1 allowed");
     }
 
     /** Runs {@code task} on a fresh platform thread (a pin applies to a virtual thread's carrier) and waits. */
@@ -52,7 +52,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live(backend);
-        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.prepare(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             CpuSet before = SchedSyscalls.getAffinity(0);
             BoundThread bound = binder.bindCurrentThread(target);
@@ -73,7 +73,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        PreparedAffinity target = binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
+        PreparedAffinity target = binder.prepare(CPU_1, Optional.of(MemoryPolicy.preferred(0)));
         onPlatformThread(() -> {
             KernelMempolicy before = MempolicySyscalls.getMempolicy();
             try (BoundThread bound = binder.bindCurrentThread(target)) {
@@ -92,7 +92,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.prepare(CPU_1, Optional.empty());
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().start(() -> {
@@ -105,7 +105,7 @@ class ThreadBinderTest
             BoundThread bound = binder.thread(id);
             bound.bind(target);
             assertThat(ThreadId.cpusAllowed(id)).contains(CPU_1);
-            assertThatThrownBy(() -> binder.thread(id).bind(binder.target(CPU_1, Optional.of(MemoryPolicy.preferred(0)))))
+            assertThatThrownBy(() -> binder.thread(id).bind(binder.prepare(CPU_1, Optional.of(MemoryPolicy.preferred(0)))))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("calling thread only");
             bound.restore();
@@ -123,7 +123,7 @@ class ThreadBinderTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        PreparedAffinity target = binder.target(CPU_1, Optional.empty());
+        PreparedAffinity target = binder.prepare(CPU_1, Optional.empty());
         onPlatformThread(() -> {
             try (BoundThread bound = binder.bindCurrentThread(target)) {
                 assertThatThrownBy(() -> binder.bindCurrentThread(target))
@@ -137,9 +137,9 @@ class ThreadBinderTest
     void aTargetOutsideTheAllowedCpusIsRefusedWhenMade()
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        int outside = AllowedCpus.live().allowed().last() + 1;
+        int outside = PinnableCpus.live().cpus().last() + 1;
 
-        assertThatThrownBy(() -> binder.target(CpuSet.of(outside), Optional.empty()))
+        assertThatThrownBy(() -> binder.prepare(CpuSet.of(outside), Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(Integer.toString(outside));
     }

@@ -1,6 +1,6 @@
 package io.chiplet.affinity;
 
-/** A child JVM for {@link AllowedCpusTrackerTest}: prints its allowed CPUs, then each change, checking every 20 ms. */
+/** A child JVM for {@link PinnableCpusTrackerTest}: prints its allowed CPUs, then each change, checking every 20 ms. */
 public final class TrackerMain
 {
     private TrackerMain() {}
@@ -8,7 +8,7 @@ public final class TrackerMain
     public static void main(String[] args)
             throws InterruptedException
     {
-        AllowedCpusTracker tracker = AllowedCpusTracker.live();
+        PinnableCpusTracker tracker = PinnableCpusTracker.live();
         System.out.println("START " + tracker.current().toList());
         System.out.flush();
         while (true) {

@@ -1,15 +1,15 @@
 package io.chiplet.binding;
 
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.ChipletLeases;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.TestTopologies;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.ChipletBasis;
 import io.chiplet.topology.Core;
@@ -50,12 +50,12 @@ class ChipletLockTest
         Topology topology = TestTopologies.dualEpyc7763();
         Path leases = directory.resolve("leases");
         MemoryBinding memory = MemoryBinding.of(topology, true, MemoryKind.DRAM);
-        try (ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 2, memory)) {
+        try (ChipletLock lock = ChipletLock.acquire(leases, PlacementDomain.of(topology), 2, memory)) {
             // free chiplets, lowest id first, then the first one's package
             assertThat(lock.share().ids()).containsExactly(0, 1);
             assertThat(lock.anyShared()).isFalse();
             assertThat(lock.share().shareCpus().toList()).isEqualTo("0-15,128-143");
-            assertThat(lock.target()).isEqualTo(new WorkerTarget(0, OptionalInt.empty(), Optional.of(CpuSet.parseList("0-15,128-143")), OptionalInt.of(0)));
+            assertThat(lock.target()).isEqualTo(new WorkerPlacement(0, OptionalInt.empty(), Optional.of(CpuSet.parseList("0-15,128-143")), OptionalInt.of(0)));
             assertThat(lock.memoryNodesToBind()).containsExactly(0);
             assertThat(lock.lockFiles()).containsExactly(leases.toAbsolutePath().resolve("chiplet-0.lock"), leases.toAbsolutePath().resolve("chiplet-1.lock"));
         }
@@ -76,7 +76,7 @@ class ChipletLockTest
         Topology topology = TestTopologies.dualEpyc7763();
         Path leases = directory.resolve("leases");
         RecordingProcessBinder binder = new RecordingProcessBinder(topology.allowed());
-        ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.of(topology, true, MemoryKind.DRAM));
+        ChipletLock lock = ChipletLock.acquire(leases, PlacementDomain.of(topology), 1, MemoryBinding.of(topology, true, MemoryKind.DRAM));
         try (lock) {
             lock.bindProcess(binder);
             assertThat(binder.events()).containsExactly("bind 0-7,128-135 node OptionalInt[0]");
@@ -84,12 +84,12 @@ class ChipletLockTest
         }
         assertThat(binder.events()).containsExactly("bind 0-7,128-135 node OptionalInt[0]", "unbind");
         assertThatThrownBy(() -> lock.bindProcess(binder)).hasMessageContaining("closed");
-        // A given target (core's HostShares.processTarget) must bind CPUs, all on the leased chiplets.
-        try (ChipletLock again = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.off(topology))) {
-            assertThatThrownBy(() -> again.bindProcess(binder, WorkerTarget.unbound(0))).hasMessageContaining("binds no CPUs");
-            assertThatThrownBy(() -> again.bindProcess(binder, new WorkerTarget(0, OptionalInt.of(1), Optional.of(CpuSet.parseList("8-15")), OptionalInt.empty())))
+        // A given target (core's HostDivision.processPlacement) must bind CPUs, all on the leased chiplets.
+        try (ChipletLock again = ChipletLock.acquire(leases, PlacementDomain.of(topology), 1, MemoryBinding.off(topology))) {
+            assertThatThrownBy(() -> again.bindProcess(binder, WorkerPlacement.unbound(0))).hasMessageContaining("binds no CPUs");
+            assertThatThrownBy(() -> again.bindProcess(binder, new WorkerPlacement(0, OptionalInt.of(1), Optional.of(CpuSet.parseList("8-15")), OptionalInt.empty())))
                     .hasMessageContaining("not all on the leased chiplets (0-7,128-135)");
-            again.bindProcess(binder, new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.parseList("0-3")), OptionalInt.empty()));
+            again.bindProcess(binder, new WorkerPlacement(0, OptionalInt.of(0), Optional.of(CpuSet.parseList("0-3")), OptionalInt.empty()));
         }
         assertThat(binder.events()).endsWith("bind 0-3 node OptionalInt.empty", "unbind");
         try (ChipletLeases after = ChipletLeases.open(leases, topology.chiplets(), topology)) {
@@ -102,10 +102,10 @@ class ChipletLockTest
     {
         Topology topology = TestTopologies.twoChiplets();
         Path leases = directory.resolve("leases");
-        assertThatThrownBy(() -> ChipletLock.acquire(leases, NodeShare.of(topology), 3, MemoryBinding.off(topology)))
+        assertThatThrownBy(() -> ChipletLock.acquire(leases, PlacementDomain.of(topology), 3, MemoryBinding.off(topology)))
                 .hasMessageContaining("expected to lease 1 to 2 chiplets but asked for 3");
-        try (ChipletLock lock = ChipletLock.acquire(leases, NodeShare.of(topology), 1, MemoryBinding.off(topology))) {
-            assertThat(lock.target()).isEqualTo(new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.of(0)), OptionalInt.empty()));
+        try (ChipletLock lock = ChipletLock.acquire(leases, PlacementDomain.of(topology), 1, MemoryBinding.off(topology))) {
+            assertThat(lock.target()).isEqualTo(new WorkerPlacement(0, OptionalInt.of(0), Optional.of(CpuSet.of(0)), OptionalInt.empty()));
         }
     }
 
@@ -125,7 +125,7 @@ class ChipletLockTest
                 .cores(cores)
                 .chiplets(chiplets)
                 .build();
-        try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), NodeShare.of(idless), 2, MemoryBinding.off(idless))) {
+        try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), PlacementDomain.of(idless), 2, MemoryBinding.off(idless))) {
             assertThat(lock.share().ids()).containsExactly(0, 2);
         }
     }
@@ -135,15 +135,15 @@ class ChipletLockTest
     void bindsTheCallingThreadAndRestoresItBeforeReleasing()
             throws Exception
     {
-        AllowedCpus allowed = AllowedCpus.live();
-        assumeTrue(allowed.allowed().containsAll(CpuSet.range(0, 1)), "needs CPUs 0 and 1 allowed");
+        PinnableCpus allowed = PinnableCpus.live();
+        assumeTrue(allowed.cpus().containsAll(CpuSet.range(0, 1)), "needs CPUs 0 and 1 allowed");
         Path root = Snapshots.unpack(Snapshots.TWO_CPUS_TWO_CHIPLETS, Files.createDirectory(directory.resolve("snapshot")));
         Topology topology = TopologyDiscovery.discover(DiscoveryOptions.fsRoot(root));
         ThreadBinder binder = new ThreadBinder(PinningBackend.fromName("ffm"), allowed);
         String[] masks = CompletableFuture.supplyAsync(() -> {
             String before = ownMask();
             String during;
-            try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), NodeShare.of(topology, allowed.allowed()), 1, MemoryBinding.off(topology))) {
+            try (ChipletLock lock = ChipletLock.acquire(directory.resolve("leases"), PlacementDomain.of(topology, allowed.cpus()), 1, MemoryBinding.off(topology))) {
                 lock.bindCurrentThread(binder, MemoryEnforcement.PREFERRED);
                 during = ownMask();
                 assertThatThrownBy(() -> lock.bindCurrentThread(binder, MemoryEnforcement.PREFERRED)).hasMessageContaining("bound a thread already");

@@ -5,7 +5,7 @@ import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.affinity.LeaseLedger;
 import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.TestTopologies;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class CoordinatedChipletLockTest
     Path temp;
 
     private final Topology topology = TestTopologies.dualEpyc7763();
-    private final NodeShare share = NodeShare.of(topology);
+    private final PlacementDomain share = PlacementDomain.of(topology);
     private final MemoryBinding memory = MemoryBinding.off(topology);
 
     @Test
@@ -63,7 +63,7 @@ class CoordinatedChipletLockTest
     void whenUnseenProcessesHoldEveryChipletTheLockKeepsItsLeaseAndSaysSo()
     {
         Topology two = TestTopologies.twoChiplets();
-        NodeShare small = NodeShare.of(two);
+        PlacementDomain small = PlacementDomain.of(two);
         LeaseLedger ledger = new LeaseLedger();
         try (ChipletLock first = ChipletLock.acquire(temp.resolve("a"), small, 2, MemoryBinding.off(two), coordinator(ledger, "1"));
                 ChipletLock second = ChipletLock.acquire(temp.resolve("b"), small, 1, MemoryBinding.off(two), coordinator(ledger, "2"))) {

@@ -28,7 +28,7 @@ public class RecordingProcessBinder
     }
 
     @Override
-    public CpuSet allowed()
+    public CpuSet pinnableCpus()
     {
         return allowed;
     }

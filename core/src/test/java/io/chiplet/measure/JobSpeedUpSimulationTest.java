@@ -38,7 +38,7 @@ class JobSpeedUpSimulationTest
         double clusters = 0;
         double truth = 0;
         for (int run = 0; run < RUNS; run++) {
-            SimulatedCluster.Run always = simulation.run(new MeasurementPlan(true, ControlShare.of(share), GuardMode.ALWAYS, run, 20), 10_000 + run);
+            SimulatedCluster.Run always = simulation.run(new MeasurementPlan(true, ControlFraction.of(share), GuardMode.ALWAYS, run, 20), 10_000 + run);
             ArmEstimate estimate = always.measurement().estimate();
             truth += always.trueSpeedUp();
             if (estimate.enough()) {
@@ -52,7 +52,7 @@ class JobSpeedUpSimulationTest
                 jobFaster += estimate.placedFaster() ? 1 : 0;
                 jobPointSlower += ratio.ratio() > 1 ? 1 : 0;
             }
-            if (guard && !simulation.run(new MeasurementPlan(true, ControlShare.of(share), GuardMode.AUTO, run, 20), 50_000 + run).measurement().guard().placing()) {
+            if (guard && !simulation.run(new MeasurementPlan(true, ControlFraction.of(share), GuardMode.AUTO, run, 20), 50_000 + run).measurement().guard().placing()) {
                 stopped++;
             }
         }
@@ -142,7 +142,7 @@ class JobSpeedUpSimulationTest
             SimulatedCluster harmed = simulation.withEffect(calibrated(simulation, relative -> harm, 1 / harm));
             int stopped = 0;
             for (int run = 0; run < runs; run++) {
-                stopped += harmed.run(new MeasurementPlan(true, ControlShare.of(0.5), GuardMode.AUTO, run, 20), 70_000 + run).measurement().guard().placing() ? 0 : 1;
+                stopped += harmed.run(new MeasurementPlan(true, ControlFraction.of(0.5), GuardMode.AUTO, run, 20), 70_000 + run).measurement().guard().placing() ? 0 : 1;
             }
             System.out.printf(Locale.ROOT, "| Spark, switchback per host, placed %.1fx slower, share 0.5: the guard stopped placement | %.1f %% of %d runs |%n", harm,
                     100.0 * stopped / runs, runs);

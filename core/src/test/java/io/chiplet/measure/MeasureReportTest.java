@@ -19,7 +19,7 @@ class MeasureReportTest
     void theJsonParsesAndCarriesTheFiguresOfTheSummary()
             throws IOException
     {
-        Measurement measurement = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.AUTO, 1, 20), 1);
+        Measurement measurement = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.AUTO, 1, 20), 1);
         MeasureReport report = MeasureReport.of(measurement, "app \"x\" <1>", "per task, stratified by stage", Noun.regular("task"), Noun.regular("stage"), "2026-11-26T15:00:00Z",
                 new PluginCost(2_000_000, 1_000_000_000), List.of("executor mode is not measured"));
 
@@ -62,7 +62,7 @@ class MeasureReportTest
     @Test
     void everyFigureSaysTheSmallestEffectItCouldHaveSeen()
     {
-        Measurement none = SimulatedJob.noEffect().run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 2, 20), 2);
+        Measurement none = SimulatedJob.noEffect().run(new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 2, 20), 2);
         MeasureReport report = MeasureReport.of(none, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of());
         ArmEstimate estimate = none.estimate();
         assertThat(estimate.timeRatio().orElseThrow().noiseExplains()).isTrue();
@@ -76,7 +76,7 @@ class MeasureReportTest
         assertThat(scalars(report.json())).containsKey("minimumDetectableEffect").containsKey("controlClusters");
         assertThat(report.html()).contains("Smallest effect these data could have detected").contains("per task (diagnostic)");
 
-        Measurement gain = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 1, 20), 1);
+        Measurement gain = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 1, 20), 1);
         assertThat(MeasureReport.of(gain, "a", "d", Noun.regular("task"), Noun.regular("stage"), "t", PluginCost.none(), List.of()).summaryLine())
                 .contains("placed faster; smallest detectable effect \u00b1");
     }
@@ -93,7 +93,7 @@ class MeasureReportTest
             double seconds = (big ? 100 : 1) * Math.exp(0.05 * random.nextGaussian()) * (arm == Arm.PLACED ? (big ? 2 : 0.5) : 1);
             units.add(new UnitObservation("stage 0", arm, seconds, 0, 0, 0, 0));
         }
-        Measurement measurement = new Measurement(new MeasurementPlan(true, ControlShare.of(0.5), GuardMode.ALWAYS, 1, 20));
+        Measurement measurement = new Measurement(new MeasurementPlan(true, ControlFraction.of(0.5), GuardMode.ALWAYS, 1, 20));
         units.forEach(measurement::record);
         measurement.update();
         ArmEstimate estimate = measurement.estimate();

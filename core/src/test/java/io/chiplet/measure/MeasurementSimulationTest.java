@@ -22,7 +22,7 @@ class MeasurementSimulationTest
     @ValueSource(doubles = {0.8, 1.0, 1.25})
     void anInjectedEffectIsRecoveredWithinTheInterval(double timeRatio)
     {
-        MeasurementPlan plan = new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 11, 20);
+        MeasurementPlan plan = new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 11, 20);
         Measurement measurement = SimulatedJob.noEffect().withEffect(timeRatio).run(plan, 11);
         RatioEstimate estimate = measurement.estimate().timeRatio().orElseThrow();
 
@@ -39,7 +39,7 @@ class MeasurementSimulationTest
         double shareSum = 0;
         for (int run = 0; run < RUNS; run++) {
             // The estimator's own coverage: a guard that stops a run freezes the estimate it stopped on, a selected one.
-            Measurement measurement = SimulatedJob.noEffect().run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, run, 20), 1000 + run);
+            Measurement measurement = SimulatedJob.noEffect().run(new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, run, 20), 1000 + run);
             if (measurement.estimate().timeRatio().orElseThrow().noiseExplains()) {
                 covered++;
             }
@@ -95,7 +95,7 @@ class MeasurementSimulationTest
     @Test
     void alwaysPlacesWhateverTheMeasurementSays()
     {
-        MeasurementPlan plan = new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 3, 20);
+        MeasurementPlan plan = new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 3, 20);
         Measurement measurement = SimulatedJob.noEffect().withEffect(1.25).run(plan, 3);
 
         assertThat(measurement.guard().placing()).isTrue();
@@ -107,7 +107,7 @@ class MeasurementSimulationTest
     @Test
     void measuringOffMeansNoControl()
     {
-        MeasurementPlan plan = new MeasurementPlan(false, ControlShare.of(0.1), GuardMode.AUTO, 3, 20);
+        MeasurementPlan plan = new MeasurementPlan(false, ControlFraction.of(0.1), GuardMode.AUTO, 3, 20);
         Measurement measurement = SimulatedJob.noEffect().withEffect(1.25).run(plan, 3);
 
         assertThat(measurement.directive()).isEqualTo(new Directive(0, true));
@@ -117,7 +117,7 @@ class MeasurementSimulationTest
     @Test
     void theControlShareShrinksOnceTheIntervalIsDecisive()
     {
-        MeasurementPlan plan = new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 4, 20);
+        MeasurementPlan plan = new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 4, 20);
         Measurement open = new Measurement(plan);
         assertThat(open.update().directive().controlShare()).isEqualTo(0.1);
         Measurement decided = SimulatedJob.noEffect().withEffect(0.8).run(plan, 4);
@@ -131,7 +131,7 @@ class MeasurementSimulationTest
         // The share drops from 10 % to 2.5 % once decisive, while the first tasks are three times slower: control
         // tasks are over-represented among the slow early ones. Compared within each share, that does not matter.
         SimulatedJob job = SimulatedJob.noEffect().withEffect(0.8).withWarmup(2.0);
-        MeasurementPlan plan = new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 9, 20);
+        MeasurementPlan plan = new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 9, 20);
         double sum = 0;
         int runs = 40;
         for (int run = 0; run < runs; run++) {
@@ -145,7 +145,7 @@ class MeasurementSimulationTest
     {
         // Half of placement's effect reaches the control tasks running beside placed ones.
         SimulatedJob job = SimulatedJob.noEffect().withEffect(1.25).withInterference(0.5);
-        MeasurementPlan plan = new MeasurementPlan(true, new ControlShare(0.1, 0.1, 0.02), GuardMode.ALWAYS, 8, 20);
+        MeasurementPlan plan = new MeasurementPlan(true, new ControlFraction(0.1, 0.1, 0.02), GuardMode.ALWAYS, 8, 20);
         double sum = 0;
         int runs = 40;
         for (int run = 0; run < runs; run++) {

@@ -32,7 +32,7 @@ class RunHistoryTest
     {
         ArmEstimate none = StratifiedArmEstimator.standard().estimate(List.of());
         assertThat(RunRecord.of("k", "app", Instant.EPOCH, 1, none)).isEmpty();
-        Measurement measured = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlShare.of(0.1), GuardMode.ALWAYS, 1, 20), 1);
+        Measurement measured = SimulatedJob.noEffect().withEffect(0.8).run(new MeasurementPlan(true, ControlFraction.of(0.1), GuardMode.ALWAYS, 1, 20), 1);
         RunRecord record = RunRecord.of("k", "app", Instant.EPOCH, 1, measured.estimate()).orElseThrow();
         assertThat(record.speedUp()).isCloseTo(measured.estimate().speedUp().orElseThrow(), within(1e-12));
         assertThat(record.controlClusters()).isEqualTo(measured.estimate().controlClusters());

@@ -136,7 +136,7 @@ record ScheduledCluster(double gain, double beta, SpanRule spanRule, boolean fee
     /** A plan with a fixed control share of 0.5 (switchback pairs), the given guard. */
     static MeasurementPlan plan(GuardMode guard, long seed)
     {
-        return new MeasurementPlan(true, new ControlShare(SHARE, SHARE, 0.02), guard, seed, StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
+        return new MeasurementPlan(true, new ControlFraction(SHARE, SHARE, 0.02), guard, seed, StratifiedArmEstimator.DEFAULT_MIN_UNITS_PER_ARM);
     }
 
     private double effect(double relativeWork)

@@ -113,7 +113,7 @@ class CounterAvailabilityTest
     {
         PerfPlatform platform = fixture().paranoid(2).virtualMachinePmus().platform();
         AtomicInteger probes = new AtomicInteger();
-        Availability availability = CounterAvailability.assess(CYCLES, CounterTarget.callingThread(), platform, (event, target) -> {
+        Availability availability = CounterAvailability.assess(CYCLES, CounterScope.callingThread(), platform, (event, target) -> {
             probes.incrementAndGet();
             return OptionalInt.empty();
         });
@@ -127,7 +127,7 @@ class CounterAvailabilityTest
         fixture().paranoid(0).pmu("cpu", 4).cpu(CpuIdentity.INTEL, 6, 0x55, "Xeon Gold 6230");
         PerfPlatform platform = PerfPlatform.read(root);
         EventCatalog catalog = EventCatalog.select(platform);
-        assertThat(CounterAvailability.assessFillSources(catalog, CounterTarget.callingThread(), platform, (event, target) -> OptionalInt.empty()))
+        assertThat(CounterAvailability.assessFillSources(catalog, CounterScope.callingThread(), platform, (event, target) -> OptionalInt.empty()))
                 .hasToString("unavailable: unknown CPU model for fill-source events: GenuineIntel family 0x6 model 0x55 (Xeon Gold 6230)");
     }
 
@@ -137,7 +137,7 @@ class CounterAvailabilityTest
         fixture().paranoid(2).virtualMachinePmus().cpu(CpuIdentity.AMD, 0x19, 0x01, "AMD EPYC 7763");
         PerfPlatform platform = PerfPlatform.read(root);
         EventCatalog catalog = EventCatalog.select(platform);
-        assertThat(CounterAvailability.assessFillSources(catalog, CounterTarget.callingThread(), platform, (event, target) -> OptionalInt.empty())
+        assertThat(CounterAvailability.assessFillSources(catalog, CounterScope.callingThread(), platform, (event, target) -> OptionalInt.empty())
                 .unavailableReason().orElseThrow()).startsWith("no hardware PMU (virtual machine?)");
     }
 
@@ -147,7 +147,7 @@ class CounterAvailabilityTest
         fixture().paranoid(2).pmu("cpu", 4).cpu(CpuIdentity.AMD, 0x19, 0x01, "AMD EPYC 7763");
         PerfPlatform platform = PerfPlatform.read(root);
         EventCatalog catalog = EventCatalog.select(platform);
-        Availability availability = CounterAvailability.assessFillSources(catalog, CounterTarget.callingThread(), platform,
+        Availability availability = CounterAvailability.assessFillSources(catalog, CounterScope.callingThread(), platform,
                 (event, target) -> event.name().endsWith("mem_io_remote") ? OptionalInt.of(Errno.ENOENT) : OptionalInt.empty());
         assertThat(availability).hasToString(
                 "unavailable: the kernel does not support event ls_any_fills_from_sys.mem_io_remote here: ENOENT (no such file or directory)");
@@ -158,8 +158,8 @@ class CounterAvailabilityTest
     void liveHardwarePathReportsTheReasonThisMachineImplies()
     {
         PerfPlatform platform = PerfPlatform.read(Path.of("/"));
-        Availability cycles = CounterAvailability.assess(CYCLES, CounterTarget.callingThread(), platform, CounterAvailability.SYSCALL_PROBE);
-        Availability software = CounterAvailability.assess(TASK_CLOCK, CounterTarget.callingThread(), platform, CounterAvailability.SYSCALL_PROBE);
+        Availability cycles = CounterAvailability.assess(CYCLES, CounterScope.callingThread(), platform, CounterAvailability.SYSCALL_PROBE);
+        Availability software = CounterAvailability.assess(TASK_CLOCK, CounterScope.callingThread(), platform, CounterAvailability.SYSCALL_PROBE);
         if (platform.paranoid().isPresent() && (platform.perfmonCapable() || platform.paranoid().getAsInt() <= 2)) {
             assertThat(software).hasToString("available");
         }

@@ -34,7 +34,7 @@ class PerfCounterGroupTest
     @Test
     void taskClockCountsABusyLoop()
     {
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), SOFTWARE)) {
             group.enable();
             long start = System.nanoTime();
             long cpu = spinCpu(TimeUnit.MILLISECONDS.toNanos(100));
@@ -62,7 +62,7 @@ class PerfCounterGroupTest
     @Test
     void groupReadReturnsEveryMemberInOneRead()
     {
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), SOFTWARE)) {
             group.enable();
             spin(TimeUnit.MILLISECONDS.toNanos(20));
             touchNewPages(1024);
@@ -78,7 +78,7 @@ class PerfCounterGroupTest
     @Test
     void resetZeroesTheCounts()
     {
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), SOFTWARE)) {
             group.enable();
             spinCpu(TimeUnit.MILLISECONDS.toNanos(50));
             group.disable();
@@ -97,7 +97,7 @@ class PerfCounterGroupTest
     {
         PerfPlatform platform = PerfPlatform.read(Path.of("/"));
         List<PerfEvent> events = List.of(TASK_CLOCK, CONTEXT_SWITCHES);
-        try (PerfCounterGroup userOnly = PerfCounterGroup.open(CounterTarget.callingThread(), events, false)) {
+        try (PerfCounterGroup userOnly = PerfCounterGroup.open(CounterScope.callingThread(), events, false)) {
             userOnly.enable();
             for (int i = 0; i < 20; i++) {
                 Thread.sleep(1);
@@ -106,7 +106,7 @@ class PerfCounterGroupTest
             assertThat(userOnly.read().scaled(CONTEXT_SWITCHES.name())).isZero();
         }
         if (platform.kernelCountingAllowed()) {
-            try (PerfCounterGroup withKernel = PerfCounterGroup.open(CounterTarget.callingThread(), events, true)) {
+            try (PerfCounterGroup withKernel = PerfCounterGroup.open(CounterScope.callingThread(), events, true)) {
                 withKernel.enable();
                 for (int i = 0; i < 20; i++) {
                     Thread.sleep(1);
@@ -121,13 +121,13 @@ class PerfCounterGroupTest
     {
         PerfPlatform platform = PerfPlatform.read(Path.of("/"));
         List<PerfEvent> events = List.of(EventCatalog.CPU_CLOCK, PAGE_FAULTS);
-        Availability availability = CounterAvailability.assess(EventCatalog.CPU_CLOCK, CounterTarget.cpu(0), platform, CounterAvailability.SYSCALL_PROBE);
+        Availability availability = CounterAvailability.assess(EventCatalog.CPU_CLOCK, CounterScope.cpu(0), platform, CounterAvailability.SYSCALL_PROBE);
         if (!platform.perfmonCapable() && platform.paranoid().orElse(3) >= 1) {
             assertThat(availability.unavailableReason()).hasValueSatisfying(reason -> assertThat(reason).contains("forbids CPU-wide counting"));
             return;
         }
         assertThat(availability.isAvailable()).isTrue();
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.cpu(0), events)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.cpu(0), events)) {
             group.enable();
             spinCpu(TimeUnit.MILLISECONDS.toNanos(20));
             sleep(50);
@@ -139,7 +139,7 @@ class PerfCounterGroupTest
     @Test
     void disabledGroupDoesNotCount()
     {
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), SOFTWARE)) {
             spin(TimeUnit.MILLISECONDS.toNanos(30));
             assertThat(group.read().raw(0)).isZero();
         }
@@ -151,7 +151,7 @@ class PerfCounterGroupTest
     {
         long before = openDescriptors();
         List<Integer> fds;
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), SOFTWARE)) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), SOFTWARE)) {
             fds = group.fileDescriptors();
             assertThat(openDescriptors()).isEqualTo(before + 3);
         }
@@ -167,7 +167,7 @@ class PerfCounterGroupTest
     {
         PerfEvent bogus = new PerfEvent("bogus-software", PerfEventSyscalls.PERF_TYPE_SOFTWARE, 0xffff, 0, "no such software event");
         long before = openDescriptors();
-        assertThatThrownBy(() -> PerfCounterGroup.open(CounterTarget.callingThread(), List.of(TASK_CLOCK, PAGE_FAULTS, bogus)))
+        assertThatThrownBy(() -> PerfCounterGroup.open(CounterScope.callingThread(), List.of(TASK_CLOCK, PAGE_FAULTS, bogus)))
                 .isInstanceOfSatisfying(PerfEventOpenException.class, e -> {
                     assertThat(e.event()).isEqualTo(bogus);
                     assertThat(e.errno()).isIn(Errno.ENOENT, Errno.EINVAL, Errno.EOPNOTSUPP);
@@ -179,7 +179,7 @@ class PerfCounterGroupTest
     @Test
     void closedGroupRefusesToRead()
     {
-        PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), List.of(TASK_CLOCK));
+        PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), List.of(TASK_CLOCK));
         group.close();
         group.close();
         assertThatThrownBy(group::read).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
@@ -199,7 +199,7 @@ class PerfCounterGroupTest
         });
         worker.start();
         started.await();
-        try (PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.thread(tid.get()), List.of(TASK_CLOCK))) {
+        try (PerfCounterGroup group = PerfCounterGroup.open(CounterScope.thread(tid.get()), List.of(TASK_CLOCK))) {
             group.enable();
             opened.countDown();
             worker.join();

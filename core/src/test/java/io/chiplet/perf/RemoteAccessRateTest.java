@@ -21,7 +21,7 @@ class RemoteAccessRateTest
     {
         PerfPlatform platform = PerfPlatform.read(Path.of("/"));
         EventCatalog catalog = EventCatalog.select(platform);
-        RemoteAccessRate.Choice choice = RemoteAccessRate.open(CounterTarget.callingThread(), platform, catalog);
+        RemoteAccessRate.Choice choice = RemoteAccessRate.open(CounterScope.callingThread(), platform, catalog);
         try (RemoteAccessSignal signal = choice.signal()) {
             if (platform.corePmu().isEmpty()) {
                 assertThat(signal.signalSource()).isEqualTo(SignalSource.SOFTWARE_FALLBACK);
@@ -47,7 +47,7 @@ class RemoteAccessRateTest
     void fallbackIsChosenWithTheReasonWhenTheCatalogKnowsNoRemoteEvents()
     {
         PerfPlatform platform = new PerfPlatform(OptionalInt.of(2), Map.of("cpu", 4), java.util.Optional.of(new CpuIdentity(CpuIdentity.INTEL, 6, 0x55, "Xeon")), false);
-        RemoteAccessRate.Choice choice = RemoteAccessRate.open(CounterTarget.callingThread(), platform, EventCatalog.select(platform),
+        RemoteAccessRate.Choice choice = RemoteAccessRate.open(CounterScope.callingThread(), platform, EventCatalog.select(platform),
                 (event, target) -> OptionalInt.empty(), System::nanoTime);
         try (RemoteAccessSignal signal = choice.signal()) {
             assertThat(signal.signalSource()).isEqualTo(SignalSource.SOFTWARE_FALLBACK);
@@ -59,7 +59,7 @@ class RemoteAccessRateTest
     void samplesAreDeltasOverTheIntervalAndSumOnlyTheSignalEvents()
     {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
-        PerfCounterGroup group = PerfCounterGroup.open(CounterTarget.callingThread(), List.of(MINOR_FAULTS, TASK_CLOCK));
+        PerfCounterGroup group = PerfCounterGroup.open(CounterScope.callingThread(), List.of(MINOR_FAULTS, TASK_CLOCK));
         try (RemoteAccessSignal signal = RemoteAccessRate.hardware(group, clock::get)) {
             PerfCounterGroupTest.touchNewPages(1024);
             clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));

@@ -95,7 +95,7 @@ class PlacementPlannerTest
             assertThat(a.chiplet()).isEmpty();
         });
         // ... and its finished targets bind neither CPUs nor memory.
-        assertThat(PlacementPlanner.targets(NodeShare.of(EPYC), Policy.WIM, 3, MemoryBinding.of(EPYC, true, MemoryKind.DRAM)).targets())
+        assertThat(PlacementPlanner.targets(PlacementDomain.of(EPYC), Policy.WIM, 3, MemoryBinding.of(EPYC, true, MemoryKind.DRAM)).targets())
                 .allSatisfy(target -> assertThat(target.bindsAnything()).isFalse());
     }
 

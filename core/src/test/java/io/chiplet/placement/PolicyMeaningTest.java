@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PolicyMeaningTest
 {
     private static final Topology EPYC = TestTopologies.dualEpyc7763();
-    private static final NodeShare SHARE = NodeShare.of(EPYC);
+    private static final PlacementDomain SHARE = PlacementDomain.of(EPYC);
     private static final MemoryBinding BIND = MemoryBinding.of(EPYC, true, io.chiplet.topology.MemoryKind.DRAM);
 
     @Test
@@ -43,7 +43,7 @@ class PolicyMeaningTest
     @EnumSource(Policy.class)
     void theUnitIsWhatThePlannerBindsOneWorkerTo(Policy policy)
     {
-        WorkerTarget worker = PlacementPlanner.targets(SHARE, policy, 1, BIND).target(0);
+        WorkerPlacement worker = PlacementPlanner.targets(SHARE, policy, 1, BIND).target(0);
         assertThat(worker.bindsAnything()).as("binds workers").isEqualTo(policy.bindsWorkers());
         if (!policy.bindsWorkers()) {
             return;
@@ -63,12 +63,12 @@ class PolicyMeaningTest
     @EnumSource(Policy.class)
     void aProcessAsOneWorkerIsBoundByItsProcessBinding(Policy policy)
     {
-        NodeShare leased = SHARE.leased(java.util.List.of(EPYC.chiplets().get(3)));
-        WorkerTarget process = HostShares.processTarget(leased, policy, BIND);
+        PlacementDomain leased = SHARE.leased(java.util.List.of(EPYC.chiplets().get(3)));
+        WorkerPlacement process = HostDivision.processPlacement(leased, policy, BIND);
         switch (policy.processBinding()) {
             case NOTHING -> assertThat(process.bindsAnything()).isFalse();
             case LEASED_CHIPLET -> assertThat(process.cpusToBind()).contains(leased.shareCpus());
         }
-        assertThat(HostShares.processRule(policy)).startsWith("policy " + policy.cliName() + " binds");
+        assertThat(HostDivision.processRule(policy)).startsWith("policy " + policy.cliName() + " binds");
     }
 }

@@ -49,13 +49,13 @@ class SharedDecisionsTest
         assertThat(plan.policy().pinsWholeChiplets()).isEqualTo(plan.requested().pinsWholeChiplets());
         // The targets apply the pin unit: auto (here wicp-local, 2 workers on chiplet 0) binds the whole chiplet's
         // share CPUs, wic one core each.
-        NodeShare share = NodeShare.of(FOUR, CpuSet.parseList("0-13"));
+        PlacementDomain share = PlacementDomain.of(FOUR, CpuSet.parseList("0-13"));
         MemoryBinding memory = MemoryBinding.off(FOUR);
-        WorkerTargets auto = PlacementPlanner.targets(share, new PlacementRequest(Policy.AUTO, 2, OptionalLong.of(1L << 20), CpuSet.parseList("0-13")), memory);
-        assertThat(auto.targets()).extracting(WorkerTarget::cpusToBind)
+        WorkerPlacements auto = PlacementPlanner.targets(share, new PlacementRequest(Policy.AUTO, 2, OptionalLong.of(1L << 20), CpuSet.parseList("0-13")), memory);
+        assertThat(auto.targets()).extracting(WorkerPlacement::cpusToBind)
                 .containsExactly(Optional.of(CpuSet.parseList("0-3")), Optional.of(CpuSet.parseList("0-3")));
-        WorkerTargets wic = PlacementPlanner.targets(share, Policy.WIC, 2, memory);
-        assertThat(wic.targets()).extracting(WorkerTarget::cpusToBind)
+        WorkerPlacements wic = PlacementPlanner.targets(share, Policy.WIC, 2, memory);
+        assertThat(wic.targets()).extracting(WorkerPlacement::cpusToBind)
                 .containsExactly(Optional.of(CpuSet.of(0)), Optional.of(CpuSet.of(1)));
     }
 

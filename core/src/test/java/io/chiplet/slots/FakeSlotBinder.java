@@ -1,7 +1,7 @@
 package io.chiplet.slots;
 
 import io.chiplet.affinity.PreparedAffinity;
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.topology.CpuSet;
@@ -32,13 +32,13 @@ public final class FakeSlotBinder
     public FakeSlotBinder(CpuSet initialMask)
     {
         this.mask = ThreadLocal.withInitial(() -> initialMask);
-        this.targets = new ThreadBinder(PinningBackend.fromName("ffm"), new AllowedCpus(initialMask, initialMask, initialMask));
+        this.targets = new ThreadBinder(PinningBackend.fromName("ffm"), new PinnableCpus(initialMask, initialMask, initialMask));
     }
 
     @Override
-    public PreparedAffinity target(CpuSet cpus, OptionalInt memoryNode)
+    public PreparedAffinity prepare(CpuSet cpus, OptionalInt memoryNode)
     {
-        return targets.target(cpus, SlotBinder.preferred(memoryNode));
+        return targets.prepare(cpus, SlotBinder.preferred(memoryNode));
     }
 
     @Override

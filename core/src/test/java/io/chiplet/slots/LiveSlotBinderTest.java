@@ -1,7 +1,7 @@
 package io.chiplet.slots;
 
 import io.chiplet.affinity.PreparedAffinity;
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
@@ -28,12 +28,12 @@ class LiveSlotBinderTest
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadBinder core = ThreadBinder.live(backend);
-        int cpu = core.allowed().allowed().last();
+        int cpu = core.pinnable().cpus().last();
         CpuSet maskBefore = current();
         MemoryPolicy memoryBefore = MemoryPolicy.ofCurrentThread();
         LiveSlotBinder binder = new LiveSlotBinder(core);
-        ThreadBinder.Target withNode = binder.target(CpuSet.of(cpu), OptionalInt.of(0));
-        ThreadBinder.Target cpusOnly = binder.target(CpuSet.of(cpu), OptionalInt.empty());
+        PreparedAffinity withNode = binder.prepare(CpuSet.of(cpu), OptionalInt.of(0));
+        PreparedAffinity cpusOnly = binder.prepare(CpuSet.of(cpu), OptionalInt.empty());
 
         SlotBinder.Binding binding = binder.bind(withNode);
         try {
@@ -67,7 +67,7 @@ class LiveSlotBinderTest
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadBinder core = ThreadBinder.live("ffm");
         LiveSlotBinder binder = new LiveSlotBinder(core);
-        ThreadBinder.Target cpu = binder.target(CpuSet.of(core.allowed().allowed().first()), OptionalInt.empty());
+        PreparedAffinity cpu = binder.prepare(CpuSet.of(core.pinnable().cpus().first()), OptionalInt.empty());
         SlotBinder.Binding binding = binder.bind(cpu);
         try {
             assertThatThrownBy(() -> binder.bind(cpu)).hasMessageContaining("bound already");
@@ -82,7 +82,7 @@ class LiveSlotBinderTest
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         LiveSlotBinder binder = new LiveSlotBinder(ThreadBinder.live("ffm"));
-        assertThatThrownBy(() -> binder.target(CpuSet.of(CpuSet.MAX_CPUS - 1), OptionalInt.empty()))
+        assertThatThrownBy(() -> binder.prepare(CpuSet.of(CpuSet.MAX_CPUS - 1), OptionalInt.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not allowed");
     }
@@ -93,12 +93,12 @@ class LiveSlotBinderTest
             throws Exception
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
-        CpuSet allowed = AllowedCpus.live().allowed();
+        CpuSet allowed = PinnableCpus.live().cpus();
         assumeTrue(allowed.size() >= 2, "needs two CPUs");
         int first = allowed.first();
         int last = allowed.last();
         LiveSlotBinder binder = new LiveSlotBinder(ThreadBinder.live("ffm"));
-        ThreadBinder.Target lastCpu = binder.target(CpuSet.of(last), OptionalInt.empty());
+        PreparedAffinity lastCpu = binder.prepare(CpuSet.of(last), OptionalInt.empty());
         CompletableFuture<Integer> bound = new CompletableFuture<>();
         CompletableFuture<Void> moved = new CompletableFuture<>();
         CompletableFuture<CpuSet> restored = new CompletableFuture<>();
@@ -119,16 +119,16 @@ class LiveSlotBinderTest
 
         // The cpuset narrowed to the first CPU: the watcher moves the running task to its slot's new CPUs.
         binder.follow(CpuSet.of(first));
-        binder.move(tid, binder.target(CpuSet.of(first), OptionalInt.empty()));
+        binder.move(tid, binder.prepare(CpuSet.of(first), OptionalInt.empty()));
         assertThat(ThreadId.cpusAllowed(tid)).contains(CpuSet.of(first));
-        assertThatThrownBy(() -> binder.target(CpuSet.of(last), OptionalInt.empty())).hasMessageContaining("not allowed");
+        assertThatThrownBy(() -> binder.prepare(CpuSet.of(last), OptionalInt.empty())).hasMessageContaining("not allowed");
         moved.complete(null);
 
         // Its own mask (all the CPUs) within the first one.
         assertThat(restored.get(30, TimeUnit.SECONDS)).isEqualTo(CpuSet.of(first));
         task.join();
         // A thread that has ended is left alone.
-        binder.move(tid, binder.target(CpuSet.of(first), OptionalInt.empty()));
+        binder.move(tid, binder.prepare(CpuSet.of(first), OptionalInt.empty()));
     }
 
     private static CpuSet current()

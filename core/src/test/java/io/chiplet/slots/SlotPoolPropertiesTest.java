@@ -1,7 +1,7 @@
 package io.chiplet.slots;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
@@ -118,7 +118,7 @@ class SlotPoolPropertiesTest
 
     private static SlotPool pool(Policy policy, int slots, FakeSlotBinder binder)
     {
-        return SlotPool.following(PlacementPlanner.targets(NodeShare.of(FOUR_CHIPLETS), policy, slots, MemoryBinding.of(FOUR_CHIPLETS, true, MemoryKind.DRAM)),
+        return SlotPool.following(PlacementPlanner.targets(PlacementDomain.of(FOUR_CHIPLETS), policy, slots, MemoryBinding.of(FOUR_CHIPLETS, true, MemoryKind.DRAM)),
                 FOUR_CHIPLETS.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 }

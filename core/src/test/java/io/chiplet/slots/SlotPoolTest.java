@@ -1,11 +1,11 @@
 package io.chiplet.slots;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.MemoryKind;
@@ -112,7 +112,7 @@ class SlotPoolTest
         assertThat(table(TWO_NODES, Policy.WIC, 3, false).slots()).extracting(SlotTable.Slot::cpus)
                 .containsExactly(Optional.of(CpuSet.of(0)), Optional.of(CpuSet.of(1)), Optional.of(CpuSet.of(2)));
         // A chiplet partly outside the process: only its allowed CPUs.
-        NodeShare narrowed = NodeShare.ofProcess(TWO_NODES, CpuSet.of(1, 2, 5));
+        PlacementDomain narrowed = PlacementDomain.ofProcess(TWO_NODES, CpuSet.of(1, 2, 5));
         assertThat(SlotTable.of(PlacementPlanner.targets(narrowed, Policy.WICP_MIXED, 2, MemoryBinding.of(TWO_NODES, false, MemoryKind.DRAM))).slots()).extracting(SlotTable.Slot::cpus)
                 .containsExactly(Optional.of(CpuSet.of(1, 2)), Optional.of(CpuSet.of(5)));
     }
@@ -284,9 +284,9 @@ class SlotPoolTest
         return SlotPool.following(targets(TWO_NODES, policy, slots, bindMemory), TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 
-    private static WorkerTargets targets(Topology topology, Policy policy, int slots, boolean bindMemory)
+    private static WorkerPlacements targets(Topology topology, Policy policy, int slots, boolean bindMemory)
     {
-        return PlacementPlanner.targets(NodeShare.of(topology), policy, slots, MemoryBinding.of(topology, bindMemory, MemoryKind.DRAM));
+        return PlacementPlanner.targets(PlacementDomain.of(topology), policy, slots, MemoryBinding.of(topology, bindMemory, MemoryKind.DRAM));
     }
 
     private static SlotTable table(Topology topology, Policy policy, int slots, boolean bindMemory)

@@ -1,10 +1,10 @@
 package io.chiplet.topology;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,8 +35,8 @@ class AllowedMemoryNodesTest
 
     private static List<String> memoryNodes(Topology topology)
     {
-        return PlacementPlanner.targets(NodeShare.of(topology), Policy.WICP_MIXED, 4, MemoryBinding.of(topology, true, MemoryKind.DRAM)).targets().stream()
-                .map(WorkerTarget::memoryNodeToBind)
+        return PlacementPlanner.targets(PlacementDomain.of(topology), Policy.WICP_MIXED, 4, MemoryBinding.of(topology, true, MemoryKind.DRAM)).targets().stream()
+                .map(WorkerPlacement::memoryNodeToBind)
                 .map(node -> node.isPresent() ? "node " + node.getAsInt() : "none")
                 .toList();
     }

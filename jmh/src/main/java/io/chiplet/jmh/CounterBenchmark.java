@@ -1,6 +1,6 @@
 package io.chiplet.jmh;
 
-import io.chiplet.perf.CounterTarget;
+import io.chiplet.perf.CounterScope;
 import io.chiplet.perf.EventCatalog;
 import io.chiplet.perf.GroupReading;
 import io.chiplet.perf.PerfCounterGroup;
@@ -47,11 +47,11 @@ public class CounterBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        group = PerfCounterGroup.open(CounterTarget.callingThread(), List.of(EventCatalog.TASK_CLOCK, EventCatalog.PAGE_FAULTS, EventCatalog.MINOR_FAULTS));
+        group = PerfCounterGroup.open(CounterScope.callingThread(), List.of(EventCatalog.TASK_CLOCK, EventCatalog.PAGE_FAULTS, EventCatalog.MINOR_FAULTS));
         group.enable();
-        single = PerfCounterGroup.open(CounterTarget.callingThread(), List.of(EventCatalog.TASK_CLOCK));
+        single = PerfCounterGroup.open(CounterScope.callingThread(), List.of(EventCatalog.TASK_CLOCK));
         single.enable();
-        signal = RemoteAccessRate.softwareFallback(CounterTarget.callingThread(), false, System::nanoTime);
+        signal = RemoteAccessRate.softwareFallback(CounterScope.callingThread(), false, System::nanoTime);
         threads = ManagementFactory.getThreadMXBean();
     }
 

@@ -70,10 +70,10 @@ public class PinBenchmark
     /** A target per allowed CPU, indexed by CPU. */
     static PreparedAffinity[] oneCpuTargets(ThreadBinder binder)
     {
-        CpuSet allowed = binder.allowed().allowed();
+        CpuSet allowed = binder.pinnable().cpus();
         PreparedAffinity[] targets = new PreparedAffinity[allowed.last() + 1];
         for (int cpu : allowed.toArray()) {
-            targets[cpu] = binder.target(CpuSet.of(cpu), Optional.empty());
+            targets[cpu] = binder.prepare(CpuSet.of(cpu), Optional.empty());
         }
         return targets;
     }

@@ -1,13 +1,13 @@
 package io.chiplet.jmh;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.PlacementRequest;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SpreadController;
 import io.chiplet.placement.SyntheticTopologies;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.MemoryKind;
 import io.chiplet.topology.Topology;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,7 +49,7 @@ public class PlannerBenchmark
         @Param({"wicp-mixed", "wicp-local", "wic", "win", "auto", "adaptive"})
         public String policy;
 
-        NodeShare share;
+        PlacementDomain share;
         PlacementRequest request;
         MemoryBinding memory;
 
@@ -57,7 +57,7 @@ public class PlannerBenchmark
         public void setUp()
         {
             Topology topology = SyntheticTopologies.cpus512();
-            share = NodeShare.of(topology);
+            share = PlacementDomain.of(topology);
             request = PlacementRequest.of(topology, Policy.parse(policy), WORKERS).withWorkingSet(200L << 20);
             memory = MemoryBinding.of(topology, true, MemoryKind.DRAM);
         }
@@ -67,7 +67,7 @@ public class PlannerBenchmark
     public static class Adaptive
     {
         SpreadController controller;
-        WorkerTargets adaptiveTargets;
+        WorkerPlacements adaptiveTargets;
         int[] spreads = new int[WORKERS];
         long[] fills = new long[WORKERS];
         int worker;
@@ -78,7 +78,7 @@ public class PlannerBenchmark
             Topology topology = SyntheticTopologies.cpus512();
             // the policy whose placement adapts at run time (CHARM's), found by what it means
             Policy adaptive = Arrays.stream(Policy.values()).filter(Policy::adaptsAtRunTime).findFirst().orElseThrow();
-            adaptiveTargets = PlacementPlanner.targets(NodeShare.of(topology), adaptive, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
+            adaptiveTargets = PlacementPlanner.targets(PlacementDomain.of(topology), adaptive, WORKERS, MemoryBinding.of(topology, true, MemoryKind.DRAM));
             // A spread spans at most the share's chiplets, as in the plugins' adaptive loop.
             controller = new SpreadController(WORKERS, adaptiveTargets.share().chiplets().size(), SpreadController.Settings.defaults(WORKERS));
             // A mix of starved, settled and idle workers, so every branch of the step runs.
@@ -94,7 +94,7 @@ public class PlannerBenchmark
 
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    public WorkerTargets plan1024Workers(Planning state)
+    public WorkerPlacements plan1024Workers(Planning state)
     {
         return PlacementPlanner.targets(state.share, state.request, state.memory);
     }
@@ -114,12 +114,12 @@ public class PlannerBenchmark
 
     /**
      * The adaptive loop's step as the plugins run it: 1024 workers' finished targets for new spreads
-     * ({@code WorkerTargets.withSpreads}: Algorithm 2, then each worker's whole chiplet and memory node). Allocates
+     * ({@code WorkerPlacements.withSpreads}: Algorithm 2, then each worker's whole chiplet and memory node). Allocates
      * the new targets; runs once per adaptive interval, not per worker.
      */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    public WorkerTargets targetsWithSpreads1024Workers(Adaptive state)
+    public WorkerPlacements targetsWithSpreads1024Workers(Adaptive state)
     {
         state.controller.copySpreads(state.spreads);
         return state.adaptiveTargets.withSpreads(state.spreads);

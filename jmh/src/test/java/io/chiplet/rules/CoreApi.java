@@ -37,9 +37,9 @@ final class CoreApi
             whole("io.chiplet.advice"),
             // the finished targets and the rules adapters apply; not the planner's own steps (Assignment, SpreadLocator,
             // UsableChiplets, UsableTopology): adapters apply core's targets and decide nothing themselves (#24)
-            Map.entry("io.chiplet.placement", Set.of("Bytes", "CpusetAlignment", "HostShares", "HybridRouting", "MemoryBinding", "NoUsableChipletException",
-                    "NodeShare", "PartitionBasis", "PartitionSizing", "PlacementPlanner", "PlacementRequest", "Plan", "Policy", "SkewAnalysis", "SkewEvidence",
-                    "SkewHint", "SkewRule", "SpreadController", "StageWorkKinds", "UsableCapacity", "WorkerTarget", "WorkerTargets",
+            Map.entry("io.chiplet.placement", Set.of("Bytes", "CpusetAlignment", "HostDivision", "HybridRouting", "MemoryBinding", "NoUsableChipletException",
+                    "PlacementDomain", "PartitionBasis", "PartitionSizing", "PlacementPlanner", "PlacementRequest", "Plan", "Policy", "SkewAnalysis", "SkewEvidence",
+                    "SkewHint", "SkewRule", "SpreadController", "StageWorkKinds", "UsableCapacity", "WorkerPlacement", "WorkerPlacements",
                     // core's test-jar fixture, for the benchmarks' 512-CPU machine
                     "SyntheticTopologies")),
             // the machine model and its readers' entry points; not how a chiplet's memory nodes are derived (ChipletMemory)

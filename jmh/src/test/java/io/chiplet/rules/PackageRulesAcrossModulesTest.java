@@ -97,7 +97,7 @@ class PackageRulesAcrossModulesTest
     {
         assertThat(coreApiViolations(classes, corePackages, CoreApi.FOR_ADAPTERS))
                 .as("adapter classes using core outside its API for adapters (\"adapter -> core class\", CoreApi.FOR_ADAPTERS): apply core's targets "
-                        + "(WorkerTargets, NodeShare, MemoryBinding, HostShares, ChipletLock) instead, or give a listed class the accessor the adapter needs")
+                        + "(WorkerPlacements, PlacementDomain, MemoryBinding, HostDivision, ChipletLock) instead, or give a listed class the accessor the adapter needs")
                 .isEmpty();
     }
 

@@ -7,7 +7,7 @@ import io.chiplet.engine.spark.SparkPartitionSettings;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.PartitionSizing;
 import io.chiplet.placement.Plan;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.placement.BoundTaskPlacement;
 import io.chiplet.slots.SlotTable;
@@ -86,7 +86,7 @@ final class MachineShowcase
     private void printSlots(Topology topology)
     {
         int slots = topology.allowed().size();
-        WorkerTargets targets = BoundTaskPlacement.targets(topology, settings, slots);
+        WorkerPlacements targets = BoundTaskPlacement.targets(topology, settings, slots);
         Plan plan = targets.plan();
         SlotTable table = SlotTable.of(targets);
         out.printf(Locale.ROOT, "Task slots of one executor holding the whole machine (%d slots, as local[*] or spark.executor.cores=%d), "

@@ -5,7 +5,7 @@ import io.chiplet.affinity.MemoryPolicy;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.MemoryEnforcement;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PluginSettings;
@@ -40,13 +40,13 @@ public final class BenchWiring
             CpuSet cpus = target.cpusToBind().orElseGet(binder::currentMask);
             BoundThread thread = binder.currentThread();
             thread.restore();
-            thread.bind(binder.target(cpus, memory));
+            thread.bind(binder.prepare(cpus, memory));
         };
     }
 
     public static PlacementSource placement()
     {
-        return (topology, policy, workers) -> PlacementPlanner.targets(NodeShare.of(topology), Policy.parse(policy), workers,
+        return (topology, policy, workers) -> PlacementPlanner.targets(PlacementDomain.of(topology), Policy.parse(policy), workers,
                 MemoryBinding.of(topology, BIND_MEMORY, MEMORY_KIND));
     }
 

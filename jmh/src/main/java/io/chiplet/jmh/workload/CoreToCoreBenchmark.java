@@ -1,6 +1,6 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.CpuSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,7 +53,7 @@ public class CoreToCoreBenchmark
             CpuPair pair = CpuPair.parse(cpuPair);
             int index = threads.getGroupThreadIndex();
             int cpu = index == 0 ? pair.first() : pair.second();
-            BenchWiring.binder().bind(new WorkerTarget(index, OptionalInt.empty(), Optional.of(CpuSet.of(cpu)), OptionalInt.empty()));
+            BenchWiring.binder().bind(new WorkerPlacement(index, OptionalInt.empty(), Optional.of(CpuSet.of(cpu)), OptionalInt.empty()));
         }
     }
 

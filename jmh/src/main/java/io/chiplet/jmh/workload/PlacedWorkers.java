@@ -1,6 +1,6 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
@@ -12,7 +12,7 @@ import java.util.function.IntToLongFunction;
 import static java.util.Objects.requireNonNull;
 
 /**
- * T worker threads, each bound once to its own target (core's {@link WorkerTarget}: CPUs and memory node, or nothing
+ * T worker threads, each bound once to its own target (core's {@link WorkerPlacement}: CPUs and memory node, or nothing
  * under {@code wim}), that run one kernel on their own slice per {@link #run}. The threads live as long as this object
  * (a JMH trial) so that a measured invocation pays for two barrier crossings, not for starting and binding threads;
  * data a worker allocates in {@code run} is first touched on its CPUs, so its pages sit on the worker's NUMA node.
@@ -20,7 +20,7 @@ import static java.util.Objects.requireNonNull;
 public final class PlacedWorkers
         implements AutoCloseable
 {
-    private final List<WorkerTarget> targets;
+    private final List<WorkerPlacement> targets;
     private final Thread[] threads;
     private final CyclicBarrier start;
     private final CyclicBarrier done;
@@ -32,7 +32,7 @@ public final class PlacedWorkers
     /**
      * @param targets worker {@code i} is bound to {@code targets.get(i)}, on its own thread, before its first run
      */
-    public PlacedWorkers(List<WorkerTarget> targets, WorkerBinder binder)
+    public PlacedWorkers(List<WorkerPlacement> targets, WorkerBinder binder)
     {
         this.targets = List.copyOf(requireNonNull(targets, "targets is null"));
         requireNonNull(binder, "binder is null");
@@ -59,7 +59,7 @@ public final class PlacedWorkers
         return threads.length;
     }
 
-    public WorkerTarget targetOf(int worker)
+    public WorkerPlacement targetOf(int worker)
     {
         return targets.get(worker);
     }
@@ -90,7 +90,7 @@ public final class PlacedWorkers
         return sum;
     }
 
-    private static String describe(WorkerTarget target)
+    private static String describe(WorkerPlacement target)
     {
         return target.cpusToBind().map(cpus -> "on CPUs " + cpus).orElse("unbound")
                 + (target.memoryNodeToBind().isPresent() ? ", memory on node " + target.memoryNodeToBind().getAsInt() : "");

@@ -1,6 +1,6 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.Topology;
 
 /**
@@ -15,5 +15,5 @@ public interface PlacementSource
      * @return one target per worker, {@code workers} of them
      * @throws IllegalArgumentException naming the policy when it is not known
      */
-    WorkerTargets place(Topology topology, String policy, int workers);
+    WorkerPlacements place(Topology topology, String policy, int workers);
 }

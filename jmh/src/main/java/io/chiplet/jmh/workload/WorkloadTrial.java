@@ -1,7 +1,7 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.NodeShare;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.PlacementDomain;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.Topology;
 import java.util.function.IntToLongFunction;
 
@@ -35,13 +35,13 @@ public final class WorkloadTrial
         Topology topology = BenchTopology.detect();
         long bytes = WorkingSets.of(topology).bytes(SizeClass.fromLabel(workingSet));
         int count = workers > 0 ? workers : defaultWorkers(topology);
-        WorkerTargets targets = BenchWiring.placement().place(topology, policy, count);
+        WorkerPlacements targets = BenchWiring.placement().place(topology, policy, count);
         return new WorkloadTrial(topology, bytes, new PlacedWorkers(targets.targets(), BenchWiring.binder()));
     }
 
     public static int defaultWorkers(Topology topology)
     {
-        NodeShare share = NodeShare.of(topology);
+        PlacementDomain share = PlacementDomain.of(topology);
         int smallest = share.smallestChipletCpus();
         return smallest > 0 ? smallest : Math.max(1, share.shareCpus().size());
     }

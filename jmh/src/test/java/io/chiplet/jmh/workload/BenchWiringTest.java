@@ -1,8 +1,8 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.ThreadId;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.CpuSet;
 import org.junit.jupiter.api.Test;
 
@@ -29,14 +29,14 @@ class BenchWiringTest
     void theBinderBindsTheCallingThreadABindAgainMovesItAndAnUnboundTargetLeavesIt()
             throws Exception
     {
-        CpuSet allowed = AllowedCpus.live().allowed();
+        CpuSet allowed = PinnableCpus.live().cpus();
         assumeTrue(allowed.contains(0) && allowed.contains(1), "needs CPUs 0 and 1 allowed");
         WorkerBinder binder = BenchWiring.binder();
         // A fresh platform thread, as a PlacedWorkers worker is: the test runner's own thread keeps its mask.
         Optional<CpuSet>[] masks = CompletableFuture.supplyAsync(() -> {
             int tid = ThreadId.current();
             Optional<CpuSet> before = ThreadId.cpusAllowed(tid);
-            binder.bind(WorkerTarget.unbound(0));
+            binder.bind(WorkerPlacement.unbound(0));
             Optional<CpuSet> unbound = ThreadId.cpusAllowed(tid);
             binder.bind(onCpus(CpuSet.of(1)));
             Optional<CpuSet> first = ThreadId.cpusAllowed(tid);
@@ -48,9 +48,9 @@ class BenchWiringTest
         assertThat(masks[3]).hasValue(CpuSet.of(0));
     }
 
-    private static WorkerTarget onCpus(CpuSet cpus)
+    private static WorkerPlacement onCpus(CpuSet cpus)
     {
-        return new WorkerTarget(0, OptionalInt.empty(), Optional.of(cpus), OptionalInt.empty());
+        return new WorkerPlacement(0, OptionalInt.empty(), Optional.of(cpus), OptionalInt.empty());
     }
 
     @SafeVarargs

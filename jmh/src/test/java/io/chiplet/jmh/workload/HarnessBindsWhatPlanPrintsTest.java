@@ -4,7 +4,7 @@ import io.chiplet.cli.PlanRun;
 import io.chiplet.cli.PlanRun.PlannedWorker;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.DiscoveryOptions;
 import io.chiplet.topology.Snapshots;
 import io.chiplet.topology.Topology;
@@ -70,10 +70,10 @@ class HarnessBindsWhatPlanPrintsTest
                             .isInstanceOf(IllegalArgumentException.class);
                     continue;
                 }
-                List<WorkerTarget> bound = bindThroughTheHarness(topology, policy, workers);
+                List<WorkerPlacement> bound = bindThroughTheHarness(topology, policy, workers);
                 assertThat(bound).as("%s %s x%d: workers bound", snapshot, policy, workers).hasSize(planned.size());
                 for (int worker = 0; worker < workers; worker++) {
-                    WorkerTarget target = bound.get(worker);
+                    WorkerPlacement target = bound.get(worker);
                     PlannedWorker plan = planned.get(worker);
                     String what = "%s %s x%d worker %d".formatted(snapshot, policy, workers, worker);
                     assertThat(plan.worker()).as(what).isEqualTo(worker);
@@ -106,9 +106,9 @@ class HarnessBindsWhatPlanPrintsTest
     }
 
     /** What each worker thread of a trial is handed by the harness, in worker order (read on the worker's own thread). */
-    private static List<WorkerTarget> bindThroughTheHarness(Topology topology, Policy policy, int workers)
+    private static List<WorkerPlacement> bindThroughTheHarness(Topology topology, Policy policy, int workers)
     {
-        Map<String, WorkerTarget> boundBy = new ConcurrentHashMap<>();
+        Map<String, WorkerPlacement> boundBy = new ConcurrentHashMap<>();
         Map<Integer, String> ranOn = new ConcurrentHashMap<>();
         WorkerBinder recording = target -> boundBy.put(Thread.currentThread().getName(), target);
         try (PlacedWorkers trial = new PlacedWorkers(BenchWiring.placement().place(topology, policy.cliName(), workers).targets(), recording)) {
@@ -117,7 +117,7 @@ class HarnessBindsWhatPlanPrintsTest
                 return 0;
             });
         }
-        List<WorkerTarget> bound = new ArrayList<>();
+        List<WorkerPlacement> bound = new ArrayList<>();
         for (int worker = 0; worker < workers; worker++) {
             bound.add(boundBy.get(ranOn.get(worker)));
         }

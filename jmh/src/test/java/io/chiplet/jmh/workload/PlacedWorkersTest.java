@@ -1,6 +1,6 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.topology.CpuSet;
 import org.junit.jupiter.api.Test;
 
@@ -16,15 +16,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PlacedWorkersTest
 {
-    private static final List<WorkerTarget> TARGETS = List.of(
-            new WorkerTarget(0, OptionalInt.of(0), Optional.of(CpuSet.of(0)), OptionalInt.of(0)),
-            new WorkerTarget(1, OptionalInt.of(1), Optional.of(CpuSet.of(1)), OptionalInt.empty()),
-            new WorkerTarget(2, OptionalInt.empty(), Optional.of(CpuSet.of(2, 3)), OptionalInt.of(1)));
+    private static final List<WorkerPlacement> TARGETS = List.of(
+            new WorkerPlacement(0, OptionalInt.of(0), Optional.of(CpuSet.of(0)), OptionalInt.of(0)),
+            new WorkerPlacement(1, OptionalInt.of(1), Optional.of(CpuSet.of(1)), OptionalInt.empty()),
+            new WorkerPlacement(2, OptionalInt.empty(), Optional.of(CpuSet.of(2, 3)), OptionalInt.of(1)));
 
     @Test
     void bindsEachWorkerOnItsOwnThreadAndRunsTheKernelOnEveryWorker()
     {
-        Map<String, WorkerTarget> boundBy = new ConcurrentHashMap<>();
+        Map<String, WorkerPlacement> boundBy = new ConcurrentHashMap<>();
         Map<Integer, String> ranOn = new ConcurrentHashMap<>();
         try (PlacedWorkers workers = new PlacedWorkers(TARGETS, target -> boundBy.put(Thread.currentThread().getName(), target))) {
             long sum = workers.run(worker -> {
@@ -75,7 +75,7 @@ class PlacedWorkersTest
     @Test
     void anUnboundWorkerSaysSo()
     {
-        try (PlacedWorkers workers = new PlacedWorkers(List.of(WorkerTarget.unbound(0)), WorkerBinder.UNBOUND)) {
+        try (PlacedWorkers workers = new PlacedWorkers(List.of(WorkerPlacement.unbound(0)), WorkerBinder.UNBOUND)) {
             assertThatThrownBy(() -> workers.run(worker -> {
                 throw new ArithmeticException("boom");
             })).hasMessage("worker 0 unbound failed");

@@ -1,7 +1,7 @@
 package io.chiplet.jmh.workload;
 
-import io.chiplet.placement.WorkerTarget;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacement;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ class PlacementTest
     void wimBindsNoWorker()
     {
         assertThat(placement.place(epyc, "wim", 3).targets())
-                .containsExactly(WorkerTarget.unbound(0), WorkerTarget.unbound(1), WorkerTarget.unbound(2));
+                .containsExactly(WorkerPlacement.unbound(0), WorkerPlacement.unbound(1), WorkerPlacement.unbound(2));
     }
 
     @Test
@@ -57,7 +57,7 @@ class PlacementTest
                         assertThat(target.memoryNodeToBind()).isEmpty();
                     });
         }
-        assertThat(placement.place(machine, "wim", 2).targets()).noneMatch(WorkerTarget::bindsAnything);
+        assertThat(placement.place(machine, "wim", 2).targets()).noneMatch(WorkerPlacement::bindsAnything);
     }
 
     @Test
@@ -67,7 +67,7 @@ class PlacementTest
         assertThatThrownBy(() -> placement.place(epyc, "wim", 0)).hasMessageContaining("workers must be between 1");
     }
 
-    private static List<CpuSet> cpus(WorkerTargets targets)
+    private static List<CpuSet> cpus(WorkerPlacements targets)
     {
         return targets.targets().stream().map(target -> target.cpusToBind().orElseThrow()).toList();
     }

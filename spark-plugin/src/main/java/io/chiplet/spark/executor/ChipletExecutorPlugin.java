@@ -4,7 +4,7 @@ import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.measure.Arm;
 import io.chiplet.measure.DrawnArm;
 import io.chiplet.nativeio.NativeAccess;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.report.MachinePicture;
 import io.chiplet.settings.MeasureSettings;
@@ -28,7 +28,7 @@ import io.chiplet.spark.settings.MeasureKeys;
 import io.chiplet.spark.settings.SparkConfs;
 import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.HostShare;
+import io.chiplet.spark.topology.ExecutorChiplets;
 import io.chiplet.spark.topology.TopologySource;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -72,7 +72,7 @@ public final class ChipletExecutorPlugin
     private volatile TaskPlacement placement = new UnplacedTaskPlacement();
     private volatile PlacementMetrics metrics;
     private volatile DriverLink driver;
-    private volatile HostShare hostShare;
+    private volatile ExecutorChiplets hostShare;
     private volatile PlacementCountsSender counts;
     private volatile CpusetFollower cpuset;
     private volatile PythonWorkerPlacement python = PythonWorkerPlacement.off();
@@ -118,7 +118,7 @@ public final class ChipletExecutorPlugin
     {
         TaskPlacement started = placement;
         placement = new UnplacedTaskPlacement();
-        HostShare share = hostShare;
+        ExecutorChiplets share = hostShare;
         hostShare = null;
         try {
             started.close();
@@ -148,9 +148,9 @@ public final class ChipletExecutorPlugin
         DriverLink driverLink = new DriverLink(context, log);
         driver = driverLink;
         LeaseCoordinator leaseCoordinator = driverLink.leaseCoordinator();
-        HostShare share = claimHostShare(machine, settings, context.executorID(), leaseCoordinator);
+        ExecutorChiplets share = claimHostShare(machine, settings, context.executorID(), leaseCoordinator);
         Topology topology = share.topology();
-        NodeShare usable = NodeShare.of(topology);
+        PlacementDomain usable = PlacementDomain.of(topology);
         PlacementMetrics contextMetrics = new PlacementMetrics(usable.ids());
         MeasureSettings measureSettings = measureSettings(context, extraConf);
         Optional<DrawnArm> executorArm = drawExecutorArm(context.executorID(), machine.mode(), measureSettings, driverLink);
@@ -203,11 +203,11 @@ public final class ChipletExecutorPlugin
      * Task mode places within this executor's share of the host; executor mode leases its chiplet itself. Kept at once,
      * so that a failed start gives it back.
      */
-    private HostShare claimHostShare(ExecutorMachine machine, PlacementSettings settings, String executorId, LeaseCoordinator leaseCoordinator)
+    private ExecutorChiplets claimHostShare(ExecutorMachine machine, PlacementSettings settings, String executorId, LeaseCoordinator leaseCoordinator)
     {
-        HostShare share = machine.mode() == PlacementMode.TASK
-                ? HostShare.claim(machine.host(), machine.cores(), executorId, settings.leaseDirectory(), leaseCoordinator)
-                : HostShare.whole(machine.host(), "executor mode leases its own chiplet");
+        ExecutorChiplets share = machine.mode() == PlacementMode.TASK
+                ? ExecutorChiplets.claim(machine.host(), machine.cores(), executorId, settings.leaseDirectory(), leaseCoordinator)
+                : ExecutorChiplets.whole(machine.host(), "executor mode leases its own chiplet");
         hostShare = share;
         return share;
     }
@@ -248,7 +248,7 @@ public final class ChipletExecutorPlugin
     }
 
     /** Executor mode counts only its leased chiplet; nothing else holds the context's metrics there. */
-    private PlacementMetrics registerMetrics(PluginContext context, NodeShare usable, List<Integer> placedOn, PlacementMetrics contextMetrics)
+    private PlacementMetrics registerMetrics(PluginContext context, PlacementDomain usable, List<Integer> placedOn, PlacementMetrics contextMetrics)
     {
         PlacementMetrics placementMetrics = placedOn.equals(usable.ids()) ? contextMetrics : new PlacementMetrics(placedOn);
         placementMetrics.register(context.metricRegistry());
@@ -257,7 +257,7 @@ public final class ChipletExecutorPlugin
     }
 
     /** The one line per executor that default log levels show (spark-shell and pyspark shells log at WARN). */
-    private void logStart(String executorId, PlacementSettings settings, ExecutorMachine machine, HostShare share, NodeShare usable, List<Integer> placedOn, boolean control)
+    private void logStart(String executorId, PlacementSettings settings, ExecutorMachine machine, ExecutorChiplets share, PlacementDomain usable, List<Integer> placedOn, boolean control)
     {
         int taskSlots = machine.taskSlots();
         int cores = machine.cores();
@@ -278,7 +278,7 @@ public final class ChipletExecutorPlugin
     }
 
     /** The host's picture, for the Chiplet tab and chiplet report (docs/observability.md): a few kilobytes, once per executor. */
-    private void reportMachine(PluginContext context, DriverLink driverLink, ExecutorMachine machine, HostShare share, PartitionBasis summary, String placedCpus)
+    private void reportMachine(PluginContext context, DriverLink driverLink, ExecutorMachine machine, ExecutorChiplets share, PartitionBasis summary, String placedCpus)
     {
         // Its own chiplets: a share of the host (task mode) or a leased chiplet (executor mode); none under wim or as a control executor.
         boolean ownChiplets = !share.ownsHost() || placement.holdsOwnChiplets();
@@ -287,7 +287,7 @@ public final class ChipletExecutorPlugin
     }
 
     /** What the executor got: its share of the host in task mode, its lease in executor mode. */
-    private static String describe(TaskPlacement placement, HostShare share)
+    private static String describe(TaskPlacement placement, ExecutorChiplets share)
     {
         TaskPlacement inner = placement instanceof MeasuredTaskPlacement measured ? measured.placement() : placement;
         if (inner instanceof ExecutorProcessPlacement process) {
@@ -296,7 +296,7 @@ public final class ChipletExecutorPlugin
         return share.description();
     }
 
-    private static String cpusOf(NodeShare usable, List<Integer> chiplets)
+    private static String cpusOf(PlacementDomain usable, List<Integer> chiplets)
     {
         return chiplets.stream().map(usable::cpusOf).reduce(CpuSet.empty(), CpuSet::union).toList();
     }
@@ -395,7 +395,7 @@ public final class ChipletExecutorPlugin
             guard.runAlways("executor shutdown", measured::close);
         }
         guard.runAlways("executor shutdown", placement::close);
-        HostShare share = hostShare;
+        ExecutorChiplets share = hostShare;
         if (share != null) {
             guard.runAlways("executor shutdown", share::close);
         }

@@ -1,7 +1,7 @@
 package io.chiplet.spark.executor;
 
-import io.chiplet.affinity.AllowedCpusTracker;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.affinity.PinnableCpusTracker;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.spark.guard.FailOpenGuard;
 import io.chiplet.spark.placement.PlacementMetrics;
 import io.chiplet.topology.CpuSet;
@@ -44,7 +44,7 @@ final class CpusetFollower
      */
     static CpusetFollower start(String executorId, Topology topology, PlacementMetrics placementMetrics, Consumer<CpuSet> onChange, FailOpenGuard guard, Logger log)
     {
-        AllowedCpusTracker tracker = AllowedCpusTracker.live();
+        PinnableCpusTracker tracker = PinnableCpusTracker.live();
         log.info("Chiplet plugin on executor {}: {}", executorId, alignment(topology, tracker.current()));
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "chiplet-cpuset-watch");
@@ -74,7 +74,7 @@ final class CpusetFollower
     private static String alignment(Topology topology, CpuSet allowed)
     {
         try {
-            return NodeShare.of(topology, allowed).alignment().describe();
+            return PlacementDomain.of(topology, allowed).alignment().describe();
         }
         catch (IllegalArgumentException e) {
             return e.getMessage();

@@ -1,7 +1,7 @@
 package io.chiplet.spark.executor;
 
-import io.chiplet.placement.HostShares;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.HostDivision;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.settings.PlacementMode;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.topology.TopologySource;
@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What an executor reads of its host before it takes anything: the machine, the part of it this JVM may use (computed
- * once, {@link NodeShare}), its cores and task slots, and the mode they resolve to.
+ * once, {@link PlacementDomain}), its cores and task slots, and the mode they resolve to.
  *
  * @param host the host as the topology source read it
  * @param processShare what this JVM may use of {@code host}: every chiplet holding one of its allowed CPUs
@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * @param taskSlots how many tasks run at once
  * @param mode the placement mode, {@code auto} resolved
  */
-record ExecutorMachine(Topology host, NodeShare processShare, int cores, int taskSlots, PlacementMode mode)
+record ExecutorMachine(Topology host, PlacementDomain processShare, int cores, int taskSlots, PlacementMode mode)
 {
     ExecutorMachine
     {
@@ -36,7 +36,7 @@ record ExecutorMachine(Topology host, NodeShare processShare, int cores, int tas
         String command = System.getProperty("sun.java.command", "");
         int cores = ExecutorSlots.cores(conf, host.allowed().size(), command);
         int taskSlots = ExecutorSlots.of(conf, host.allowed().size(), command);
-        NodeShare processShare = NodeShare.of(host);
+        PlacementDomain processShare = PlacementDomain.of(host);
         return new ExecutorMachine(host, processShare, cores, taskSlots, resolveMode(settings.mode(), processShare, cores, executorId));
     }
 
@@ -47,11 +47,11 @@ record ExecutorMachine(Topology host, NodeShare processShare, int cores, int tas
     }
 
     /**
-     * {@code auto}: core decides ({@link HostShares#fitsOneChiplet}): an executor whose cores fit in one chiplet of a
+     * {@code auto}: core decides ({@link HostDivision#fitsOneChiplet}): an executor whose cores fit in one chiplet of a
      * shared host takes a chiplet for its whole process; one that owns its host, or anything between, places tasks
      * within its share. In local mode (executor {@code driver}) the process is the whole application: never bound whole.
      */
-    static PlacementMode resolveMode(PlacementMode configured, NodeShare processShare, int cores, String executorId)
+    static PlacementMode resolveMode(PlacementMode configured, PlacementDomain processShare, int cores, String executorId)
     {
         if (configured != PlacementMode.AUTO) {
             return configured;
@@ -59,6 +59,6 @@ record ExecutorMachine(Topology host, NodeShare processShare, int cores, int tas
         if ("driver".equals(executorId)) {
             return PlacementMode.TASK;
         }
-        return HostShares.fitsOneChiplet(processShare, cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
+        return HostDivision.fitsOneChiplet(processShare, cores) ? PlacementMode.EXECUTOR : PlacementMode.TASK;
     }
 }

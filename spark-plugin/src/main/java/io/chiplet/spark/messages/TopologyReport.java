@@ -3,7 +3,7 @@ package io.chiplet.spark.messages;
 import io.chiplet.placement.PartitionBasis;
 import io.chiplet.settings.PlacementMode;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.HostShare;
+import io.chiplet.spark.topology.ExecutorChiplets;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,7 +15,7 @@ import static java.util.Objects.requireNonNull;
  * @param mode the mode the executor places in ({@link PlacementMode#AUTO} resolved)
  * @param summary the chiplets it works on, as partition sizing counts them
  * @param ownChiplets whether the executor holds chiplets of its own: a leased chiplet (executor mode) or its
- *         {@link HostShare share} of the host (task mode). False for one owning its host (task mode) and for one that
+ *         {@link ExecutorChiplets share} of the host (task mode). False for one owning its host (task mode) and for one that
  *         leased nothing (executor mode under {@code wim}, or a control executor when measuring): those count their
  *         host once ({@link PartitionBasis#ofCluster})
  * @param machine the host's chiplets and CPUs as core's {@code MachinePicture} JSON, what the Chiplet tab draws; empty

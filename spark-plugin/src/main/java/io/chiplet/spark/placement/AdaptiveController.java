@@ -4,7 +4,7 @@ import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.perf.RemoteAccessRate;
 import io.chiplet.perf.ThreadSignals;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.slots.SlotPool;
 import io.chiplet.slots.SlotTable;
@@ -26,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  * {@code spark.chiplet.adaptive.intervalMs} the loop samples each slot's task thread (one worker per slot, busy while a
  * task runs in it) against {@code spark.chiplet.adaptive.remoteAccessThreshold}; this class applies each step: it asks
  * the driver for its skew hints (a stage the driver names takes the hinted spread instead: heavy partitions wider,
- * light ones 1), lets core turn the spreads into targets ({@link WorkerTargets#withSpreads}) and publishes them to the
+ * light ones 1), lets core turn the spreads into targets ({@link WorkerPlacements#withSpreads}) and publishes them to the
  * slot pool: tasks started after it run there, running ones stay put.
  *
  * <p>One daemon thread per executor. When a thread's signal cannot be opened it warns once (that slot then follows the
@@ -39,7 +39,7 @@ final class AdaptiveController
 
     private final SlotPool pool;
     // The targets the slots follow now (rescoped by the pool after a cpuset change): each step starts from them.
-    private final Supplier<WorkerTargets> base;
+    private final Supplier<WorkerPlacements> base;
     private final AdaptiveLoop loop;
     private final Supplier<SpreadHints> driver;
     private final PlacementMetrics metrics;
@@ -50,7 +50,7 @@ final class AdaptiveController
      * @param spread the decision, at the configured interval and threshold, with the signal opener (closed with this)
      * @param base the targets each step starts from, as they are now
      */
-    AdaptiveController(SlotPool pool, Supplier<WorkerTargets> base, AdaptiveSpread spread, Supplier<SpreadHints> driver,
+    AdaptiveController(SlotPool pool, Supplier<WorkerPlacements> base, AdaptiveSpread spread, Supplier<SpreadHints> driver,
             PlacementMetrics metrics)
     {
         this.pool = requireNonNull(pool, "pool is null");
@@ -85,7 +85,7 @@ final class AdaptiveController
     /** Starts the loop on {@code pool}, which must follow core's targets ({@link SlotPool#follow}). */
     static AdaptiveController start(SlotPool pool, PlacementContext context)
     {
-        Supplier<WorkerTargets> base = () -> pool.targets().orElseThrow(() -> new IllegalStateException("the slot pool follows no targets"));
+        Supplier<WorkerPlacements> base = () -> pool.targets().orElseThrow(() -> new IllegalStateException("the slot pool follows no targets"));
         ThreadSignals signals = ThreadSignals.live();
         AdaptiveSpread.SignalOpener opener = tid -> {
             RemoteAccessRate.Choice choice = signals.open(tid);

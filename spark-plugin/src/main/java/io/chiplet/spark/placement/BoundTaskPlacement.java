@@ -4,9 +4,9 @@ import io.chiplet.affinity.PreparedAffinity;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.slots.LiveSlotBinder;
 import io.chiplet.slots.SlotBinder;
@@ -82,7 +82,7 @@ public final class BoundTaskPlacement
     {
         PlacementSettings settings = context.settings();
         Topology topology = context.topology();
-        WorkerTargets targets = targets(topology, settings, context.taskSlots());
+        WorkerPlacements targets = targets(topology, settings, context.taskSlots());
         BoundTaskPlacement placement = following(targets, topology.chiplets().stream().map(Chiplet::id).toList(),
                 new LiveSlotBinder(ThreadBinder.live(settings.pinningBackend().configName())));
         SlotTable table = placement.table();
@@ -105,7 +105,7 @@ public final class BoundTaskPlacement
     }
 
     /** A placement binding {@code targets}' slots through {@code binder}, following cpuset changes as core rescopes them. */
-    static BoundTaskPlacement following(WorkerTargets targets, List<Integer> chipletIds, SlotBinder binder)
+    static BoundTaskPlacement following(WorkerPlacements targets, List<Integer> chipletIds, SlotBinder binder)
     {
         return new BoundTaskPlacement(SlotPool.following(targets, chipletIds, binder));
     }
@@ -115,10 +115,10 @@ public final class BoundTaskPlacement
      * {@code chiplet plan} prints for the same machine, policy, worker count and memory settings. Memory goes only to
      * the nodes {@code topology} allows this process ({@link Topology#allowedMemoryNodes()}).
      */
-    public static WorkerTargets targets(Topology topology, PlacementSettings settings, int taskSlots)
+    public static WorkerPlacements targets(Topology topology, PlacementSettings settings, int taskSlots)
     {
         MemoryBinding memory = MemoryBinding.of(topology, settings.memoryBind(), settings.memoryKind());
-        return PlacementPlanner.targets(NodeShare.of(topology), settings.policy(), taskSlots, memory);
+        return PlacementPlanner.targets(PlacementDomain.of(topology), settings.policy(), taskSlots, memory);
     }
 
     /**
@@ -178,7 +178,7 @@ public final class BoundTaskPlacement
     }
 
     /** Core's targets the slots follow now; empty for a placement built from a bare table. */
-    Optional<WorkerTargets> targets()
+    Optional<WorkerPlacements> targets()
     {
         return pool.targets();
     }

@@ -7,11 +7,11 @@ import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.binding.ProcessBinder;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PartitionBasis;
-import io.chiplet.placement.WorkerTarget;
+import io.chiplet.placement.WorkerPlacement;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.CpuSet;
@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * through core's {@link ChipletLock} ({@link ChipletLeases}) in {@code spark.chiplet.leaseDir} and bind the whole executor process, every thread
  * and (with {@code spark.chiplet.memory.bind}) its memory, to that chiplet ({@link ChipletLock#bindProcess}). Tasks then need nothing: the hooks only
  * report the chiplet for the metrics. What the process binds under {@code spark.chiplet.policy} is core's rule
- * ({@link HostShares#processTarget}): under {@code wim} nothing, so no chiplet is leased either; under every other
+ * ({@link HostDivision#processTarget}): under {@code wim} nothing, so no chiplet is leased either; under every other
  * policy the whole leased chiplet.
  *
  * <p>Executors on one host take distinct chiplets while any is free. When every chiplet is taken (more executors
@@ -89,18 +89,18 @@ public final class ExecutorProcessPlacement
         requireNonNull(topology, "topology is null");
         requireNonNull(binder, "binder is null");
         // A snapshot (fsRoot) may name CPUs this machine does not let us use: lease only chiplets we can run on.
-        NodeShare share = NodeShare.ofProcess(topology, binder.allowed());
+        PlacementDomain share = PlacementDomain.ofProcess(topology, binder.pinnableCpus());
         MemoryBinding memory = MemoryBinding.of(topology, settings.memoryBind(), settings.memoryKind());
         // Core decides what a whole process gets under the policy; one that binds nothing leases nothing either.
-        if (!HostShares.processTarget(share, settings.policy(), memory).bindsAnything()) {
-            log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostShares.processRule(settings.policy()), share.shareCpus().toList());
+        if (!HostDivision.processPlacement(share, settings.policy(), memory).bindsAnything()) {
+            log.info("Chiplet plugin: {}; this executor runs on every CPU it may use ({})", HostDivision.processRule(settings.policy()), share.shareCpus().toList());
             return new ExecutorProcessPlacement(Optional.empty(), Optional.empty(), () -> {});
         }
         // Lease and bind through core's lock; on any failure it (and with it the lease) is released before rethrowing.
         ChipletLock lock = ChipletLock.acquire(settings.leaseDirectory(), share, 1, memory, leaseCoordinator);
         try {
             ChipletLease lease = lock.leases().get(0);
-            WorkerTarget target = HostShares.processTarget(lock.share(), settings.policy(), memory);
+            WorkerPlacement target = HostDivision.processPlacement(lock.share(), settings.policy(), memory);
             CpuSet cpus = target.cpusToBind().orElseThrow();
             memory.shortfall().ifPresent(problem -> log.warn("Chiplet plugin: {}={}: {}", SparkSettings.MEMORY_KIND, memory.kind().jsonName(), problem));
             ProcessBinder.Binding binding = lock.bindProcess(binder, target);
@@ -119,7 +119,7 @@ public final class ExecutorProcessPlacement
                         + "Run at most one executor per chiplet per host to avoid it.", lock.directory(), lease.describe());
             }
             else {
-                log.info("Chiplet plugin: {}; this executor leased {} in {} and bound its process to CPUs {}, memory {}", HostShares.processRule(settings.policy()),
+                log.info("Chiplet plugin: {}; this executor leased {} in {} and bound its process to CPUs {}, memory {}", HostDivision.processRule(settings.policy()),
                         lease.describe(), lock.directory(), cpus.toList(),
                         target.memoryNodeToBind().isPresent() ? "preferred on node " + target.memoryNodeToBind().getAsInt() : "not bound");
             }

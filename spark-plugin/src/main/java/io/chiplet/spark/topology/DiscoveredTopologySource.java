@@ -1,9 +1,9 @@
 package io.chiplet.spark.topology;
 
-import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.affinity.PinnableCpusTracker;
 import io.chiplet.discovery.TopologyDiscovery;
 import io.chiplet.placement.NoUsableChipletException;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.settings.SparkSettings;
 import io.chiplet.topology.Chiplet;
@@ -35,7 +35,7 @@ public final class DiscoveredTopologySource
     public DiscoveredTopologySource()
     {
         // Online CPUs in this process's cgroup cpuset and its affinity mask (as taskset set it), read by core.
-        this(AllowedCpusTracker::readLive);
+        this(PinnableCpusTracker::readLive);
     }
 
     DiscoveredTopologySource(Supplier<CpuSet> liveAllowed)
@@ -63,9 +63,9 @@ public final class DiscoveredTopologySource
      */
     public static Topology restrictTo(Topology topology, CpuSet live, Path fsRoot)
     {
-        NodeShare share;
+        PlacementDomain share;
         try {
-            share = NodeShare.ofProcess(topology, live);
+            share = PlacementDomain.ofProcess(topology, live);
         }
         catch (NoUsableChipletException e) {
             // Core's one message, prefixed with the setting that named the snapshot.

@@ -4,9 +4,9 @@ import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.LeaseCoordinator;
 import io.chiplet.affinity.LeaseVerdict;
 import io.chiplet.binding.ChipletLock;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.topology.Topology;
 
 import java.util.stream.Collectors;
@@ -20,16 +20,16 @@ import static java.util.Objects.requireNonNull;
  * cores: host-wide leases in {@code spark.chiplet.leaseDir} through core's {@link ChipletLock}, so executors of any
  * application on the host take different chiplets while any is free, and, when the lease directory cannot be used,
  * a deterministic split by executor id, so executors numbered in sequence still land on different chiplets. The
- * decisions are core's ({@link HostShares}); this adds the leases and what to log.
+ * decisions are core's ({@link HostDivision}); this adds the leases and what to log.
  *
  * @param topology the executor's machine confined to its chiplets (its allowed CPUs are theirs)
  * @param ownsHost whether the executor uses every chiplet of the host
  * @param description what the executor got, for its log line ("leased chiplet 1 (CPUs [1]): exclusive")
  */
-public record HostShare(Topology topology, boolean ownsHost, String description, AutoCloseable release)
+public record ExecutorChiplets(Topology topology, boolean ownsHost, String description, AutoCloseable release)
         implements AutoCloseable
 {
-    public HostShare
+    public ExecutorChiplets
     {
         requireNonNull(topology, "topology is null");
         requireNonNull(description, "description is null");
@@ -37,9 +37,9 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
     }
 
     /** The whole host: one executor owning it, as local mode and one-executor-per-host clusters have it. */
-    public static HostShare whole(Topology topology, String why)
+    public static ExecutorChiplets whole(Topology topology, String why)
     {
-        return new HostShare(topology, true, "every chiplet of the host (" + why + ")", () -> {});
+        return new ExecutorChiplets(topology, true, "every chiplet of the host (" + why + ")", () -> {});
     }
 
     /**
@@ -48,19 +48,19 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
      * @param leaseDir the host-wide lease directory
      * @param leaseCoordinator the driver's check that executors of this host see one lease directory
      */
-    public static HostShare claim(Topology topology, int cores, String executorId, java.nio.file.Path leaseDir, LeaseCoordinator leaseCoordinator)
+    public static ExecutorChiplets claim(Topology topology, int cores, String executorId, java.nio.file.Path leaseDir, LeaseCoordinator leaseCoordinator)
     {
         requireNonNull(leaseCoordinator, "leaseCoordinator is null");
         requireNonNull(topology, "topology is null");
         requireNonNull(executorId, "executorId is null");
         requireNonNull(leaseDir, "leaseDir is null");
-        NodeShare share = NodeShare.of(topology);
-        if (HostShares.ownsHost(share, cores)) {
+        PlacementDomain share = PlacementDomain.of(topology);
+        if (HostDivision.ownsHost(share, cores)) {
             return whole(topology, cores >= share.shareCpus().size()
                     ? "its " + cores + " cores cover the " + share.shareCpus().size() + " usable CPUs"
                     : "the host has one chiplet");
         }
-        int needed = HostShares.chipletsFor(share, cores);
+        int needed = HostDivision.chipletsFor(share, cores);
         ChipletLock lock;
         try {
             // Leases only: the executor's task placement binds each task thread within the share.
@@ -73,7 +73,7 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
             return split(share, needed, executorId, "leases in " + leaseDir + " failed (" + e.getMessage() + ")");
         }
         String what = lock.leases().stream().map(ChipletLease::describe).collect(Collectors.joining(", "));
-        return new HostShare(confined(lock.share()), false, "leased " + what + " in " + lock.directory() + coordination(lock), lock::close);
+        return new ExecutorChiplets(confined(lock.share()), false, "leased " + what + " in " + lock.directory() + coordination(lock), lock::close);
     }
 
     /** What the driver's check of the lease changed, for the executor's line; nothing where the directory is shared. */
@@ -91,15 +91,15 @@ public record HostShare(Topology topology, boolean ownsHost, String description,
                 + verdict.unseenChiplets();
     }
 
-    private static HostShare split(NodeShare share, int needed, String executorId, String why)
+    private static ExecutorChiplets split(PlacementDomain share, int needed, String executorId, String why)
     {
-        NodeShare chosen = HostShares.bySequenceNumber(share, needed, executorId);
-        return new HostShare(confined(chosen), false, "chiplets " + chosen.ids()
+        PlacementDomain chosen = HostDivision.bySequenceNumber(share, needed, executorId);
+        return new ExecutorChiplets(confined(chosen), false, "chiplets " + chosen.ids()
                 + " by executor id " + executorId + ": " + why, () -> {});
     }
 
     /** The machine as the executor's task placement sees it: only the share's CPUs and chiplets. */
-    private static Topology confined(NodeShare share)
+    private static Topology confined(PlacementDomain share)
     {
         Topology topology = share.topology();
         return topology.restrictedTo(share.shareCpus(), share.chiplets(), topology.unknowns());

@@ -19,7 +19,7 @@ import io.chiplet.spark.placement.PlacementContext;
 import io.chiplet.spark.placement.RecordingTaskPlacement;
 import io.chiplet.spark.placement.TaskPlacement;
 import io.chiplet.spark.skew.SpreadHints;
-import io.chiplet.spark.topology.HostShare;
+import io.chiplet.spark.topology.ExecutorChiplets;
 import io.chiplet.spark.topology.TopologySource;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -311,7 +311,7 @@ class ChipletExecutorPluginTest
         // make it fall back to a split without a lease).
         runTask(plugin, new TaskPlacement.TaskIdentity(0, 0, 1), true);
         assertThat(context.metricRegistry().getMetrics()).isEmpty();
-        try (HostShare again = HostShare.claim(TWO_CHIPLETS, 2, "1", leases, LeaseCoordinator.NONE)) {
+        try (ExecutorChiplets again = ExecutorChiplets.claim(TWO_CHIPLETS, 2, "1", leases, LeaseCoordinator.NONE)) {
             assertThat(again.description()).startsWith("leased chiplet 0 (CPUs 0-3): exclusive");
         }
         plugin.shutdown();

@@ -4,11 +4,11 @@ import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.perf.FakeRemoteAccessSignal;
 import io.chiplet.perf.RemoteAccessSignal;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.slots.SlotTable;
@@ -153,7 +153,7 @@ class AdaptiveControllerTest
 
     private BoundTaskPlacement adaptivePlacement()
     {
-        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(TOPOLOGY), Policy.ADAPTIVE, SLOTS, MemoryBinding.of(TOPOLOGY, true, MemoryKind.DRAM));
+        WorkerPlacements targets = PlacementPlanner.targets(PlacementDomain.of(TOPOLOGY), Policy.ADAPTIVE, SLOTS, MemoryBinding.of(TOPOLOGY, true, MemoryKind.DRAM));
         return BoundTaskPlacement.following(targets, TOPOLOGY.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 

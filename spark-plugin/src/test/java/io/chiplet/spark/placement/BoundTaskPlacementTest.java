@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
@@ -32,7 +32,7 @@ class BoundTaskPlacementTest
 
     private final FakeSlotBinder binder = new FakeSlotBinder(ALL);
     private final BoundTaskPlacement placement = BoundTaskPlacement.following(
-            PlacementPlanner.targets(NodeShare.of(TWO_NODES), Policy.WICP_MIXED, 4, MemoryBinding.of(TWO_NODES, true, MemoryKind.DRAM)),
+            PlacementPlanner.targets(PlacementDomain.of(TWO_NODES), Policy.WICP_MIXED, 4, MemoryBinding.of(TWO_NODES, true, MemoryKind.DRAM)),
             TWO_NODES.chiplets().stream().map(Chiplet::id).toList(), binder);
 
     @Test

@@ -3,7 +3,7 @@ package io.chiplet.spark.placement;
 import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.ChipletCli;
 import io.chiplet.discovery.TopologyDiscovery;
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.spark.settings.SparkSettings;
@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * One rule for a process placed as one worker ({@link Policy#processBinding()}, applied by core's
- * {@link HostShares#processTarget}): Spark's executor mode and {@code chiplet exec --policy} bind a process alike under
+ * {@link HostDivision#processTarget}): Spark's executor mode and {@code chiplet exec --policy} bind a process alike under
  * every policy, on the same machine (a snapshot of two CPUs as two chiplets, each lease directory empty). The
  * executor's binding is recorded; the command's is read from its own {@code /proc/self/status}, after
  * {@code chiplet exec} replaced itself with it. Under {@code wim} neither binds, so both keep this JVM's mask.

@@ -180,7 +180,7 @@ class ExecutorProcessPlacementTest
             throws Exception
     {
         ThreadBinder binder = ThreadBinder.live();
-        CpuSet allowed = binder.allowed().allowed();
+        CpuSet allowed = binder.pinnable().cpus();
         assumeThat(allowed.size()).as("needs two CPUs to bind to one of them").isGreaterThanOrEqualTo(2);
         CpuSet before = binder.currentMask();
         List<Chiplet> chiplets = new ArrayList<>();

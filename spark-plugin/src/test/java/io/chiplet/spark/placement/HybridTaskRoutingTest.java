@@ -2,10 +2,10 @@ package io.chiplet.spark.placement;
 
 import io.chiplet.placement.HybridRouting;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.slots.FakeSlotBinder;
 import io.chiplet.topology.Chiplet;
 import io.chiplet.topology.CpuSet;
@@ -86,7 +86,7 @@ class HybridTaskRoutingTest
 
     private BoundTaskPlacement placement()
     {
-        WorkerTargets targets = PlacementPlanner.targets(NodeShare.of(LAPTOP), Policy.WICP_MIXED, SLOTS, MemoryBinding.off(LAPTOP));
+        WorkerPlacements targets = PlacementPlanner.targets(PlacementDomain.of(LAPTOP), Policy.WICP_MIXED, SLOTS, MemoryBinding.off(LAPTOP));
         return BoundTaskPlacement.following(targets, LAPTOP.chiplets().stream().map(Chiplet::id).toList(), binder);
     }
 

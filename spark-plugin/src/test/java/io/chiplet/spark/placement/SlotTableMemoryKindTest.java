@@ -1,7 +1,7 @@
 package io.chiplet.spark.placement;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
 import io.chiplet.placement.SyntheticTopologies;
@@ -45,7 +45,7 @@ class SlotTableMemoryKindTest
     private static SlotTable table(MemoryKind kind)
     {
         MemoryBinding memory = MemoryBinding.of(WITH_HBM, true, kind);
-        return SlotTable.of(PlacementPlanner.targets(NodeShare.of(WITH_HBM), Policy.WICP_MIXED, 2, memory));
+        return SlotTable.of(PlacementPlanner.targets(PlacementDomain.of(WITH_HBM), Policy.WICP_MIXED, 2, memory));
     }
 
     @Test

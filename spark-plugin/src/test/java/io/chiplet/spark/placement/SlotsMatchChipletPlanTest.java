@@ -4,7 +4,7 @@ import io.chiplet.binding.RecordingProcessBinder;
 import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.discovery.BundledMachines;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.slots.FakeSlotBinder;
@@ -66,7 +66,7 @@ class SlotsMatchChipletPlanTest
             if (machine.topology().allowed().isEmpty()) {
                 continue;
             }
-            int chiplets = Math.max(1, NodeShare.of(machine.topology()).chiplets().size());
+            int chiplets = Math.max(1, PlacementDomain.of(machine.topology()).chiplets().size());
             Set<Integer> slotCounts = new TreeSet<>(List.of(1, 3, chiplets, chiplets + 1, machine.topology().allowed().size()));
             for (Policy policy : Policy.values()) {
                 for (int slots : slotCounts) {
@@ -84,7 +84,7 @@ class SlotsMatchChipletPlanTest
      * wim --workers 1} prints; under every other policy it binds the whole chiplet it leased (the first free one, here
      * all are free) and that chiplet's memory node: {@code plan --workers 1}'s worker 0 under the chiplet policies, and
      * {@code plan --policy wicp-local --workers 1}'s under {@code win} and {@code wic}, which a whole process does not
-     * follow (core's {@code HostShares.processTarget}).
+     * follow (core's {@code HostDivision.processPlacement}).
      */
     @Test
     void anExecutorProcessBindsWhatChipletPlanPrintsForOneWorker()
@@ -92,7 +92,7 @@ class SlotsMatchChipletPlanTest
         int compared = 0;
         for (Machine machine : MACHINES) {
             Topology topology = machine.topology();
-            if (topology.allowed().isEmpty() || NodeShare.of(topology).chiplets().isEmpty()) {
+            if (topology.allowed().isEmpty() || PlacementDomain.of(topology).chiplets().isEmpty()) {
                 continue;
             }
             for (Policy policy : Policy.values()) {

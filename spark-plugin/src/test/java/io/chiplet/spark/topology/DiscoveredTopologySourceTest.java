@@ -1,6 +1,6 @@
 package io.chiplet.spark.topology;
 
-import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.affinity.PinnableCpusTracker;
 import io.chiplet.affinity.ThreadId;
 import io.chiplet.placement.NoUsableChipletException;
 import io.chiplet.placement.PartitionBasis;
@@ -62,7 +62,7 @@ class DiscoveredTopologySourceTest
     {
         Topology live = new DiscoveredTopologySource().read(SparkSettings.defaults());
         assertThat(live.source()).startsWith("sysfs:");
-        assertThat(live.allowed()).isEqualTo(AllowedCpusTracker.readLive());
+        assertThat(live.allowed()).isEqualTo(PinnableCpusTracker.readLive());
         assertThat(ThreadId.cpusAllowed(ThreadId.current()).orElseThrow().containsAll(live.allowed())).isTrue();
         assertThat(live.chiplets()).isNotEmpty();
     }

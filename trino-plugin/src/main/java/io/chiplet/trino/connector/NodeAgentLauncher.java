@@ -1,11 +1,11 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.affinity.PinnableCpusTracker;
 import io.chiplet.affinity.ChipletLease;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.binding.ChipletLock;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.Topology;
 import io.chiplet.trino.placement.LiveQueryThreadBinder;
@@ -37,8 +37,8 @@ final class NodeAgentLauncher
     static PlacementAgent start(String node, PlacementSettings config, Topology topology)
     {
         ThreadBinder binder = ThreadBinder.live("ffm");
-        NodeSetup setup = NodeSetup.of(config, topology, AllowedCpusTracker.readLive());
-        NodeShare share = setup.share();
+        NodeSetup setup = NodeSetup.of(config, topology, PinnableCpusTracker.readLive());
+        PlacementDomain share = setup.share();
         MemoryBinding memory = setup.memory();
         // Warned once: the agent starts once per JVM.
         setup.leases().capped().ifPresent(why -> log.warn("Chiplet placement on node {}: {}: {}", node, TrinoSettings.CHIPLETS_PER_NODE, why));
@@ -52,7 +52,7 @@ final class NodeAgentLauncher
             }
             ThreadPlacement placement = setup.placement(lock.share());
             log.info("Chiplet placement on node {}: {}", node, share.alignment().describe());
-            PlacementAgent agent = new PlacementAgent(node, placement, AllowedCpusTracker.live(), new LiveQueryThreadBinder(binder), RemoteAccessSignals.live(),
+            PlacementAgent agent = new PlacementAgent(node, placement, PinnableCpusTracker.live(), new LiveQueryThreadBinder(binder), RemoteAccessSignals.live(),
                     config.adaptiveInterval(), config.remoteAccessThreshold(), List.of(lock));
             checkMemoryLocality(node, config, memory, lock.memoryNodesToBind());
             // Under adaptive every pass is one controller step, so passes follow the adaptive interval.

@@ -1,9 +1,9 @@
 package io.chiplet.trino.connector;
 
-import io.chiplet.placement.HostShares;
+import io.chiplet.placement.HostDivision;
 import io.chiplet.placement.MemoryBinding;
 import io.chiplet.placement.NoUsableChipletException;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.CpuSet;
@@ -19,7 +19,7 @@ import static java.util.Objects.requireNonNull;
  * @param memory core's memory rule for the settings
  * @param leases how many chiplets to lease
  */
-public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseCount leases, Policy policy)
+public record NodeSetup(PlacementDomain share, MemoryBinding memory, HostDivision.LeaseCount leases, Policy policy)
 {
     public NodeSetup
     {
@@ -32,7 +32,7 @@ public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseC
     /**
      * What a node places its query threads on before it leases: the share (the topology's usable chiplets within
      * {@code processCpus}), core's memory rule for the settings and how many chiplets to lease (core's
-     * {@link HostShares#chipletsRequested}). The node runtime leases that many and places on the leased share with
+     * {@link HostDivision#chipletsRequested}). The node runtime leases that many and places on the leased share with
      * {@link #placement}; {@code chiplet plan} is compared with exactly this.
      *
      * @param processCpus the CPUs the kernel lets this process use: a snapshot may describe another machine
@@ -43,20 +43,20 @@ public record NodeSetup(NodeShare share, MemoryBinding memory, HostShares.LeaseC
         requireNonNull(config, "config is null");
         requireNonNull(topology, "topology is null");
         requireNonNull(processCpus, "processCpus is null");
-        NodeShare share;
+        PlacementDomain share;
         try {
-            share = NodeShare.ofProcess(topology, processCpus);
+            share = PlacementDomain.ofProcess(topology, processCpus);
         }
         catch (NoUsableChipletException e) {
             throw new IllegalStateException(e.getMessage()
                     + config.fsRoot().map(root -> "; does " + TrinoSettings.FS_ROOT + " name a snapshot of another machine?").orElse(""), e);
         }
         MemoryBinding memory = MemoryBinding.of(topology, config.memoryBind(), config.memoryKind());
-        return new NodeSetup(share, memory, HostShares.chipletsRequested(share, config.chipletsPerNode()), config.policy());
+        return new NodeSetup(share, memory, HostDivision.chipletsRequested(share, config.chipletsPerNode()), config.policy());
     }
 
     /** The thread placement on {@code leased}: the share narrowed to the chiplets this node leased. */
-    public ThreadPlacement placement(NodeShare leased)
+    public ThreadPlacement placement(PlacementDomain leased)
     {
         return new ThreadPlacement(leased, policy, memory);
     }

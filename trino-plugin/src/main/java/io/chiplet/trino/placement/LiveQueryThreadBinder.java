@@ -82,7 +82,7 @@ public final class LiveQueryThreadBinder
     @Override
     public synchronized Optional<Binding> bind(int tid, CpuSet cpus)
     {
-        PreparedAffinity target = target(cpus);
+        PreparedAffinity target = prepare(cpus);
         BoundThread thread;
         try {
             thread = bindings.get(tid);
@@ -122,14 +122,14 @@ public final class LiveQueryThreadBinder
         thread.restore();
     }
 
-    private PreparedAffinity target(CpuSet cpus)
+    private PreparedAffinity prepare(CpuSet cpus)
     {
         PreparedAffinity target = targets.get(cpus);
         if (target == null) {
             if (targets.size() >= MAX_TARGETS) {
                 targets.clear();
             }
-            target = binder.target(cpus, Optional.empty());
+            target = binder.prepare(cpus, Optional.empty());
             targets.put(cpus, target);
         }
         return target;

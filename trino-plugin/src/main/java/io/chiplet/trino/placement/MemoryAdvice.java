@@ -11,7 +11,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * What the operator must do about memory that the plugin cannot: a thread's memory policy can only be set by the
  * thread itself, and Trino's query threads run no code of ours, so core's per-thread memory node
- * ({@link ThreadTarget#memoryNode()}) is never applied. Under {@code dram} first touch puts a thread's memory on the
+ * ({@link ThreadAssignment#memoryNode()}) is never applied. Under {@code dram} first touch puts a thread's memory on the
  * node of its CPUs, which is core's node; memory of another kind ({@code hbm}, {@code cxl-pmem}) is never reached
  * that way, so the nodes core chose for this node's chiplets are named for a JVM-wide binding. Pure.
  */

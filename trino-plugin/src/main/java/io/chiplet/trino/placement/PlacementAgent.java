@@ -4,7 +4,7 @@ import io.chiplet.adaptive.AdaptiveLoop;
 import io.chiplet.adaptive.AdaptiveSpread;
 import io.chiplet.measure.Arm;
 import io.chiplet.trino.measure.WindowSchedule;
-import io.chiplet.affinity.AllowedCpusTracker;
+import io.chiplet.affinity.PinnableCpusTracker;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.trino.placement.AgentSnapshot.PlacedThread;
@@ -45,7 +45,7 @@ import static java.util.Objects.requireNonNull;
  * {@link AdaptiveLoop}, one worker per query thread, one interval per pass (the pass is the loop's scheduler): a thread keeps its spread while it lives, a new one starts
  * at 1, and no thread's history passes to another. After a cpuset change every thread starts afresh.
  *
- * <p>Each pass first checks whether the process's allowed CPUs changed ({@link AllowedCpusTracker}: the kubelet
+ * <p>Each pass first checks whether the process's allowed CPUs changed ({@link PinnableCpusTracker}: the kubelet
  * narrowing a container's cpuset after start, {@code taskset} of the whole process). On a change it logs the old and
  * new sets once, places anew on the node's chiplets within the new set ({@link ThreadPlacement#followingCpuset}) and
  * pins every query thread again, whatever mask it is recorded with: a cpuset change may have rewritten the masks
@@ -63,7 +63,7 @@ public final class PlacementAgent
 
     private final String name;
     private final ThreadPlacement initialPlacement;
-    private final AllowedCpusTracker allowedCpus;
+    private final PinnableCpusTracker allowedCpus;
     private final QueryThreadBinder binder;
     private final AdaptiveLoop loop;
     private final List<AutoCloseable> owned;
@@ -95,13 +95,13 @@ public final class PlacementAgent
     public PlacementAgent(String name, ThreadPlacement placement, QueryThreadBinder binder, RemoteAccessSignals signals, Duration adaptiveInterval, double threshold,
             List<AutoCloseable> owned)
     {
-        this(name, placement, new AllowedCpusTracker(placement::allowed), binder, signals, adaptiveInterval, threshold, owned);
+        this(name, placement, new PinnableCpusTracker(placement::allowed), binder, signals, adaptiveInterval, threshold, owned);
     }
 
     /**
-     * @param allowedCpus tracks the CPUs the process may use ({@link AllowedCpusTracker#live()} on a server)
+     * @param allowedCpus tracks the CPUs the process may use ({@link PinnableCpusTracker#live()} on a server)
      */
-    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
+    public PlacementAgent(String name, ThreadPlacement placement, PinnableCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
             Duration adaptiveInterval, double threshold, List<AutoCloseable> owned)
     {
         this(name, placement, allowedCpus, binder, signals, adaptiveInterval, threshold, owned, System::currentTimeMillis);
@@ -110,7 +110,7 @@ public final class PlacementAgent
     /**
      * @param epochMillis the clock the window schedule is read with
      */
-    public PlacementAgent(String name, ThreadPlacement placement, AllowedCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
+    public PlacementAgent(String name, ThreadPlacement placement, PinnableCpusTracker allowedCpus, QueryThreadBinder binder, RemoteAccessSignals signals,
             Duration adaptiveInterval, double threshold, List<AutoCloseable> owned, LongSupplier epochMillis)
     {
         this.epochMillis = requireNonNull(epochMillis, "epochMillis is null");
@@ -213,7 +213,7 @@ public final class PlacementAgent
     }
 
     /** Places anew on the node's chiplets within the new allowed CPUs, and has every thread pinned again. */
-    private void followCpuset(AllowedCpusTracker.Change change)
+    private void followCpuset(PinnableCpusTracker.Change change)
     {
         ThreadPlacement next = initialPlacement.followingCpuset(change.after());
         // The binder checks targets against the allowed CPUs: a share widened beyond those of the start needs the new ones.
@@ -255,7 +255,7 @@ public final class PlacementAgent
             }
         }
         List<Integer> tids = query.keySet().stream().sorted().toList();
-        List<ThreadTarget> targets;
+        List<ThreadAssignment> targets;
         if (placement.policy().adaptsAtRunTime()) {
             targets = placement.placeAdaptive(tids, adapt(tids));
         }
@@ -268,7 +268,7 @@ public final class PlacementAgent
             pins.forEach((tid, pin) -> current.put(tid, pin.cpus()));
             targets = placement.place(tids, current);
         }
-        for (ThreadTarget target : targets) {
+        for (ThreadAssignment target : targets) {
             Pin pin = pins.get(target.tid());
             if (!repinAll && pin != null && pin.cpus().equals(target.cpus())) {
                 continue;

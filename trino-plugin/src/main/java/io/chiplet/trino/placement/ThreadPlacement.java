@@ -1,11 +1,11 @@
 package io.chiplet.trino.placement;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.PlacementPlanner;
 import io.chiplet.placement.Policy;
-import io.chiplet.placement.WorkerTarget;
-import io.chiplet.placement.WorkerTargets;
+import io.chiplet.placement.WorkerPlacement;
+import io.chiplet.placement.WorkerPlacements;
 import io.chiplet.topology.CpuSet;
 
 import java.util.ArrayList;
@@ -25,21 +25,21 @@ import static java.util.Objects.requireNonNull;
  *
  * <h2>Stable</h2>
  * Threads and their number change (Trino starts runner threads lazily and may retire them), and moving a thread
- * costs its cache: a rescan hands the targets to the running threads with {@link WorkerTargets#keepingCurrent}, so a
+ * costs its cache: a rescan hands the targets to the running threads with {@link WorkerPlacements#keepingCurrent}, so a
  * thread keeps its CPUs while they have room in the new targets and only the others move.
  *
  * <h2>Memory</h2>
- * Each target names the node core would bind the thread's memory to ({@link ThreadTarget#memoryNode()}), but a
+ * Each target names the node core would bind the thread's memory to ({@link ThreadAssignment#memoryNode()}), but a
  * thread's memory policy can only be set by the thread itself and Trino's runner threads run no code of ours: it is
  * not applied. Memory follows the threads by first touch (under {@code dram} every bound mask lies on that node);
  * the node runtime tells the operator the nodes to start the JVM on where that is not enough.
  *
- * <p>{@code adaptive} places by the spreads of the spread controller instead ({@link WorkerTargets#withSpreads}),
+ * <p>{@code adaptive} places by the spreads of the spread controller instead ({@link WorkerPlacements#withSpreads}),
  * threads taken in thread-id order.
  */
 public final class ThreadPlacement
 {
-    private final NodeShare share;
+    private final PlacementDomain share;
     private final Policy policy;
     private final MemoryBinding memory;
 
@@ -47,7 +47,7 @@ public final class ThreadPlacement
      * @param share the CPUs and chiplets threads are placed on: this node's leased chiplets within the process's CPUs
      * @param memory core's memory rule: which node each target names (not applied, see the class doc)
      */
-    public ThreadPlacement(NodeShare share, Policy policy, MemoryBinding memory)
+    public ThreadPlacement(PlacementDomain share, Policy policy, MemoryBinding memory)
     {
         this.share = requireNonNull(share, "share is null");
         this.policy = requireNonNull(policy, "policy is null");
@@ -59,7 +59,7 @@ public final class ThreadPlacement
         return policy;
     }
 
-    public NodeShare share()
+    public PlacementDomain share()
     {
         return share;
     }
@@ -72,7 +72,7 @@ public final class ThreadPlacement
 
     /**
      * This placement after the process's allowed CPUs changed to {@code nowAllowed}: core's rescoped share
-     * ({@link NodeShare#rescopedTo}).
+     * ({@link PlacementDomain#rescopedTo}).
      *
      * @throws IllegalArgumentException when no chiplet of the topology holds any of {@code nowAllowed}
      */
@@ -93,7 +93,7 @@ public final class ThreadPlacement
      * @param current each thread's present mask, for the threads placed before; threads absent are new
      * @return one target per thread, in ascending thread id; empty under {@code wim}
      */
-    public List<ThreadTarget> place(List<Integer> tids, Map<Integer, CpuSet> current)
+    public List<ThreadAssignment> place(List<Integer> tids, Map<Integer, CpuSet> current)
     {
         requireNonNull(tids, "tids is null");
         requireNonNull(current, "current is null");
@@ -104,7 +104,7 @@ public final class ThreadPlacement
         if (sorted.isEmpty()) {
             return List.of();
         }
-        WorkerTargets targets = PlacementPlanner.targets(share, policy, sorted.size(), memory);
+        WorkerPlacements targets = PlacementPlanner.targets(share, policy, sorted.size(), memory);
         List<Optional<CpuSet>> masks = sorted.stream().map(tid -> Optional.ofNullable(current.get(tid))).toList();
         return threads(sorted, targets.keepingCurrent(masks));
     }
@@ -112,7 +112,7 @@ public final class ThreadPlacement
     /**
      * Targets under {@code adaptive}: thread {@code tids[i]} (ascending) at spread {@code spreads[i]}.
      */
-    public List<ThreadTarget> placeAdaptive(List<Integer> tids, int[] spreads)
+    public List<ThreadAssignment> placeAdaptive(List<Integer> tids, int[] spreads)
     {
         requireNonNull(tids, "tids is null");
         requireNonNull(spreads, "spreads is null");
@@ -126,18 +126,18 @@ public final class ThreadPlacement
         if (sorted.isEmpty()) {
             return List.of();
         }
-        WorkerTargets targets = PlacementPlanner.targets(share, policy, sorted.size(), memory).withSpreads(Arrays.copyOf(spreads, sorted.size()));
+        WorkerPlacements targets = PlacementPlanner.targets(share, policy, sorted.size(), memory).withSpreads(Arrays.copyOf(spreads, sorted.size()));
         return threads(sorted, targets.targets());
     }
 
     /** Worker i is thread {@code sorted[i]}; unbound workers ({@code wim}) get no target. */
-    private static List<ThreadTarget> threads(List<Integer> sorted, List<WorkerTarget> workers)
+    private static List<ThreadAssignment> threads(List<Integer> sorted, List<WorkerPlacement> workers)
     {
-        List<ThreadTarget> threads = new ArrayList<>(sorted.size());
+        List<ThreadAssignment> threads = new ArrayList<>(sorted.size());
         for (int i = 0; i < sorted.size(); i++) {
-            WorkerTarget worker = workers.get(i);
+            WorkerPlacement worker = workers.get(i);
             int tid = sorted.get(i);
-            worker.cpusToBind().ifPresent(cpus -> threads.add(new ThreadTarget(tid, worker.chiplet(), cpus, worker.memoryNodeToBind())));
+            worker.cpusToBind().ifPresent(cpus -> threads.add(new ThreadAssignment(tid, worker.chiplet(), cpus, worker.memoryNodeToBind())));
         }
         return List.copyOf(threads);
     }

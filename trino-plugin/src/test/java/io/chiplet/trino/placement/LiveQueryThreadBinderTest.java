@@ -1,6 +1,6 @@
 package io.chiplet.trino.placement;
 
-import io.chiplet.affinity.AllowedCpus;
+import io.chiplet.affinity.PinnableCpus;
 import io.chiplet.affinity.PinningBackend;
 import io.chiplet.affinity.ThreadBinder;
 import io.chiplet.affinity.ThreadId;
@@ -27,7 +27,7 @@ class LiveQueryThreadBinderTest
     {
         assumeTrue(NativeAccess.isLinux(), "pinning needs Linux");
         ThreadBinder threads = ThreadBinder.live("ffm");
-        CpuSet allowed = threads.allowed().allowed();
+        CpuSet allowed = threads.pinnable().cpus();
         LiveQueryThreadBinder binder = new LiveQueryThreadBinder(threads);
         CompletableFuture<Integer> started = new CompletableFuture<>();
         CompletableFuture<Void> release = new CompletableFuture<>();
@@ -106,7 +106,7 @@ class LiveQueryThreadBinderTest
                 masks.put(tid, cpus);
             }
         };
-        LiveQueryThreadBinder binder = new LiveQueryThreadBinder(new ThreadBinder(recording, new AllowedCpus(machine, machine, CpuSet.range(0, 1))));
+        LiveQueryThreadBinder binder = new LiveQueryThreadBinder(new ThreadBinder(recording, new PinnableCpus(machine, machine, CpuSet.range(0, 1))));
         int tid = ThreadId.current();
         assertThatThrownBy(() -> binder.bind(tid, CpuSet.of(3))).isInstanceOf(IllegalArgumentException.class);
 

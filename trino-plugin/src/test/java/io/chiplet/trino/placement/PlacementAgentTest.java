@@ -177,7 +177,7 @@ class PlacementAgentTest
         FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
         ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
-        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(placement::allowed), threads, threads,
+        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.PinnableCpusTracker(placement::allowed), threads, threads,
                 Duration.ofMillis(500), 300, List.of(), now::get);
         agent.pass();
         assertThat(agent.armNow()).as("no schedule yet: placed").isEqualTo(io.chiplet.measure.Arm.PLACED);
@@ -223,7 +223,7 @@ class PlacementAgentTest
         FakeQueryThreadBinder threads = new FakeQueryThreadBinder().start(11, "SplitRunner-0").start(12, "SplitRunner-1");
         java.util.concurrent.atomic.AtomicReference<CpuSet> allowed = new java.util.concurrent.atomic.AtomicReference<>(CpuSet.of(0, 2));
         ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, allowed.get());
-        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.AllowedCpusTracker(allowed::get), threads, threads,
+        PlacementAgent agent = new PlacementAgent("test", placement, new io.chiplet.affinity.PinnableCpusTracker(allowed::get), threads, threads,
                 Duration.ofMillis(500), 300, List.of());
         agent.pass();
         assertThat(List.of(11, 12).stream().map(threads::mask)).containsExactly(CpuSet.of(0), CpuSet.of(2));

@@ -7,7 +7,7 @@ import io.chiplet.cli.PlanRun;
 import io.chiplet.discovery.BundledMachines;
 import io.chiplet.discovery.BundledMachines.Machine;
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.Policy;
 import io.chiplet.settings.PlacementSettings;
 import io.chiplet.topology.CpuSet;
@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Memory: Trino binds other threads, and a thread's memory policy can only be set by the thread itself, so the
  * binder takes CPUs only and no memory policy is ever applied. What core would bind ({@code memoryNode}) is carried
- * to each {@link ThreadTarget} and compared with plan; under {@code dram} it is reached by first touch (every CPU of
+ * to each {@link ThreadAssignment} and compared with plan; under {@code dram} it is reached by first touch (every CPU of
  * the thread's mask lies on that node), and for another kind the nodes are named to the operator
  * ({@link MemoryAdvice}).
  */
@@ -59,7 +59,7 @@ class PlanMatchesTrinoThreadPlacementTest
     @TempDir
     static Path unpacked;
 
-    private record MachineShare(Machine machine, NodeShare share) {}
+    private record MachineShare(Machine machine, PlacementDomain share) {}
 
     @BeforeAll
     static void loadMachines()
@@ -70,10 +70,10 @@ class PlanMatchesTrinoThreadPlacementTest
     }
 
     /** The machine's node share; empty where it has no usable chiplet: Trino's node runtime starts no agent, and plan refuses as well. */
-    private static Optional<NodeShare> share(Machine machine)
+    private static Optional<PlacementDomain> share(Machine machine)
     {
         try {
-            return Optional.of(NodeShare.of(machine.topology()));
+            return Optional.of(PlacementDomain.of(machine.topology()));
         }
         catch (IllegalArgumentException e) {
             return Optional.empty();
@@ -114,7 +114,7 @@ class PlanMatchesTrinoThreadPlacementTest
         int compared = 0;
         for (MachineShare each : SHARES) {
             Machine machine = each.machine();
-            NodeShare share = each.share();
+            PlacementDomain share = each.share();
             int chiplets = Math.max(1, share.chiplets().size());
             for (int threads : new TreeSet<>(List.of(1, chiplets, 2 * chiplets + 1))) {
                 List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
@@ -156,10 +156,10 @@ class PlanMatchesTrinoThreadPlacementTest
     {
         for (MachineShare each : SHARES) {
             Machine machine = each.machine();
-            NodeShare share = each.share();
+            PlacementDomain share = each.share();
             int threads = 2 * Math.max(1, share.chiplets().size()) + 1;
             List<PlannedWorker> planned = plan(machine, policy, threads, "dram");
-            List<ThreadTarget> targets = targets(nodePlacement(machine, policy), threads);
+            List<ThreadAssignment> targets = targets(nodePlacement(machine, policy), threads);
             if (policy == Policy.WIM) {
                 assertThat(targets).isEmpty();
                 assertThat(planned).allSatisfy(worker -> assertThat(worker.memoryNode()).isEmpty());
@@ -167,7 +167,7 @@ class PlanMatchesTrinoThreadPlacementTest
             }
             for (int i = 0; i < threads; i++) {
                 String what = machine + " " + policy + " worker " + i;
-                ThreadTarget target = targets.get(i);
+                ThreadAssignment target = targets.get(i);
                 assertThat(target.memoryNode()).as(what).isEqualTo(planned.get(i).memoryNode());
                 if (target.memoryNode().isPresent()) {
                     NumaNode node = machine.topology().numaNodes().stream().filter(candidate -> candidate.id() == target.memoryNode().getAsInt()).findFirst().orElseThrow();
@@ -187,7 +187,7 @@ class PlanMatchesTrinoThreadPlacementTest
         int named = 0;
         for (MachineShare each : SHARES) {
             Machine machine = each.machine();
-            NodeShare share = each.share();
+            PlacementDomain share = each.share();
             for (MemoryKind kind : List.of(MemoryKind.DRAM, MemoryKind.HBM, MemoryKind.CXL_PMEM)) {
                 MemoryBinding memory = MemoryBinding.of(machine.topology(), true, kind);
                 Optional<String> advice = MemoryAdvice.of(memory, kind, share.memoryNodesToBind(memory));
@@ -224,7 +224,7 @@ class PlanMatchesTrinoThreadPlacementTest
         }
     }
 
-    private static List<ThreadTarget> targets(ThreadPlacement placement, int threads)
+    private static List<ThreadAssignment> targets(ThreadPlacement placement, int threads)
     {
         List<Integer> tids = IntStream.range(0, threads).map(i -> 1000 + 3 * i).boxed().toList();
         if (placement.policy() == Policy.ADAPTIVE) {

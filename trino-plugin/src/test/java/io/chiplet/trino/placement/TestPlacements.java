@@ -1,7 +1,7 @@
 package io.chiplet.trino.placement;
 
 import io.chiplet.placement.MemoryBinding;
-import io.chiplet.placement.NodeShare;
+import io.chiplet.placement.PlacementDomain;
 import io.chiplet.placement.Policy;
 import io.chiplet.topology.CpuSet;
 import io.chiplet.topology.Topology;
@@ -13,6 +13,6 @@ final class TestPlacements
 
     static ThreadPlacement of(Topology topology, Policy policy, CpuSet allowed)
     {
-        return new ThreadPlacement(NodeShare.of(topology, allowed), policy, MemoryBinding.off(topology));
+        return new ThreadPlacement(PlacementDomain.of(topology, allowed), policy, MemoryBinding.off(topology));
     }
 }

@@ -27,9 +27,9 @@ class ThreadPlacementTest
     void mixedSpreadsThreadsEvenlyOverChipletsPinnedToWholeChiplets()
     {
         ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
-        List<ThreadTarget> targets = placement.place(tids(100, 10), Map.of());
+        List<ThreadAssignment> targets = placement.place(tids(100, 10), Map.of());
         assertThat(countByChiplet(targets)).containsOnly(Map.entry(0, 3L), Map.entry(1, 3L), Map.entry(2, 2L), Map.entry(3, 2L));
-        for (ThreadTarget target : targets) {
+        for (ThreadAssignment target : targets) {
             assertThat(target.cpus()).isEqualTo(chiplet(target.chiplet().getAsInt()).cpus());
         }
     }
@@ -45,19 +45,19 @@ class ThreadPlacementTest
     void threadsStayPutWhileTheirChipletHasRoom()
     {
         ThreadPlacement placement = TestPlacements.of(MACHINE, Policy.WICP_MIXED, MACHINE.allowed());
-        List<ThreadTarget> first = placement.place(tids(1, 8), Map.of());
-        Map<Integer, CpuSet> current = first.stream().collect(Collectors.toMap(ThreadTarget::tid, ThreadTarget::cpus));
+        List<ThreadAssignment> first = placement.place(tids(1, 8), Map.of());
+        Map<Integer, CpuSet> current = first.stream().collect(Collectors.toMap(ThreadAssignment::tid, ThreadAssignment::cpus));
         // Two threads on different chiplets end and two start: only the newcomers are placed, where the others left.
         CpuSet leftA = current.remove(1);
         CpuSet leftB = current.remove(5);
         List<Integer> now = List.of(2, 3, 4, 6, 7, 8, 20, 21);
-        List<ThreadTarget> second = placement.place(now, current);
-        for (ThreadTarget target : second) {
+        List<ThreadAssignment> second = placement.place(now, current);
+        for (ThreadAssignment target : second) {
             if (target.tid() < 20) {
                 assertThat(target.cpus()).isEqualTo(current.get(target.tid()));
             }
         }
-        assertThat(second.stream().filter(target -> target.tid() >= 20).map(ThreadTarget::cpus)).containsExactlyInAnyOrder(leftA, leftB);
+        assertThat(second.stream().filter(target -> target.tid() >= 20).map(ThreadAssignment::cpus)).containsExactlyInAnyOrder(leftA, leftB);
         assertThat(countByChiplet(second).values()).containsOnly(2L);
     }
 
@@ -68,9 +68,9 @@ class ThreadPlacementTest
         // Eight threads all on chiplet 3: six must move, two stay.
         Map<Integer, CpuSet> current = new HashMap<>();
         tids(1, 8).forEach(tid -> current.put(tid, chiplet(3).cpus()));
-        List<ThreadTarget> targets = placement.place(tids(1, 8), current);
+        List<ThreadAssignment> targets = placement.place(tids(1, 8), current);
         assertThat(countByChiplet(targets)).containsOnly(Map.entry(0, 2L), Map.entry(1, 2L), Map.entry(2, 2L), Map.entry(3, 2L));
-        assertThat(targets.stream().filter(target -> target.cpus().equals(chiplet(3).cpus())).map(ThreadTarget::tid)).containsExactly(1, 2);
+        assertThat(targets.stream().filter(target -> target.cpus().equals(chiplet(3).cpus())).map(ThreadAssignment::tid)).containsExactly(1, 2);
     }
 
     @Test
@@ -79,7 +79,7 @@ class ThreadPlacementTest
         // This node leased chiplets 1 and 2, and the process may not use CPU 12 (chiplet 2).
         CpuSet allowed = chiplet(1).cpus().union(chiplet(2).cpus()).minus(CpuSet.of(12));
         for (Policy policy : List.of(Policy.WICP_MIXED, Policy.WICP_LOCAL, Policy.AUTO, Policy.WIC, Policy.WIN)) {
-            List<ThreadTarget> targets = TestPlacements.of(MACHINE, policy, allowed).place(tids(1, 9), Map.of());
+            List<ThreadAssignment> targets = TestPlacements.of(MACHINE, policy, allowed).place(tids(1, 9), Map.of());
             assertThat(targets).hasSize(9);
             assertThat(targets).allSatisfy(target -> assertThat(allowed.containsAll(target.cpus())).as(policy + " " + target).isTrue());
         }
@@ -88,8 +88,8 @@ class ThreadPlacementTest
     @Test
     void wicGivesEachThreadACoreAndWimPinsNothing()
     {
-        List<ThreadTarget> wic = TestPlacements.of(MACHINE, Policy.WIC, MACHINE.allowed()).place(tids(1, 8), Map.of());
-        assertThat(wic.stream().map(ThreadTarget::cpus).distinct()).hasSize(8).allSatisfy(cpus -> assertThat(cpus.size()).isEqualTo(2));
+        List<ThreadAssignment> wic = TestPlacements.of(MACHINE, Policy.WIC, MACHINE.allowed()).place(tids(1, 8), Map.of());
+        assertThat(wic.stream().map(ThreadAssignment::cpus).distinct()).hasSize(8).allSatisfy(cpus -> assertThat(cpus.size()).isEqualTo(2));
         assertThat(TestPlacements.of(MACHINE, Policy.WIM, MACHINE.allowed()).place(tids(1, 8), Map.of())).isEmpty();
     }
 
@@ -124,8 +124,8 @@ class ThreadPlacementTest
         return MACHINE.chiplet(id).orElseThrow();
     }
 
-    private static Map<Integer, Long> countByChiplet(List<ThreadTarget> targets)
+    private static Map<Integer, Long> countByChiplet(List<ThreadAssignment> targets)
     {
-        return targets.stream().map(ThreadTarget::chiplet).map(OptionalInt::getAsInt).collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        return targets.stream().map(ThreadAssignment::chiplet).map(OptionalInt::getAsInt).collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
     }
 }
