@@ -42,8 +42,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Under {@code adaptive}, every query thread has a remote-access signal (hardware counters where the machine has
  * them, the software fallback where not, see {@link io.chiplet.perf.RemoteAccessRate}) feeding core's
- * {@link AdaptiveLoop}, one worker per query thread, one interval per pass (the pass is the loop's scheduler): a thread keeps its spread while it lives, a new one starts
- * at 1, and no thread's history passes to another. After a cpuset change every thread starts afresh.
+ * {@link AdaptiveLoop}, one worker per query thread, one interval per pass (the pass is the loop's scheduler): a thread
+ * keeps its spread while it lives, a new one starts at 1, and no thread's history passes to another. After a cpuset
+ * change every thread starts afresh.
  *
  * <p>Each pass first checks whether the process's allowed CPUs changed ({@link PinnableCpusTracker}: the kubelet
  * narrowing a container's cpuset after start, {@code taskset} of the whole process). On a change it logs the old and
