@@ -49,9 +49,18 @@ final class SparkLogOnce
         return true;
     }
 
-    private Result judge(String loggerName, String message)
+    /**
+     * Whether a line may be the one: Spark's own loggers at INFO. Checked before a message is formatted, since a
+     * context-wide filter sees every logging call of the JVM, debug calls included.
+     */
+    private static boolean candidate(String loggerName, Level level)
     {
-        if (loggerName == null || message == null || !loggerName.startsWith("org.apache.spark.") || !message.startsWith(prefix)) {
+        return level == Level.INFO && loggerName != null && loggerName.startsWith("org.apache.spark.");
+    }
+
+    private Result judge(String message)
+    {
+        if (message == null || !message.startsWith(prefix)) {
             return Result.NEUTRAL;
         }
         return seen.compareAndSet(false, true) ? Result.NEUTRAL : Result.DENY;
@@ -60,24 +69,24 @@ final class SparkLogOnce
     @Override
     public Result filter(Logger logger, Level level, Marker marker, String message, Object... parameters)
     {
-        return judge(logger.getName(), message);
+        return candidate(logger.getName(), level) ? judge(message) : Result.NEUTRAL;
     }
 
     @Override
     public Result filter(Logger logger, Level level, Marker marker, Object message, Throwable thrown)
     {
-        return judge(logger.getName(), message == null ? null : message.toString());
+        return candidate(logger.getName(), level) && message != null ? judge(message.toString()) : Result.NEUTRAL;
     }
 
     @Override
     public Result filter(Logger logger, Level level, Marker marker, Message message, Throwable thrown)
     {
-        return judge(logger.getName(), message == null ? null : message.getFormattedMessage());
+        return candidate(logger.getName(), level) && message != null ? judge(message.getFormattedMessage()) : Result.NEUTRAL;
     }
 
     @Override
     public Result filter(LogEvent event)
     {
-        return judge(event.getLoggerName(), event.getMessage() == null ? null : event.getMessage().getFormattedMessage());
+        return candidate(event.getLoggerName(), event.getLevel()) && event.getMessage() != null ? judge(event.getMessage().getFormattedMessage()) : Result.NEUTRAL;
     }
 }

@@ -8,6 +8,8 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
+import org.apache.logging.log4j.core.Filter.Result;
+import org.apache.logging.log4j.message.Message;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,13 +65,57 @@ class SparkLogOnceTest
                     RUNNER + ": Times: total = 40, boot = 2, init = 1, finish = 0",
                     RUNNER + ": Times: total = 40, boot = 2, init = 1, finish = 0",
                     RUNNER + ": Python daemon module in PySpark is set to [my_daemon] in 'spark.python.daemon.module'");
-            // A line of ours with the same words is not Spark's and stays.
-            LoggerFactory.getLogger("io.chiplet.test").info(daemonLine);
         }
         finally {
             configuration.removeLogger(spark.getName());
             context.updateLoggers();
             recorder.stop();
         }
+    }
+
+    /**
+     * The filter is the whole JVM's: it judges only Spark's INFO lines, and formats nothing else (a debug call that
+     * no logger prints stays as cheap as without the plugin); a line of ours with the same words is not Spark's.
+     */
+    @Test
+    void onlySparksInfoLinesAreJudgedAndNoOtherMessageIsFormatted()
+    {
+        LoggerContext context = (LoggerContext) LogManager.getContext(false);
+        SparkLogOnce filter = new SparkLogOnce("Python daemon module");
+        Message neverFormatted = new Message()
+        {
+            @Override
+            public String getFormattedMessage()
+            {
+                throw new AssertionError("formatted");
+            }
+
+            @Override
+            public String getFormat()
+            {
+                return "";
+            }
+
+            @Override
+            public Object[] getParameters()
+            {
+                return new Object[0];
+            }
+
+            @Override
+            public Throwable getThrowable()
+            {
+                return null;
+            }
+        };
+        assertThat(filter.filter(context.getLogger(RUNNER), Level.DEBUG, null, neverFormatted, null)).isEqualTo(Result.NEUTRAL);
+        assertThat(filter.filter(context.getLogger("io.chiplet.test"), Level.INFO, null, neverFormatted, null)).isEqualTo(Result.NEUTRAL);
+
+        String line = "Python daemon module in PySpark is set to [chiplet_pyspark_daemon]";
+        for (int repeat = 0; repeat < 2; repeat++) {
+            assertThat(filter.filter(context.getLogger("io.chiplet.test"), Level.INFO, null, line)).isEqualTo(Result.NEUTRAL);
+        }
+        assertThat(filter.filter(context.getLogger(RUNNER), Level.INFO, null, line)).isEqualTo(Result.NEUTRAL);
+        assertThat(filter.filter(context.getLogger(RUNNER), Level.INFO, null, line)).isEqualTo(Result.DENY);
     }
 }
