@@ -139,12 +139,14 @@ public final class ChipletExecutorPlugin
     /** The steps of an executor's start, in order; any failure of one switches the plugin off ({@link #init}). */
     private void start(PluginContext context, Map<String, String> extraConf)
     {
-        Optional<PlacementSettings> enabled = enabledSettings(context, extraConf);
+        // Spark's configuration as entries, once: the settings, the machine and the measurement all read it.
+        Map<String, String> conf = SparkConfs.toMap(context.conf());
+        Optional<PlacementSettings> enabled = enabledSettings(conf, extraConf);
         if (enabled.isEmpty()) {
             return;
         }
         PlacementSettings settings = enabled.get();
-        ExecutorMachine machine = ExecutorMachine.read(topologySource, settings, SparkConfs.toMap(context.conf()), context.executorID());
+        ExecutorMachine machine = ExecutorMachine.read(topologySource, settings, conf, context.executorID());
         DriverLink driverLink = new DriverLink(context, log);
         driver = driverLink;
         LeaseCoordinator leaseCoordinator = driverLink.leaseCoordinator();
@@ -152,7 +154,7 @@ public final class ChipletExecutorPlugin
         Topology topology = share.topology();
         PlacementDomain usable = PlacementDomain.of(topology);
         PlacementMetrics contextMetrics = new PlacementMetrics(usable.ids());
-        MeasureSettings measureSettings = measureSettings(context, extraConf);
+        MeasureSettings measureSettings = measureSettings(conf, extraConf);
         Optional<DrawnArm> executorArm = drawExecutorArm(context.executorID(), machine.mode(), measureSettings, driverLink);
         boolean control = executorArm.isPresent() && executorArm.get().arm() == Arm.CONTROL;
         placement = control
@@ -173,14 +175,14 @@ public final class ChipletExecutorPlugin
     }
 
     /** The plugin's settings, where the driver left it on and they are valid and enabled; empty once the guard is switched off. */
-    private Optional<PlacementSettings> enabledSettings(PluginContext context, Map<String, String> extraConf)
+    private Optional<PlacementSettings> enabledSettings(Map<String, String> conf, Map<String, String> extraConf)
     {
         if (extraConf.containsKey(ChipletDriverPlugin.DISABLED_BY_DRIVER)) {
             guard.disableQuietly("switched off by the driver: " + extraConf.get(ChipletDriverPlugin.DISABLED_BY_DRIVER));
             return Optional.empty();
         }
         // This machine's own snapshot root (CHIPLET_FS_ROOT from the Worker's environment) where the application sets none.
-        SparkSettings.Parsed parsed = SparkSettings.parse(SparkSettings.withHostFsRoot(SparkConfs.toMap(context.conf()), System.getenv()));
+        SparkSettings.Parsed parsed = SparkSettings.parse(SparkSettings.withHostFsRoot(conf, System.getenv()));
         if (parsed instanceof SparkSettings.Problem problem) {
             guard.disable(problem.message());
             return Optional.empty();
@@ -213,9 +215,9 @@ public final class ChipletExecutorPlugin
     }
 
     /** The measurement's settings, with the seed the driver drew for this application where none is set. */
-    private static MeasureSettings measureSettings(PluginContext context, Map<String, String> extraConf)
+    private static MeasureSettings measureSettings(Map<String, String> conf, Map<String, String> extraConf)
     {
-        MeasureKeys.Parsed parsed = MeasureKeys.parse(SparkConfs.toMap(context.conf()));
+        MeasureKeys.Parsed parsed = MeasureKeys.parse(conf);
         if (parsed instanceof MeasureKeys.Invalid invalid) {
             throw new IllegalArgumentException(invalid.problem().message());
         }
