@@ -40,10 +40,24 @@ final class HeadlessBrowser
         Path profile = Files.createTempDirectory("chiplet-chromium-");
         run(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=" + profile,
                 "--window-size=" + width + "," + height, "--screenshot=" + png.toAbsolutePath(), url), png.resolveSibling(png.getFileName() + ".log"));
+        awaitFile(png);
         assertThat(png).as("screenshot of %s", url).isNotEmptyFile();
         Path dom = png.resolveSibling(png.getFileName() + ".html");
         run(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile, "--dump-dom", url), dom);
         return Files.readString(dom);
+    }
+
+    /**
+     * Chromium may report the screenshot written and exit a moment before the file is visible under its name (seen
+     * once in CI: the file was there, 159 kB, when the test had already failed); waits for it with a deadline.
+     */
+    private static void awaitFile(Path file)
+            throws IOException, InterruptedException
+    {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!(Files.isRegularFile(file) && Files.size(file) > 0) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
     }
 
     private static void run(List<String> command, Path output)
